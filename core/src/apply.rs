@@ -1,0 +1,318 @@
+//! The only code that changes the game state: applying one `Change` at a time.
+//!
+//! Everything else decides *what* changes (`act`, `behaviour`, `machine`); this module is
+//! where it happens, so that every observer sees every change in order.
+
+use crate::energy::Energy;
+use crate::geometry::{Direction, Pos};
+use crate::ids::{ActorId, Tick};
+use crate::item::{Effect, Item, Look};
+use crate::level::Level;
+use crate::message::{Message, Msg};
+use crate::species::{Behaviour, Species};
+use crate::state::{Actor, Outcome, Phase, State};
+
+/// One change to the state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Phase one: every present actor gains energy; dashes end; comers and goers since
+    /// the last tick join or leave the initiative order.
+    StartTick,
+    /// The tick is over: energy is clipped to what may be carried.
+    EndTick,
+    Initiative {
+        actor: ActorId,
+        value: u32,
+    },
+    /// Every weighted order key of this tick is drawn: sort the order by them.
+    Reorder,
+    /// The next actor's turn.
+    NextTurn,
+    Spend {
+        actor: ActorId,
+        cost: u16,
+    },
+    /// An action was taken: counts down conditions and knock-outs.
+    TurnTaken {
+        actor: ActorId,
+    },
+    Dash {
+        actor: ActorId,
+    },
+    Move {
+        actor: ActorId,
+        to: Pos,
+    },
+    Hurt {
+        actor: ActorId,
+        amount: i16,
+    },
+    Heal {
+        actor: ActorId,
+        amount: i16,
+    },
+    Condition {
+        actor: ActorId,
+        effect: Effect,
+        turns: u16,
+    },
+    Die {
+        actor: ActorId,
+    },
+    /// Leaves without dying: a hatched egg, creatures of a level left behind.
+    Vanish {
+        actor: ActorId,
+    },
+    Spawn {
+        species: Species,
+        behaviour: Behaviour,
+        at: Pos,
+    },
+    Charge {
+        actor: ActorId,
+        dir: Option<Direction>,
+    },
+    KnockOut {
+        actor: ActorId,
+        turns: u16,
+    },
+    PickUp {
+        floor_index: usize,
+    },
+    Drop {
+        slot: usize,
+    },
+    Consume {
+        slot: usize,
+    },
+    /// An item leaves the bags and lands on the map.
+    Land {
+        slot: usize,
+        at: Pos,
+    },
+    Door {
+        at: Pos,
+        open: bool,
+    },
+    Identify(Look),
+    /// The camel takes the stairs: a level is to be made.
+    Leave {
+        depth: u8,
+    },
+    NewLevel(Box<Level>),
+    Say(Msg),
+    End(Outcome),
+}
+
+impl State {
+    pub(crate) fn apply(&mut self, change: &Change) {
+        match *change {
+            Change::StartTick => {
+                self.tick = Tick(self.tick.0 + 1);
+                if self.order_stale && self.ruleset.order == crate::tape::TurnOrder::Initiative {
+                    self.refresh_order();
+                }
+                let time = self.ruleset.time;
+                for actor in self.actors.iter_mut().filter(|a| a.present) {
+                    actor.energy = time.gain(actor.energy, &actor.stats);
+                    actor.dashing = false;
+                }
+            }
+            Change::EndTick => {
+                let time = self.ruleset.time;
+                for actor in self.actors.iter_mut().filter(|a| a.present) {
+                    actor.energy = time.carry(actor.energy, &actor.stats);
+                }
+            }
+            Change::Initiative { actor, value } => {
+                self.actors[actor.index()].initiative = value;
+                self.unrolled.retain(|&a| a != actor);
+                self.order_stale = true;
+            }
+            Change::Reorder => {
+                // Heaviest key first; equal keys by actor id.
+                self.order_keys
+                    .sort_unstable_by_key(|&(key, id)| (std::cmp::Reverse(key), id));
+                self.order.clear();
+                self.order.extend(self.order_keys.iter().map(|&(_, id)| id));
+            }
+            Change::NextTurn => {
+                if let Phase::Act { slot } = self.phase {
+                    self.phase = Phase::Act { slot: slot + 1 };
+                }
+            }
+            Change::Spend { actor, cost } => {
+                let a = &mut self.actors[actor.index()];
+                a.energy = Energy(a.energy.0.saturating_sub(cost));
+            }
+            Change::TurnTaken { actor } => {
+                let a = &mut self.actors[actor.index()];
+                a.turns += 1;
+                a.knocked_out = a.knocked_out.saturating_sub(1);
+                let c = &mut a.conditions;
+                for counter in [&mut c.haste, &mut c.slow, &mut c.confused, &mut c.poisoned] {
+                    *counter = counter.saturating_sub(1);
+                }
+            }
+            Change::Dash { actor } => self.actors[actor.index()].dashing = true,
+            Change::Move { actor, to } => {
+                let from = self.actors[actor.index()].pos;
+                self.world.map.set_occupant(from, None);
+                self.world.map.set_occupant(to, Some(actor));
+                self.actors[actor.index()].pos = to;
+            }
+            Change::Hurt { actor, amount } => self.actors[actor.index()].hp -= amount,
+            Change::Heal { actor, amount } => {
+                let a = &mut self.actors[actor.index()];
+                a.hp = (a.hp + amount).min(a.max_hp);
+            }
+            Change::Condition {
+                actor,
+                effect,
+                turns,
+            } => {
+                let c = &mut self.actors[actor.index()].conditions;
+                match effect {
+                    Effect::Haste => c.haste = turns,
+                    Effect::Slow => c.slow = turns,
+                    Effect::Confusion => c.confused = turns,
+                    Effect::Poison => c.poisoned = turns,
+                    Effect::Heal => {}
+                }
+            }
+            Change::Die { actor } | Change::Vanish { actor } => self.remove(actor),
+            Change::Spawn {
+                species,
+                behaviour,
+                at,
+            } => {
+                self.add_actor(Actor::new(species, behaviour, at, species.stats()));
+            }
+            Change::Charge { actor, dir } => self.actors[actor.index()].charging = dir,
+            Change::KnockOut { actor, turns } => self.actors[actor.index()].knocked_out = turns,
+            Change::PickUp { floor_index } => {
+                let (_, item) = self.world.floor.remove(floor_index);
+                self.world.inventory.push(item);
+            }
+            Change::Drop { slot } => {
+                let item = self.world.inventory.remove(slot);
+                let at = self.player().map_or(Pos::new(0, 0), |p| p.pos);
+                self.world.floor.push((at, item));
+            }
+            Change::Consume { slot } => {
+                self.world.inventory.remove(slot);
+            }
+            Change::Land { slot, at } => {
+                let item = self.world.inventory.remove(slot);
+                self.world.floor.push((at, item));
+            }
+            Change::Door { at, open } => {
+                let terrain = if open {
+                    crate::map::Terrain::DoorOpen
+                } else {
+                    crate::map::Terrain::DoorClosed
+                };
+                self.world.map.set_terrain(at, terrain);
+            }
+            Change::Identify(look) => self.world.mycology.identify(look),
+            Change::Leave { depth } => self.phase = Phase::Generate { depth },
+            Change::NewLevel(ref level) => self.enter_level(level),
+            Change::Say(msg) => self.messages.push(Message {
+                tick: self.tick,
+                msg,
+            }),
+            Change::End(outcome) => self.phase = Phase::Over(outcome),
+        }
+    }
+
+    /// Adds an actor; it waits for its initiative draw before the game goes on.
+    pub(crate) fn add_actor(&mut self, actor: Actor) -> ActorId {
+        let id = ActorId(self.actors.len() as u32);
+        self.world.map.set_occupant(actor.pos, Some(id));
+        self.actors.push(actor);
+        if self.ruleset.order == crate::tape::TurnOrder::Initiative {
+            self.unrolled.push(id);
+        }
+        self.order_stale = true;
+        id
+    }
+
+    fn remove(&mut self, id: ActorId) {
+        let actor = &mut self.actors[id.index()];
+        actor.present = false;
+        let pos = actor.pos;
+        if self.world.map.occupant(pos) == Some(id) {
+            self.world.map.set_occupant(pos, None);
+        }
+        self.unrolled.retain(|&a| a != id);
+        self.order_stale = true;
+    }
+
+    /// The turn order: present actors with their initiative rolled, highest first, ties
+    /// by id. Newcomers join at the next tick.
+    pub(crate) fn refresh_order(&mut self) {
+        let actors = &self.actors;
+        let unrolled = &self.unrolled;
+        self.order.clear();
+        self.order.extend(
+            actors
+                .iter()
+                .enumerate()
+                .filter(|(i, a)| a.present && !unrolled.contains(&ActorId(*i as u32)))
+                .map(|(i, _)| ActorId(i as u32)),
+        );
+        self.order
+            .sort_by_key(|id| (std::cmp::Reverse(actors[id.index()].initiative), *id));
+        self.order_stale = false;
+    }
+
+    fn enter_level(&mut self, level: &Level) {
+        let player = self.world.player;
+        for i in 0..self.actors.len() {
+            let id = ActorId(i as u32);
+            if Some(id) != player && self.actors[i].present {
+                self.remove(id);
+            }
+        }
+        self.world.map = level.map.clone();
+        self.world.depth = level.depth;
+        self.world.floor = level.items.clone();
+        if let Some(mycology) = &level.mycology {
+            self.world.mycology = mycology.clone();
+        }
+        match player {
+            Some(id) => {
+                let camel = &mut self.actors[id.index()];
+                camel.pos = level.start;
+                camel.charging = None;
+                self.world.map.set_occupant(level.start, Some(id));
+            }
+            None => {
+                let camel = Actor::new(
+                    Species::Camel,
+                    Behaviour::Player,
+                    level.start,
+                    Species::Camel.stats(),
+                );
+                let id = self.add_actor(camel);
+                self.world.player = Some(id);
+                self.world.inventory = starting_kit();
+            }
+        }
+        for &(species, at) in &level.creatures {
+            self.add_actor(Actor::new(species, Behaviour::Natural, at, species.stats()));
+        }
+        self.phase = Phase::StartTick;
+    }
+}
+
+/// Items the camel starts with.
+pub(crate) fn starting_kit() -> Vec<Item> {
+    vec![
+        Item::Date,
+        Item::Date,
+        Item::Stone,
+        Item::Stone,
+        Item::Spear,
+    ]
+}

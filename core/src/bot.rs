@@ -1,0 +1,161 @@
+//! An automatic player: deterministic from its own seed (never the game's), it issues only
+//! legal commands and plays a plausible game: it explores, picks things up, eats when
+//! hurt, fights what is next to it, throws at elephants and descends.
+
+use std::collections::VecDeque;
+
+use crate::check::validate;
+use crate::command::{Command, Slot};
+use crate::geometry::{Direction, Pos};
+use crate::item::{Effect, Item};
+use crate::map::Terrain;
+use crate::rng::Expander;
+use crate::species::Species;
+use crate::state::{Need, State};
+
+pub struct Bot {
+    dice: Expander,
+}
+
+impl Bot {
+    pub fn new(seed: u64) -> Bot {
+        Bot {
+            dice: Expander::new(seed ^ 0xb07_b07_b07),
+        }
+    }
+
+    /// The bot's next command, always one that validates; `None` once the game is over.
+    pub fn choose(&mut self, state: &State) -> Option<Command> {
+        if state.need() != Need::Command {
+            return None;
+        }
+        let wishes = self.wishes(state);
+        let chosen = wishes.into_iter().find(|c| validate(state, c).is_ok());
+        // Resting is legal whenever the camel is to act.
+        Some(chosen.unwrap_or(Command::Rest))
+    }
+
+    /// What the bot would like to do, best first; the first legal one is taken.
+    fn wishes(&mut self, state: &State) -> Vec<Command> {
+        let Some(me) = state.player() else {
+            return vec![];
+        };
+        let pos = me.pos();
+        let mut wishes = vec![];
+        let bag = state.inventory();
+        let slot_of =
+            |want: &dyn Fn(Item) -> bool| bag.iter().position(|&i| want(i)).map(|i| Slot(i as u8));
+        let known_heal = |i: Item| match i {
+            Item::Mushroom(look) => {
+                state.mycology().is_known(look) && state.mycology().effect(look) == Effect::Heal
+            }
+            other => other.nourishment() > 0,
+        };
+        if me.hp() * 5 < me.max_hp() * 2 {
+            if let Some(slot) = slot_of(&known_heal) {
+                wishes.push(Command::Eat(slot));
+            }
+        }
+        // Fight whatever is adjacent.
+        for dir in Direction::ALL {
+            if state.map().occupant(pos.step(dir)).is_some() {
+                wishes.push(Command::Move(dir));
+            }
+        }
+        // Throw at an elephant in line.
+        if let Some(dir) = elephant_in_line(state, pos) {
+            if let Some(slot) = slot_of(&|i: Item| i.is_throwable()) {
+                if self.dice.one_in(2) {
+                    wishes.push(Command::Throw(slot, dir));
+                }
+            }
+        }
+        if state.items_at(pos).next().is_some() && bag.len() < 20 {
+            wishes.push(Command::PickUp);
+        }
+        // Curiosity: taste an unknown mushroom when healthy.
+        if me.hp() * 10 > me.max_hp() * 7 && self.dice.one_in(8) {
+            let unknown = |i: Item| matches!(i, Item::Mushroom(l) if !state.mycology().is_known(l));
+            if let Some(slot) = slot_of(&unknown) {
+                wishes.push(Command::Eat(slot));
+            }
+        }
+        if self.dice.one_in(150) && !bag.is_empty() {
+            wishes.push(Command::Drop(Slot(self.dice.below(bag.len() as u32) as u8)));
+        }
+        if matches!(state.map().terrain(pos), Terrain::Stairs) {
+            wishes.push(Command::Descend);
+        }
+        if self.dice.one_in(25) {
+            wishes.push(Command::Dash);
+        }
+        if let Some(dir) = self.route(state, pos, bag.len() < 20) {
+            let next = pos.step(dir);
+            if state.map().terrain(next) == Terrain::DoorClosed {
+                wishes.push(Command::Open(dir));
+            }
+            wishes.push(Command::Move(dir));
+        }
+        // Wander when there is nowhere to go, or the way is too soft for now.
+        let dir = Direction::ALL[self.dice.below(8) as usize];
+        wishes.push(Command::Move(dir));
+        wishes.push(Command::Rest);
+        wishes
+    }
+
+    /// The first step of a shortest walk to the nearest item (when there is room for it)
+    /// or to the stairs and the oasis. Closed doors count as walkable: the bot opens them.
+    fn route(&mut self, state: &State, from: Pos, want_items: bool) -> Option<Direction> {
+        let map = state.map();
+        let width = usize::from(map.width());
+        let index = |p: Pos| p.y as usize * width + p.x as usize;
+        let mut first_step: Vec<Option<Direction>> = vec![None; width * usize::from(map.height())];
+        let mut seen = vec![false; first_step.len()];
+        seen[index(from)] = true;
+        let mut queue = VecDeque::from([from]);
+        let is_goal = |p: Pos| {
+            matches!(map.terrain(p), Terrain::Stairs | Terrain::Oasis)
+                || (want_items && state.items_at(p).next().is_some())
+        };
+        while let Some(at) = queue.pop_front() {
+            if at != from && is_goal(at) {
+                return first_step[index(at)];
+            }
+            for dir in Direction::ALL {
+                let next = at.step(dir);
+                let terrain = map.terrain(next);
+                let walkable = terrain.is_passable() || terrain == Terrain::DoorClosed;
+                if !map.contains(next) || !walkable || seen[index(next)] {
+                    continue;
+                }
+                // Creatures move; only those next to the camel are in the way.
+                if at == from && map.occupant(next).is_some() {
+                    continue;
+                }
+                seen[index(next)] = true;
+                first_step[index(next)] = first_step[index(at)].or(Some(dir));
+                queue.push_back(next);
+            }
+        }
+        None
+    }
+}
+
+fn elephant_in_line(state: &State, from: Pos) -> Option<Direction> {
+    let map = state.map();
+    Direction::ORTHOGONAL.into_iter().find(|&dir| {
+        let mut at = from.step(dir);
+        for _ in 0..10 {
+            if let Some(id) = map.occupant(at) {
+                return state
+                    .actor(id)
+                    .is_some_and(|a| a.species() == Species::Elephant);
+            }
+            if map.terrain(at).blocks() {
+                return false;
+            }
+            at = at.step(dir);
+        }
+        false
+    })
+}

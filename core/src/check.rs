@@ -1,0 +1,163 @@
+//! May the player do this? A rejected command costs nothing and is never written down.
+
+use thiserror::Error;
+
+use crate::act::Action;
+use crate::command::{Command, Slot};
+use crate::geometry::Direction;
+use crate::item::Item;
+use crate::map::Terrain;
+use crate::state::{Need, State};
+
+/// Why a command was refused, in words a player can act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum Rejection {
+    #[error("It is not your turn.")]
+    NotYourTurn,
+    #[error("The game is over.")]
+    GameOver,
+    #[error("{} blocks the way.", capitalised(.0))]
+    Blocked(Terrain),
+    #[error("The {} is too soft to cross now: it needs {need} energy and you have {have}. Rest (.) to gather strength.", .terrain.name())]
+    TooTired {
+        terrain: Terrain,
+        need: u16,
+        have: u16,
+    },
+    #[error("There is nothing here to pick up.")]
+    NothingHere,
+    #[error("Your bags are full.")]
+    BagsFull,
+    #[error("You have no item {}.", .0.letter())]
+    NoSuchItem(Slot),
+    #[error("You cannot eat {}.", item_name(*.0))]
+    CannotEat(Item),
+    #[error("You cannot throw {} usefully.", item_name(*.0))]
+    CannotThrow(Item),
+    #[error("There is no closed door there.")]
+    NoClosedDoor,
+    #[error("There is no open door there.")]
+    NoOpenDoor,
+    #[error("Something is in the way of the door.")]
+    DoorBlocked,
+    #[error("There are no stairs here.")]
+    NoStairs,
+    #[error("You have already dashed this turn.")]
+    AlreadyDashed,
+}
+
+fn capitalised(terrain: &Terrain) -> String {
+    let name = terrain.name();
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+fn item_name(item: Item) -> &'static str {
+    match item {
+        Item::Date => "a date",
+        Item::CactusFruit => "a cactus fruit",
+        Item::Mushroom(_) => "a mushroom",
+        Item::Stone => "a stone",
+        Item::Spear => "a spear",
+    }
+}
+
+/// How many items the camel can carry: one per letter.
+pub const BAG_SIZE: usize = 26;
+
+/// Checks a command against the state without changing anything.
+pub fn validate(state: &State, command: &Command) -> Result<(), Rejection> {
+    if state.outcome().is_some() {
+        return Err(Rejection::GameOver);
+    }
+    let Some(id) = state.player_id() else {
+        return Err(Rejection::NotYourTurn);
+    };
+    if state.need() != Need::Command || state.current_actor() != Some(id) {
+        return Err(Rejection::NotYourTurn);
+    }
+    let me = &state.actors[id.index()];
+    let map = state.map();
+    let item = |slot: Slot| {
+        state
+            .inventory()
+            .get(usize::from(slot.0))
+            .copied()
+            .ok_or(Rejection::NoSuchItem(slot))
+    };
+    match *command {
+        Command::Move(dir) => check_move(state, dir),
+        Command::Rest | Command::Quit => Ok(()),
+        Command::PickUp => {
+            if state.items_at(me.pos).next().is_none() {
+                Err(Rejection::NothingHere)
+            } else if state.inventory().len() >= BAG_SIZE {
+                Err(Rejection::BagsFull)
+            } else {
+                Ok(())
+            }
+        }
+        Command::Drop(slot) => item(slot).map(drop),
+        Command::Eat(slot) => match item(slot)? {
+            food if food.is_edible() => Ok(()),
+            other => Err(Rejection::CannotEat(other)),
+        },
+        Command::Throw(slot, _) => match item(slot)? {
+            missile if missile.is_throwable() => Ok(()),
+            other => Err(Rejection::CannotThrow(other)),
+        },
+        Command::Open(dir) => match map.terrain(me.pos.step(dir)) {
+            Terrain::DoorClosed => Ok(()),
+            _ => Err(Rejection::NoClosedDoor),
+        },
+        Command::Close(dir) => {
+            let at = me.pos.step(dir);
+            if map.terrain(at) != Terrain::DoorOpen {
+                Err(Rejection::NoOpenDoor)
+            } else if map.occupant(at).is_some() || state.items_at(at).next().is_some() {
+                Err(Rejection::DoorBlocked)
+            } else {
+                Ok(())
+            }
+        }
+        Command::Descend => match map.terrain(me.pos) {
+            Terrain::Stairs => Ok(()),
+            _ => Err(Rejection::NoStairs),
+        },
+        Command::Dash => {
+            if me.is_dashing() {
+                Err(Rejection::AlreadyDashed)
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A step is legal onto passable terrain the camel can afford, or into a creature (an
+/// attack). A confused camel may stumble elsewhere; that is decided when it moves.
+fn check_move(state: &State, dir: Direction) -> Result<(), Rejection> {
+    let Some(id) = state.player_id() else {
+        return Err(Rejection::NotYourTurn);
+    };
+    let me = &state.actors[id.index()];
+    let to = me.pos.step(dir);
+    if state.map().occupant(to).is_some() {
+        return Ok(());
+    }
+    let terrain = state.map().terrain(to);
+    if !terrain.is_passable() {
+        return Err(Rejection::Blocked(terrain));
+    }
+    let need = state.cost_of(id, &Action::Step { to });
+    if need > me.energy.0 {
+        return Err(Rejection::TooTired {
+            terrain,
+            need,
+            have: me.energy.0,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,192 @@
+//! Drivers: where the machine's events come from.
+//!
+//! * `Live` answers draws from the seeded generator and commands from the caller, and
+//!   hands back every event it produced, in order, to be written to the log.
+//! * `fold` answers everything from a stored tape.
+//! * `verify` folds a tape and also regenerates every draw from the seed.
+
+use thiserror::Error;
+
+use crate::check::{validate, Rejection};
+use crate::command::Command;
+use crate::ids::{EventIndex, Tick};
+use crate::machine::{FeedError, Observer};
+use crate::rng::Generator;
+use crate::state::{Need, State};
+use crate::tape::{Event, Header, FORMAT_VERSION, RULES_VERSION};
+
+/// A live game: the state and the generator that answers its draws.
+pub struct Live {
+    state: State,
+    generator: Generator,
+}
+
+impl Live {
+    /// Starts a new game; `out` receives the events of the first level.
+    pub fn new(header: &Header, obs: &mut impl Observer, out: &mut Vec<Event>) -> Live {
+        let state = State::new(header, obs);
+        let mut live = Live {
+            state,
+            generator: Generator::new(header.seed),
+        };
+        live.answer_draws(obs, out, Tick(u64::MAX));
+        live
+    }
+
+    /// Continues a game folded from its tape (or a snapshot and the tape after it).
+    pub fn resume(seed: u64, state: State) -> Live {
+        let mut generator = Generator::new(seed);
+        generator.advance(state.draws_folded());
+        Live { state, generator }
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    pub fn into_state(self) -> State {
+        self.state
+    }
+
+    /// Plays one command: validates it, then appends to `out` the command and every draw
+    /// it caused. A rejected command appends nothing and changes nothing.
+    pub fn command(
+        &mut self,
+        command: Command,
+        obs: &mut impl Observer,
+        out: &mut Vec<Event>,
+    ) -> Result<Need, Rejection> {
+        validate(&self.state, &command)?;
+        let event = Event::Command(command);
+        self.state
+            .feed(event, obs)
+            .expect("a validated command is accepted");
+        out.push(event);
+        Ok(self.answer_draws(obs, out, Tick(u64::MAX)))
+    }
+
+    /// Runs a scenario (no player) to the end of tick `last`, answering draws.
+    pub fn run_ticks(&mut self, last: Tick, obs: &mut impl Observer, out: &mut Vec<Event>) -> Need {
+        self.state.run_ticks(last, obs);
+        self.answer_draws(obs, out, last)
+    }
+
+    fn answer_draws(&mut self, obs: &mut impl Observer, out: &mut Vec<Event>, last: Tick) -> Need {
+        while self.state.need() == Need::Draw {
+            let event = Event::Draw(self.generator.next_draw());
+            self.state
+                .feed_until(event, obs, last)
+                .expect("a draw is accepted when a draw is needed");
+            out.push(event);
+        }
+        self.state.need()
+    }
+}
+
+/// A tape that cannot be folded, and the first event where that shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("event {index}: {kind}")]
+pub struct FoldError {
+    pub index: EventIndex,
+    pub kind: FoldErrorKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum FoldErrorKind {
+    #[error(transparent)]
+    Feed(#[from] FeedError),
+    #[error("the tape ends in the middle of a step: a draw is missing")]
+    EndsEarly,
+    #[error("draw {found:#010x} differs from the generator's {expected:#010x}")]
+    Desync { expected: u32, found: u32 },
+}
+
+/// The header names a format or rules version this build does not speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum HeaderError {
+    #[error("tape format version {found}, but this build reads version {expected}")]
+    Format { found: u16, expected: u16 },
+    #[error("recorded under rules version {found}, but this build plays rules version {expected}")]
+    Rules { found: u16, expected: u16 },
+}
+
+pub fn check_header(header: &Header) -> Result<(), HeaderError> {
+    if header.format_version != FORMAT_VERSION {
+        return Err(HeaderError::Format {
+            found: header.format_version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    if header.rules_version != RULES_VERSION {
+        return Err(HeaderError::Rules {
+            found: header.rules_version,
+            expected: RULES_VERSION,
+        });
+    }
+    Ok(())
+}
+
+/// Folds a whole tape from the genesis.
+pub fn fold(
+    header: &Header,
+    events: impl IntoIterator<Item = Event>,
+    obs: &mut impl Observer,
+) -> Result<State, FoldError> {
+    let state = State::new(header, obs);
+    fold_from(state, events, obs)
+}
+
+/// Folds the events that follow `state` (a snapshot, or a game folded so far).
+pub fn fold_from(
+    mut state: State,
+    events: impl IntoIterator<Item = Event>,
+    obs: &mut impl Observer,
+) -> Result<State, FoldError> {
+    for event in events {
+        feed_at(&mut state, event, obs)?;
+    }
+    finish(state)
+}
+
+fn feed_at(state: &mut State, event: Event, obs: &mut impl Observer) -> Result<(), FoldError> {
+    let index = EventIndex(state.events_folded());
+    state.feed(event, obs).map_err(|e| FoldError {
+        index,
+        kind: e.into(),
+    })?;
+    Ok(())
+}
+
+/// A tape may stop where the player was to move, or where the game ended; not mid-step.
+fn finish(state: State) -> Result<State, FoldError> {
+    if state.need() == Need::Draw {
+        return Err(FoldError {
+            index: EventIndex(state.events_folded()),
+            kind: FoldErrorKind::EndsEarly,
+        });
+    }
+    Ok(state)
+}
+
+/// Folds a tape and checks every draw against the generator seeded from its header.
+pub fn verify(
+    header: &Header,
+    events: impl IntoIterator<Item = Event>,
+    obs: &mut impl Observer,
+) -> Result<State, FoldError> {
+    let mut generator = Generator::new(header.seed);
+    let mut state = State::new(header, obs);
+    for event in events {
+        if let Event::Draw(found) = event {
+            let expected = generator.next_draw();
+            if found != expected && state.need() == Need::Draw {
+                return Err(FoldError {
+                    index: EventIndex(state.events_folded()),
+                    kind: FoldErrorKind::Desync { expected, found },
+                });
+            }
+        }
+        feed_at(&mut state, event, obs)?;
+    }
+    finish(state)
+}

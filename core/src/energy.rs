@@ -1,0 +1,263 @@
+//! The time rules: how actors gain, keep and spend energy (DESIGN.md section 3).
+//!
+//! Everything the two rulesets disagree on is answered here and nowhere else.
+
+use serde::{Deserialize, Serialize};
+
+use crate::map::Terrain;
+use crate::tape::TimeModel;
+
+/// Energy an actor holds. Bounded by the rules below: never negative, and clipped where
+/// the ruleset says (at max energy in `classic`, at the carry bracket in `nethack`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct Energy(pub u16);
+
+/// What an actor is made of, as far as time is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// `nethack`: the energy gained per tick (12 is normal).
+    pub speed: u16,
+    /// `classic`: the most energy the actor can hold.
+    pub max_energy: u16,
+    /// `classic`: the cost of one ordinary action.
+    pub move_cost: u16,
+}
+
+/// The threshold and action cost of `nethack`, where normal speed is also 12.
+pub const NETHACK_UNIT: u16 = 12;
+
+/// The cost of an action before the actor's condition is taken into account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cost {
+    /// Ends nothing and costs nothing (dash).
+    Free,
+    /// One ordinary action.
+    Action,
+    /// A step onto this terrain.
+    Step(Terrain),
+}
+
+/// Temporary changes to how fast an actor is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pace {
+    pub dashing: bool,
+    pub hasted: bool,
+    pub slowed: bool,
+}
+
+impl TimeModel {
+    pub fn threshold(self) -> u16 {
+        match self {
+            TimeModel::Classic { threshold, .. } => threshold,
+            TimeModel::Nethack => NETHACK_UNIT,
+        }
+    }
+
+    /// The energy an actor needs before it may act at all.
+    pub fn ready_at(self, stats: &Stats) -> u16 {
+        self.threshold().max(self.base_cost(stats))
+    }
+
+    pub fn is_ready(self, energy: Energy, stats: &Stats) -> bool {
+        energy.0 >= self.ready_at(stats)
+    }
+
+    /// Phase one of a tick.
+    pub fn gain(self, energy: Energy, stats: &Stats) -> Energy {
+        match self {
+            TimeModel::Classic { gain, .. } => {
+                Energy(energy.0.saturating_add(gain).min(stats.max_energy))
+            }
+            // Never clipped within the tick: see `carry`.
+            TimeModel::Nethack => Energy(energy.0.saturating_add(stats.speed)),
+        }
+    }
+
+    /// What an actor keeps when its tick ends.
+    pub fn carry(self, energy: Energy, stats: &Stats) -> Energy {
+        Energy(energy.0.min(self.max_energy(stats)))
+    }
+
+    /// The bound shown on the energy bar and applied to what is carried between ticks.
+    pub fn max_energy(self, stats: &Stats) -> u16 {
+        match self {
+            TimeModel::Classic { .. } => stats.max_energy,
+            // Speeds 1-12 carry at most 12, 13-24 at most 24, 25-36 at most 36, ...
+            TimeModel::Nethack => stats.speed.max(1).div_ceil(NETHACK_UNIT) * NETHACK_UNIT,
+        }
+    }
+
+    /// The most energy an actor can hold when it acts. No cost exceeds it, so that no
+    /// action is out of reach forever (a slowed elephant still crosses the dunes).
+    pub fn peak(self, stats: &Stats) -> u16 {
+        match self {
+            TimeModel::Classic { .. } => stats.max_energy,
+            TimeModel::Nethack => self.max_energy(stats) + stats.speed,
+        }
+    }
+
+    pub fn base_cost(self, stats: &Stats) -> u16 {
+        match self {
+            TimeModel::Classic { .. } => stats.move_cost,
+            TimeModel::Nethack => NETHACK_UNIT,
+        }
+    }
+
+    /// The cost of an action for this actor, on this terrain, at this pace.
+    pub fn cost(self, stats: &Stats, cost: Cost, pace: Pace) -> u16 {
+        let base = u32::from(self.base_cost(stats));
+        let (mut num, mut den) = match cost {
+            Cost::Free => return 0,
+            Cost::Action => (1, 1),
+            Cost::Step(terrain) => terrain.step_factor(),
+        };
+        if pace.dashing && matches!(cost, Cost::Step(_)) {
+            den *= 2;
+        }
+        if pace.hasted {
+            num *= 2;
+            den *= 3;
+        }
+        if pace.slowed {
+            num *= 3;
+            den *= 2;
+        }
+        let cost = (base * num).div_ceil(den).max(1);
+        cost.min(u32::from(self.peak(stats))) as u16
+    }
+
+    /// Under the weighted order, how strongly an actor is pulled to the front.
+    pub fn weight(self, stats: &Stats) -> u32 {
+        match self {
+            TimeModel::Classic { .. } => 10_000 / u32::from(stats.move_cost.max(1)),
+            TimeModel::Nethack => u32::from(stats.speed),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLASSIC: TimeModel = TimeModel::Classic {
+        gain: 100,
+        threshold: 100,
+    };
+
+    fn stats(speed: u16, max_energy: u16, move_cost: u16) -> Stats {
+        Stats {
+            speed,
+            max_energy,
+            move_cost,
+        }
+    }
+
+    /// Runs one actor that spends its base cost whenever it can; returns actions per tick.
+    fn actions_per_tick(model: TimeModel, s: Stats, ticks: usize) -> Vec<u32> {
+        let mut energy = Energy(0);
+        let cost = model.cost(&s, Cost::Action, Pace::default());
+        (0..ticks)
+            .map(|_| {
+                energy = model.gain(energy, &s);
+                let mut acted = 0;
+                while model.is_ready(energy, &s) {
+                    energy = Energy(energy.0 - cost);
+                    acted += 1;
+                }
+                energy = model.carry(energy, &s);
+                acted
+            })
+            .collect()
+    }
+
+    #[test]
+    fn nethack_speed_16_acts_1_1_2() {
+        let acts = actions_per_tick(TimeModel::Nethack, stats(16, 0, 0), 6);
+        assert_eq!(acts, vec![1, 1, 2, 1, 1, 2]);
+    }
+
+    #[test]
+    fn nethack_normal_speed_acts_once_per_tick() {
+        let acts = actions_per_tick(TimeModel::Nethack, stats(12, 0, 0), 4);
+        assert_eq!(acts, vec![1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn classic_slow_actor_moves_every_second_tick() {
+        let s = stats(0, 150, 150);
+        let mut energy = Energy(0);
+        let mut trace = vec![];
+        for _ in 0..4 {
+            energy = CLASSIC.gain(energy, &s);
+            trace.push(energy.0);
+            if CLASSIC.is_ready(energy, &s) {
+                energy = Energy(energy.0 - CLASSIC.cost(&s, Cost::Action, Pace::default()));
+                trace.push(energy.0);
+            }
+        }
+        // 100, then 200 clipped to 150, moves, 0, ...
+        assert_eq!(trace, vec![100, 150, 0, 100, 150, 0]);
+        assert_eq!(actions_per_tick(CLASSIC, s, 6), vec![0, 1, 0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn classic_fast_actor_moves_every_tick() {
+        assert_eq!(
+            actions_per_tick(CLASSIC, stats(0, 100, 100), 3),
+            vec![1, 1, 1]
+        );
+    }
+
+    #[test]
+    fn classic_gain_is_clipped_at_max_energy() {
+        let s = stats(0, 150, 150);
+        assert_eq!(CLASSIC.gain(Energy(120), &s), Energy(150));
+    }
+
+    #[test]
+    fn nethack_gain_is_never_clipped_but_the_carry_is() {
+        let s = stats(12, 0, 0);
+        assert_eq!(TimeModel::Nethack.gain(Energy(12), &s), Energy(24));
+        assert_eq!(TimeModel::Nethack.carry(Energy(24), &s), Energy(12));
+        let fast = stats(16, 0, 0);
+        assert_eq!(TimeModel::Nethack.carry(Energy(30), &fast), Energy(24));
+        assert_eq!(TimeModel::Nethack.max_energy(&stats(25, 0, 0)), 36);
+    }
+
+    #[test]
+    fn terrain_and_pace_change_the_cost() {
+        let camel = stats(12, 200, 100);
+        let n = TimeModel::Nethack;
+        let walk = Pace::default();
+        assert_eq!(n.cost(&camel, Cost::Step(Terrain::Sand), walk), 12);
+        assert_eq!(n.cost(&camel, Cost::Step(Terrain::Dune), walk), 18);
+        assert_eq!(n.cost(&camel, Cost::Step(Terrain::Hardpan), walk), 9);
+        let dash = Pace {
+            dashing: true,
+            ..walk
+        };
+        assert_eq!(n.cost(&camel, Cost::Step(Terrain::Sand), dash), 6);
+        assert_eq!(n.cost(&camel, Cost::Action, dash), 12);
+        assert_eq!(n.cost(&camel, Cost::Free, walk), 0);
+        assert_eq!(CLASSIC.cost(&camel, Cost::Step(Terrain::Dune), walk), 150);
+    }
+
+    #[test]
+    fn no_cost_exceeds_what_the_actor_can_ever_hold() {
+        let elephant = stats(8, 150, 150);
+        let slow_on_dunes = Pace {
+            slowed: true,
+            ..Pace::default()
+        };
+        assert_eq!(
+            CLASSIC.cost(&elephant, Cost::Step(Terrain::Dune), slow_on_dunes),
+            150
+        );
+        assert!(
+            TimeModel::Nethack.cost(&elephant, Cost::Step(Terrain::Dune), slow_on_dunes)
+                <= TimeModel::Nethack.peak(&elephant)
+        );
+    }
+}

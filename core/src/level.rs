@@ -1,0 +1,230 @@
+//! Levels: a layout made from a 64-bit seed, itself two draws from the tape.
+//!
+//! A level needs thousands of random choices. Each could be its own draw on the tape,
+//! but the layout is a pure function of its seed, so two draws say as much and keep
+//! replays small. Verification still regenerates those two draws from the game's seed.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::{Direction, Pos};
+use crate::item::{Effect, Item, Look, Mycology};
+use crate::map::{Map, Terrain};
+use crate::rng::Expander;
+use crate::species::Species;
+
+/// The oasis lies on this level; every level above has stairs down.
+pub const DEEPEST: u8 = 4;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Level {
+    pub depth: u8,
+    pub map: Map,
+    pub start: Pos,
+    pub items: Vec<(Pos, Item)>,
+    pub creatures: Vec<(Species, Pos)>,
+    /// Drawn with the first level: which mushroom look has which effect, this game.
+    pub mycology: Option<Mycology>,
+}
+
+/// Makes level `depth` from `seed`. Every level is connected: the stairs (or the oasis)
+/// and everything placed can be reached from the start, through doors if need be.
+pub fn generate(seed: u64, depth: u8) -> Level {
+    let mut rng = Expander::new(seed);
+    let (w, h) = (Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT);
+    let mut map = Map::filled(w, h, Terrain::Sand);
+    let random_cell = |rng: &mut Expander| {
+        Pos::new(
+            rng.below(u32::from(w)) as i16,
+            rng.below(u32::from(h)) as i16,
+        )
+    };
+
+    // Soft dunes and hard pans, as blobs grown by random walks.
+    for (terrain, blobs, size) in [(Terrain::Dune, 7, 90), (Terrain::Hardpan, 5, 60)] {
+        for _ in 0..blobs {
+            let mut at = random_cell(&mut rng);
+            for _ in 0..size {
+                map.set_terrain(at, terrain);
+                at = at.step(Direction::ALL[rng.below(8) as usize]);
+            }
+        }
+    }
+    for _ in 0..rng.between(1, 3) {
+        let mut at = random_cell(&mut rng);
+        for _ in 0..rng.between(15, 40) {
+            map.set_terrain(at, Terrain::Water);
+            at = at.step(Direction::ORTHOGONAL[rng.below(4) as usize]);
+        }
+    }
+    // Cactus groves and single cacti.
+    for _ in 0..rng.between(140, 220) {
+        map.set_terrain(random_cell(&mut rng), Terrain::Cactus);
+    }
+    for _ in 0..rng.between(2, 4) {
+        build_ruin(&mut map, &mut rng);
+    }
+
+    // The start is any open cell; the goal the farthest cell reachable from it.
+    let start = loop {
+        let at = random_cell(&mut rng);
+        if matches!(map.terrain(at), Terrain::Sand | Terrain::Hardpan) {
+            break at;
+        }
+    };
+    let reachable = reachable_from(&map, start);
+    let goal = *reachable.last().unwrap_or(&start);
+    let goal_terrain = if depth >= DEEPEST {
+        Terrain::Oasis
+    } else {
+        Terrain::Stairs
+    };
+    map.set_terrain(goal, goal_terrain);
+
+    // Creatures and items on distinct reachable cells, away from the start.
+    let mut spots: Vec<Pos> = reachable
+        .iter()
+        .copied()
+        .filter(|&p| p != goal && p.distance(start) > 4 && map.terrain(p) != Terrain::DoorClosed)
+        .collect();
+    rng.shuffle(&mut spots);
+    let d = u32::from(depth);
+    let mut creatures = vec![];
+    for (species, count) in [
+        (Species::Snake, 3 + d),
+        (Species::Elephant, 1 + d / 2),
+        (Species::Spider, 1 + d),
+    ] {
+        for _ in 0..count {
+            if let Some(at) = spots.pop() {
+                creatures.push((species, at));
+            }
+        }
+    }
+    let mut items = vec![];
+    let kinds = [
+        (Item::Date, 3),
+        (Item::CactusFruit, 2),
+        (Item::Stone, 3),
+        (Item::Spear, 1),
+    ];
+    for (item, count) in kinds {
+        for _ in 0..count {
+            if let Some(at) = spots.pop() {
+                items.push((at, item));
+            }
+        }
+    }
+    for _ in 0..3 {
+        if let Some(at) = spots.pop() {
+            items.push((at, Item::Mushroom(Look::ALL[rng.below(5) as usize])));
+        }
+    }
+
+    let mycology = (depth == 1).then(|| {
+        let mut effects = Effect::ALL;
+        rng.shuffle(&mut effects);
+        Mycology::new(effects)
+    });
+    Level {
+        depth,
+        map,
+        start,
+        items,
+        creatures,
+        mycology,
+    }
+}
+
+/// A small walled yard of cactus with a door, closed or open.
+fn build_ruin(map: &mut Map, rng: &mut Expander) {
+    let (rw, rh) = (rng.between(5, 9) as i16, rng.between(4, 7) as i16);
+    let x0 = rng.below(u32::from(map.width()) - rw as u32) as i16;
+    let y0 = rng.below(u32::from(map.height()) - rh as u32) as i16;
+    for y in y0..y0 + rh {
+        for x in x0..x0 + rw {
+            let edge = x == x0 || y == y0 || x == x0 + rw - 1 || y == y0 + rh - 1;
+            map.set_terrain(
+                Pos::new(x, y),
+                if edge { Terrain::Cactus } else { Terrain::Sand },
+            );
+        }
+    }
+    let door = match rng.below(4) {
+        0 => Pos::new(x0 + rw / 2, y0),
+        1 => Pos::new(x0 + rw / 2, y0 + rh - 1),
+        2 => Pos::new(x0, y0 + rh / 2),
+        _ => Pos::new(x0 + rw - 1, y0 + rh / 2),
+    };
+    let kind = if rng.one_in(2) {
+        Terrain::DoorClosed
+    } else {
+        Terrain::DoorOpen
+    };
+    map.set_terrain(door, kind);
+}
+
+/// Cells reachable from `start` on foot (doors can be opened), nearest first.
+fn reachable_from(map: &Map, start: Pos) -> Vec<Pos> {
+    let mut seen = vec![false; usize::from(map.width()) * usize::from(map.height())];
+    let index = |p: Pos| p.y as usize * usize::from(map.width()) + p.x as usize;
+    let mut order = vec![];
+    let mut queue = VecDeque::from([start]);
+    seen[index(start)] = true;
+    while let Some(at) = queue.pop_front() {
+        order.push(at);
+        for dir in Direction::ALL {
+            let next = at.step(dir);
+            let walkable =
+                map.terrain(next).is_passable() || map.terrain(next) == Terrain::DoorClosed;
+            if map.contains(next) && walkable && !seen[index(next)] {
+                seen[index(next)] = true;
+                queue.push_back(next);
+            }
+        }
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_is_connected() {
+        for seed in 0..200u64 {
+            for depth in 1..=DEEPEST {
+                let level = generate(seed, depth);
+                let reach = reachable_from(&level.map, level.start);
+                let goal = if depth == DEEPEST {
+                    Terrain::Oasis
+                } else {
+                    Terrain::Stairs
+                };
+                assert!(
+                    reach.iter().any(|&p| level.map.terrain(p) == goal),
+                    "seed {seed} depth {depth}: goal unreachable"
+                );
+                for &(_, at) in &level.creatures {
+                    assert!(reach.contains(&at));
+                }
+                for &(at, _) in &level.items {
+                    assert!(reach.contains(&at));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_level() {
+        assert_eq!(generate(9, 2), generate(9, 2));
+        assert_ne!(generate(9, 2).map, generate(10, 2).map);
+    }
+
+    #[test]
+    fn mycology_only_on_the_first_level() {
+        assert!(generate(1, 1).mycology.is_some());
+        assert!(generate(1, 2).mycology.is_none());
+    }
+}

@@ -1,0 +1,233 @@
+//! The resumable state machine: it runs until it needs a command or a draw, and stops.
+//!
+//! Feeding it the next event resumes it. Drivers (`drive`) decide where events come from:
+//! the keyboard and the generator when playing live, a stored tape when folding.
+
+use thiserror::Error;
+
+use crate::act::{resolve_command, Action, ActionRecord};
+use crate::apply::Change;
+use crate::check::{validate, Rejection};
+use crate::command::Command;
+use crate::ids::{ActorId, Tick};
+use crate::item::{Effect, Mycology};
+use crate::level::{generate, Level};
+use crate::map::{Map, Terrain};
+use crate::message::{MessageLog, Msg};
+use crate::rng::{Draws, NeedDraw};
+use crate::species::Behaviour;
+use crate::state::{Need, Phase, State, World};
+use crate::tape::{Event, Header, TurnOrder};
+use std::collections::BTreeMap;
+
+/// Watches the fold: every change as it is applied, every action as it is taken.
+/// Both default to nothing, and `()` watches nothing at no cost.
+pub trait Observer {
+    fn changed(&mut self, _state: &State, _change: &Change) {}
+    fn acted(&mut self, _record: &ActionRecord) {}
+}
+
+impl Observer for () {}
+
+/// Why an event could not be folded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum FeedError {
+    #[error("a draw was given where a command is due")]
+    DrawWhenCommandDue,
+    #[error("a command was given where a draw is due")]
+    CommandWhenDrawDue,
+    #[error("illegal command {command:?}: {reason}")]
+    Illegal { command: Command, reason: Rejection },
+    #[error("an event was given after the game ended")]
+    AfterEnd,
+}
+
+impl State {
+    /// A new game: the machine starts by asking for the draws of the first level.
+    pub fn new(header: &Header, obs: &mut impl Observer) -> State {
+        let mut state = State::empty(header.ruleset, Map::filled(1, 1, Terrain::Sand));
+        state.phase = Phase::Generate { depth: 1 };
+        state.advance(obs, Tick(u64::MAX));
+        state
+    }
+
+    pub(crate) fn empty(ruleset: crate::tape::Ruleset, map: Map) -> State {
+        State {
+            ruleset,
+            tick: Tick(0),
+            phase: Phase::StartTick,
+            need: Need::Draw,
+            actors: vec![],
+            names: BTreeMap::new(),
+            order: vec![],
+            order_stale: true,
+            order_keys: vec![],
+            unrolled: vec![],
+            draws: vec![],
+            pending: None,
+            world: World {
+                map,
+                depth: 0,
+                floor: vec![],
+                inventory: vec![],
+                mycology: Mycology::new(Effect::ALL),
+                player: None,
+            },
+            messages: MessageLog::default(),
+            events: 0,
+            draws_folded: 0,
+        }
+    }
+
+    /// Feeds the next event and runs on to the next need.
+    pub fn feed(&mut self, event: Event, obs: &mut impl Observer) -> Result<Need, FeedError> {
+        self.feed_until(event, obs, Tick(u64::MAX))
+    }
+
+    /// `feed`, stopping at the end of tick `last` at the latest.
+    pub fn feed_until(
+        &mut self,
+        event: Event,
+        obs: &mut impl Observer,
+        last: Tick,
+    ) -> Result<Need, FeedError> {
+        match (self.need, event) {
+            (Need::Nothing, _) => return Err(FeedError::AfterEnd),
+            (Need::Draw, Event::Draw(value)) => {
+                self.draws.push(value);
+                self.draws_folded += 1;
+            }
+            (Need::Draw, Event::Command(_)) => return Err(FeedError::CommandWhenDrawDue),
+            (Need::Command, Event::Command(command)) => {
+                validate(self, &command)
+                    .map_err(|reason| FeedError::Illegal { command, reason })?;
+                self.pending = Some(command);
+            }
+            (Need::Command, Event::Draw(_)) => return Err(FeedError::DrawWhenCommandDue),
+            // A paused scenario takes no events; it is resumed by `run_ticks`.
+            (Need::Pause, Event::Draw(_)) => return Err(FeedError::DrawWhenCommandDue),
+            (Need::Pause, Event::Command(_)) => return Err(FeedError::CommandWhenDrawDue),
+        }
+        self.events += 1;
+        Ok(self.advance(obs, last))
+    }
+
+    /// Runs until the end of tick `last` (or an earlier need). Scenarios have no player,
+    /// so this is how they are driven; draws must still be fed as asked.
+    pub fn run_ticks(&mut self, last: Tick, obs: &mut impl Observer) -> Need {
+        self.advance(obs, last)
+    }
+
+    /// The heart of the machine: runs until something from outside is needed.
+    fn advance(&mut self, obs: &mut impl Observer, last: Tick) -> Need {
+        self.need = loop {
+            // An actor that appeared needs its initiative before anything else happens.
+            if let Some(&actor) = self.unrolled.first() {
+                match self.draws.pop() {
+                    Some(value) => self.change(Change::Initiative { actor, value }, obs),
+                    None => break Need::Draw,
+                }
+                continue;
+            }
+            match self.phase {
+                Phase::Over(_) => break Need::Nothing,
+                Phase::Generate { depth } => match level_seed(&self.draws) {
+                    Err(NeedDraw) => break Need::Draw,
+                    Ok(seed) => {
+                        self.draws.clear();
+                        let level = generate(seed, depth);
+                        self.enter(level, obs);
+                    }
+                },
+                Phase::StartTick => {
+                    if self.tick >= last {
+                        break Need::Pause;
+                    }
+                    self.change(Change::StartTick, obs);
+                    self.phase = match self.ruleset.order {
+                        TurnOrder::Initiative => Phase::Act { slot: 0 },
+                        TurnOrder::WeightedEachTick => {
+                            self.order_keys.clear();
+                            self.order.clear();
+                            let present = self.actors.iter().enumerate().filter(|(_, a)| a.present);
+                            self.order.extend(present.map(|(i, _)| ActorId(i as u32)));
+                            Phase::Ordering
+                        }
+                    };
+                }
+                Phase::Ordering => {
+                    if self.order_keys.len() < self.order.len() {
+                        match self.draws.pop() {
+                            Some(value) => {
+                                let id = self.order[self.order_keys.len()];
+                                let weight =
+                                    self.ruleset.time.weight(&self.actors[id.index()].stats);
+                                self.order_keys
+                                    .push((u64::from(value) * u64::from(weight), id));
+                            }
+                            None => break Need::Draw,
+                        }
+                        continue;
+                    }
+                    self.change(Change::Reorder, obs);
+                    self.phase = Phase::Act { slot: 0 };
+                }
+                Phase::Act { slot } => {
+                    let Some(&id) = self.order.get(slot as usize) else {
+                        self.change(Change::EndTick, obs);
+                        self.phase = Phase::StartTick;
+                        continue;
+                    };
+                    let actor = &self.actors[id.index()];
+                    if !actor.present || !self.ruleset.time.is_ready(actor.energy, &actor.stats) {
+                        self.change(Change::NextTurn, obs);
+                        continue;
+                    }
+                    let decided = if actor.behaviour == Behaviour::Player {
+                        let Some(command) = self.pending else {
+                            break Need::Command;
+                        };
+                        resolve_command(self, id, command, &mut Draws::new(&self.draws))
+                    } else {
+                        crate::behaviour::decide(self, id, &mut Draws::new(&self.draws))
+                    };
+                    match decided {
+                        Err(NeedDraw) => break Need::Draw,
+                        Ok(action) => {
+                            self.draws.clear();
+                            self.pending = None;
+                            self.take(id, action, obs);
+                        }
+                    }
+                }
+            }
+        };
+        self.need
+    }
+
+    /// A creature that cannot afford what it chose waits for the energy instead.
+    fn take(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
+        let affordable = self.cost_of(id, &action) <= self.actors[id.index()].energy.0;
+        let action = if affordable { action } else { Action::Rest };
+        self.perform(id, action, obs);
+    }
+
+    fn enter(&mut self, level: Level, obs: &mut impl Observer) {
+        let depth = level.depth;
+        self.change(Change::NewLevel(Box::new(level)), obs);
+        let msg = if depth == 1 {
+            Msg::Welcome { depth }
+        } else {
+            Msg::Descended { depth }
+        };
+        self.say(msg, obs);
+    }
+}
+
+/// A level's seed is two draws: high word first.
+fn level_seed(given: &[u32]) -> Result<u64, NeedDraw> {
+    let mut draws = Draws::new(given);
+    let high = draws.raw()?;
+    let low = draws.raw()?;
+    Ok(u64::from(high) << 32 | u64::from(low))
+}

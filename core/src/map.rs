@@ -1,0 +1,191 @@
+//! The grid: terrain, and which actor stands where.
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::Pos;
+use crate::ids::ActorId;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Terrain {
+    Sand,
+    /// Soft: slow to cross.
+    Dune,
+    /// Hard: quick to cross.
+    Hardpan,
+    /// A wall. Outside the map counts as cactus.
+    Cactus,
+    /// Impassable.
+    Water,
+    DoorClosed,
+    DoorOpen,
+    Stairs,
+    /// The goal, on the deepest level.
+    Oasis,
+}
+
+impl Terrain {
+    /// Can a creature stand here?
+    pub fn is_passable(self) -> bool {
+        !matches!(self, Terrain::Cactus | Terrain::Water | Terrain::DoorClosed)
+    }
+
+    /// Does it stop a thrown stone or a charging elephant's line of sight?
+    pub fn blocks(self) -> bool {
+        matches!(self, Terrain::Cactus | Terrain::DoorClosed)
+    }
+
+    /// The step cost as a fraction of an ordinary action.
+    pub fn step_factor(self) -> (u32, u32) {
+        match self {
+            Terrain::Dune => (3, 2),
+            Terrain::Hardpan => (3, 4),
+            _ => (1, 1),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Sand => "sand",
+            Terrain::Dune => "dunes",
+            Terrain::Hardpan => "hardpan",
+            Terrain::Cactus => "a cactus",
+            Terrain::Water => "water",
+            Terrain::DoorClosed => "a closed door",
+            Terrain::DoorOpen => "an open door",
+            Terrain::Stairs => "stairs down",
+            Terrain::Oasis => "the oasis",
+        }
+    }
+
+    /// The ASCII glyph used by scenario files and the text view.
+    pub fn glyph(self) -> char {
+        match self {
+            Terrain::Sand => '.',
+            Terrain::Dune => '~',
+            Terrain::Hardpan => '_',
+            Terrain::Cactus => '#',
+            Terrain::Water => '=',
+            Terrain::DoorClosed => '+',
+            Terrain::DoorOpen => '\'',
+            Terrain::Stairs => '>',
+            Terrain::Oasis => '*',
+        }
+    }
+
+    pub fn from_glyph(c: char) -> Option<Terrain> {
+        ALL_TERRAIN.into_iter().find(|t| t.glyph() == c)
+    }
+}
+
+const ALL_TERRAIN: [Terrain; 9] = [
+    Terrain::Sand,
+    Terrain::Dune,
+    Terrain::Hardpan,
+    Terrain::Cactus,
+    Terrain::Water,
+    Terrain::DoorClosed,
+    Terrain::DoorOpen,
+    Terrain::Stairs,
+    Terrain::Oasis,
+];
+
+/// Terrain plus an occupancy grid, so that "who stands there" is one lookup.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Map {
+    width: u16,
+    height: u16,
+    terrain: Vec<Terrain>,
+    occupant: Vec<Option<ActorId>>,
+}
+
+impl Map {
+    pub const DEFAULT_WIDTH: u16 = 64;
+    pub const DEFAULT_HEIGHT: u16 = 40;
+
+    pub fn filled(width: u16, height: u16, terrain: Terrain) -> Self {
+        let cells = usize::from(width) * usize::from(height);
+        Map {
+            width,
+            height,
+            terrain: vec![terrain; cells],
+            occupant: vec![None; cells],
+        }
+    }
+
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    fn index(&self, pos: Pos) -> Option<usize> {
+        let inside =
+            pos.x >= 0 && pos.y >= 0 && (pos.x as u16) < self.width && (pos.y as u16) < self.height;
+        inside.then(|| pos.y as usize * usize::from(self.width) + pos.x as usize)
+    }
+
+    pub fn contains(&self, pos: Pos) -> bool {
+        self.index(pos).is_some()
+    }
+
+    /// Outside the map counts as cactus.
+    pub fn terrain(&self, pos: Pos) -> Terrain {
+        self.index(pos).map_or(Terrain::Cactus, |i| self.terrain[i])
+    }
+
+    pub fn occupant(&self, pos: Pos) -> Option<ActorId> {
+        self.index(pos).and_then(|i| self.occupant[i])
+    }
+
+    /// Passable and nobody there.
+    pub fn is_free(&self, pos: Pos) -> bool {
+        self.terrain(pos).is_passable() && self.occupant(pos).is_none()
+    }
+
+    pub(crate) fn set_terrain(&mut self, pos: Pos, terrain: Terrain) {
+        if let Some(i) = self.index(pos) {
+            self.terrain[i] = terrain;
+        }
+    }
+
+    pub(crate) fn set_occupant(&mut self, pos: Pos, who: Option<ActorId>) {
+        if let Some(i) = self.index(pos) {
+            self.occupant[i] = who;
+        }
+    }
+
+    /// Every cell, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        let w = self.width as i16;
+        (0..self.height as i16).flat_map(move |y| (0..w).map(move |x| Pos::new(x, y)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outside_the_map_blocks_like_cactus() {
+        let map = Map::filled(3, 2, Terrain::Sand);
+        for outside in [
+            Pos::new(-1, 0),
+            Pos::new(3, 0),
+            Pos::new(0, 2),
+            Pos::new(0, -1),
+        ] {
+            assert_eq!(map.terrain(outside), Terrain::Cactus);
+            assert!(!map.is_free(outside));
+        }
+        assert!(map.is_free(Pos::new(2, 1)));
+    }
+
+    #[test]
+    fn glyphs_round_trip() {
+        for t in ALL_TERRAIN {
+            assert_eq!(Terrain::from_glyph(t.glyph()), Some(t));
+        }
+    }
+}

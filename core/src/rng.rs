@@ -1,0 +1,208 @@
+//! Randomness on the replay path.
+//!
+//! The game's generator is PCG32 (`rand_pcg`, pinned); only its raw `next_u32` output is
+//! used, because the raw stream is fixed by the PCG algorithm while a library's ranges and
+//! shuffles may change between versions. Every raw output is a `Draw` event on the tape;
+//! ranges are derived here, by our own frozen functions.
+
+use rand_core::RngCore;
+use rand_pcg::Pcg32;
+
+/// PCG32's default stream; fixed so that a seed names exactly one sequence.
+const STREAM: u64 = 0x0a02_bdbf_7bb3_c0a7;
+
+/// The game's generator: a seed expands into the sequence of raw draws.
+#[derive(Clone, Debug)]
+pub struct Generator(Pcg32);
+
+impl Generator {
+    pub fn new(seed: u64) -> Self {
+        Generator(Pcg32::new(seed, STREAM))
+    }
+
+    pub fn next_draw(&mut self) -> u32 {
+        self.0.next_u32()
+    }
+
+    /// Skips `draws` outputs in O(log n): a resumed game continues the same sequence.
+    pub fn advance(&mut self, draws: u64) {
+        self.0.advance(draws);
+    }
+}
+
+/// Maps a raw draw onto `0..n` with Lemire's multiply-shift, or rejects it.
+///
+/// Rejection keeps every value equally likely: the caller draws again, and the rejected draw
+/// stays on the tape like any other. `n == 0` is treated as `n == 1`.
+pub fn below(draw: u32, n: u32) -> Option<u32> {
+    let n = n.max(1);
+    let product = u64::from(draw) * u64::from(n);
+    let low = product as u32;
+    if low < n {
+        // 2^32 mod n: the low values that would make some results one more likely.
+        let bias_zone = n.wrapping_neg() % n;
+        if low < bias_zone {
+            return None;
+        }
+    }
+    Some((product >> 32) as u32)
+}
+
+/// Asked for a draw the step was not given yet: the machine stops with `Need::Draw`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeedDraw;
+
+/// The draws fed to the step being resolved, read in order.
+///
+/// A step that needs randomness is re-run from its start each time a draw arrives, reading
+/// the draws it already has and stopping at the first it lacks. Steps are pure functions
+/// of the state and their draws, so re-running one is safe; steps need one to three draws,
+/// so re-running is cheap.
+pub struct Draws<'a> {
+    given: &'a [u32],
+    used: usize,
+}
+
+impl<'a> Draws<'a> {
+    pub fn new(given: &'a [u32]) -> Self {
+        Draws { given, used: 0 }
+    }
+
+    pub fn raw(&mut self) -> Result<u32, NeedDraw> {
+        let draw = *self.given.get(self.used).ok_or(NeedDraw)?;
+        self.used += 1;
+        Ok(draw)
+    }
+
+    /// A uniform value in `0..n`, drawing again after a rejection.
+    pub fn below(&mut self, n: u32) -> Result<u32, NeedDraw> {
+        loop {
+            if let Some(value) = below(self.raw()?, n) {
+                return Ok(value);
+            }
+        }
+    }
+
+    /// A uniform value in `low..=high`.
+    pub fn between(&mut self, low: u32, high: u32) -> Result<u32, NeedDraw> {
+        Ok(low + self.below(high.saturating_sub(low) + 1)?)
+    }
+
+    /// True with probability `1 / n`.
+    pub fn one_in(&mut self, n: u32) -> Result<bool, NeedDraw> {
+        Ok(self.below(n)? == 0)
+    }
+
+    /// One of `choices`, uniformly; `None` for an empty slice (and then no draw is made).
+    pub fn pick<T: Copy>(&mut self, choices: &[T]) -> Result<Option<T>, NeedDraw> {
+        if choices.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(choices[self.below(choices.len() as u32)? as usize]))
+    }
+}
+
+/// A generator for derived randomness that is not on the tape: a level's layout is a pure
+/// function of a 64-bit seed made of two draws, expanded here. Same algorithm, own stream.
+pub struct Expander(Pcg32);
+
+impl Expander {
+    pub fn new(seed: u64) -> Self {
+        Expander(Pcg32::new(seed, STREAM ^ 0x5a5a_5a5a_5a5a_5a5a))
+    }
+
+    pub fn below(&mut self, n: u32) -> u32 {
+        loop {
+            if let Some(value) = below(self.0.next_u32(), n) {
+                return value;
+            }
+        }
+    }
+
+    pub fn between(&mut self, low: u32, high: u32) -> u32 {
+        low + self.below(high.saturating_sub(low) + 1)
+    }
+
+    pub fn one_in(&mut self, n: u32) -> bool {
+        self.below(n) == 0
+    }
+
+    /// Fisher-Yates, with our own `below`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u32 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // These literals freeze the replay path: if one changes, every recorded game changes.
+    #[test]
+    fn generator_stream_is_frozen() {
+        let mut g = Generator::new(42);
+        let first: Vec<u32> = (0..4).map(|_| g.next_draw()).collect();
+        assert_eq!(first, FROZEN_SEED_42);
+    }
+
+    const FROZEN_SEED_42: [u32; 4] = [3_270_867_926, 1_795_671_209, 1_924_641_435, 1_143_034_755];
+
+    #[test]
+    fn below_is_frozen() {
+        assert_eq!(below(1, 6), Some(0));
+        assert_eq!(below(u32::MAX, 6), Some(5));
+        assert_eq!(below(0x8000_0001, 6), Some(3));
+        assert_eq!(below(0x2aaa_aaac, 6), Some(1));
+        assert_eq!(below(123_456_789, 100), Some(2));
+        assert_eq!(below(7, 8), Some(0));
+        assert_eq!(below(u32::MAX, 1), Some(0));
+        assert_eq!(below(5, 0), Some(0));
+    }
+
+    #[test]
+    fn below_rejects_exactly_the_bias_zone() {
+        // 2^32 mod 6 = 4: a draw is rejected when the low word of draw * 6 is below 4.
+        assert_eq!(below(0, 6), None);
+        assert_eq!(below(0x8000_0000, 6), None); // low word 0
+        assert_eq!(below(0x2aaa_aaab, 6), None); // low word 2
+        let rejected: Vec<u32> = (0..2_000_000u32)
+            .filter(|&d| below(d, 6).is_none())
+            .collect();
+        assert_eq!(rejected, vec![0]);
+        // Powers of two divide 2^32: nothing is ever rejected.
+        assert!((0..100_000u32).all(|d| below(d.wrapping_mul(40_503), 8).is_some()));
+    }
+
+    #[test]
+    fn below_stays_in_range() {
+        for n in [1, 2, 3, 7, 100, 1000, u32::MAX] {
+            for d in [0, 1, 2, 1 << 31, u32::MAX - 1, u32::MAX] {
+                if let Some(v) = below(d, n) {
+                    assert!(v < n);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn draws_rerun_reads_the_same_values() {
+        let given = [u32::MAX, 0];
+        let mut d = Draws::new(&given);
+        assert_eq!(d.below(10), Ok(9));
+        assert_eq!(d.one_in(2), Ok(true));
+        assert_eq!(d.raw(), Err(NeedDraw));
+        assert_eq!(Draws::new(&[]).pick::<u8>(&[]), Ok(None));
+    }
+
+    #[test]
+    fn expander_is_frozen() {
+        let mut e = Expander::new(7);
+        let values: Vec<u32> = (0..5).map(|_| e.below(1000)).collect();
+        assert_eq!(values, FROZEN_EXPANDER_7);
+    }
+
+    const FROZEN_EXPANDER_7: [u32; 5] = [410, 131, 545, 860, 117];
+}

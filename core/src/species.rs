@@ -1,0 +1,125 @@
+//! The creatures of the desert and their numbers, in both rulesets.
+
+use serde::{Deserialize, Serialize};
+
+use crate::energy::Stats;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Species {
+    Camel,
+    Snake,
+    Elephant,
+    Spider,
+    SpiderEgg,
+}
+
+impl Species {
+    pub const ALL: [Species; 5] = [
+        Species::Camel,
+        Species::Snake,
+        Species::Elephant,
+        Species::Spider,
+        Species::SpiderEgg,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Species::Camel => "camel",
+            Species::Snake => "snake",
+            Species::Elephant => "elephant",
+            Species::Spider => "spider",
+            Species::SpiderEgg => "spider egg",
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<Species> {
+        Species::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    pub fn glyph(self) -> char {
+        match self {
+            Species::Camel => '@',
+            Species::Snake => 's',
+            Species::Elephant => 'E',
+            Species::Spider => 'x',
+            Species::SpiderEgg => 'o',
+        }
+    }
+
+    /// Speed for `nethack`; max energy and move cost for `classic`.
+    pub fn stats(self) -> Stats {
+        let (speed, max_energy, move_cost) = match self {
+            // Normal speed; can bank a second move's worth, which is what makes dashing pay.
+            Species::Camel => (12, 200, 100),
+            // Fast: twice per tick under classic, about 5 actions in 3 ticks under nethack.
+            Species::Snake => (20, 100, 50),
+            // Slow: every second tick under classic, two ticks in three under nethack.
+            Species::Elephant => (8, 150, 150),
+            Species::Spider => (12, 100, 100),
+            Species::SpiderEgg => (12, 100, 100),
+        };
+        Stats {
+            speed,
+            max_energy,
+            move_cost,
+        }
+    }
+
+    pub fn max_hp(self) -> i16 {
+        match self {
+            Species::Camel => 30,
+            Species::Snake => 4,
+            Species::Elephant => 18,
+            Species::Spider => 3,
+            Species::SpiderEgg => 2,
+        }
+    }
+
+    /// Damage dealt by a bite, kick or charge, inclusive.
+    pub fn damage(self) -> (u32, u32) {
+        match self {
+            Species::Camel => (2, 5),
+            Species::Snake => (1, 3),
+            Species::Elephant => (5, 9),
+            Species::Spider => (1, 2),
+            Species::SpiderEgg => (0, 0),
+        }
+    }
+
+    pub fn attack_verb(self) -> &'static str {
+        match self {
+            Species::Camel => "kicks",
+            Species::Snake => "bites",
+            Species::Elephant => "rams",
+            Species::Spider => "bites",
+            Species::SpiderEgg => "touches",
+        }
+    }
+}
+
+/// How an actor decides what to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Behaviour {
+    /// Asks for a command: `Need::Command`.
+    Player,
+    /// Spends one action of its base cost every time it can (scenarios, benchmarks).
+    Idle,
+    /// Always rests.
+    Rest,
+    /// Steps in a random direction each action, attacking nothing.
+    Wander,
+    /// As its species does in the game.
+    Natural,
+}
+
+impl Behaviour {
+    pub fn name(self) -> &'static str {
+        match self {
+            Behaviour::Player => "player",
+            Behaviour::Idle => "idle",
+            Behaviour::Rest => "rest",
+            Behaviour::Wander => "wander",
+            Behaviour::Natural => "natural",
+        }
+    }
+}

@@ -1,0 +1,331 @@
+//! The game state: what the fold builds. Fields are private; reading is free, changing it
+//! goes through `apply` alone.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::energy::{Energy, Pace, Stats};
+use crate::geometry::{Direction, Pos};
+use crate::ids::{ActorId, Tick};
+use crate::item::{Item, Mycology};
+use crate::map::Map;
+use crate::message::MessageLog;
+use crate::species::{Behaviour, Species};
+use crate::tape::{Ruleset, TimeModel};
+
+/// Turns left of a temporary condition; 0 means none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conditions {
+    pub haste: u16,
+    pub slow: u16,
+    pub confused: u16,
+    pub poisoned: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Actor {
+    pub(crate) species: Species,
+    pub(crate) behaviour: Behaviour,
+    pub(crate) pos: Pos,
+    pub(crate) stats: Stats,
+    pub(crate) energy: Energy,
+    pub(crate) hp: i16,
+    pub(crate) max_hp: i16,
+    pub(crate) initiative: u32,
+    /// False once dead or gone (hatched, left behind on an upper level).
+    pub(crate) present: bool,
+    /// Dashed this tick: dash is once per tick, and halves steps for the rest of it.
+    pub(crate) dashing: bool,
+    /// Actions taken so far (an egg hatches on its 10th).
+    pub(crate) turns: u32,
+    pub(crate) knocked_out: u16,
+    pub(crate) charging: Option<Direction>,
+    pub(crate) conditions: Conditions,
+}
+
+impl Actor {
+    pub(crate) fn new(species: Species, behaviour: Behaviour, pos: Pos, stats: Stats) -> Self {
+        Actor {
+            species,
+            behaviour,
+            pos,
+            stats,
+            energy: Energy(0),
+            hp: species.max_hp(),
+            max_hp: species.max_hp(),
+            initiative: 0,
+            present: true,
+            dashing: false,
+            turns: 0,
+            knocked_out: 0,
+            charging: None,
+            conditions: Conditions::default(),
+        }
+    }
+
+    pub fn species(&self) -> Species {
+        self.species
+    }
+    pub fn behaviour(&self) -> Behaviour {
+        self.behaviour
+    }
+    pub fn pos(&self) -> Pos {
+        self.pos
+    }
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+    pub fn energy(&self) -> Energy {
+        self.energy
+    }
+    pub fn hp(&self) -> i16 {
+        self.hp
+    }
+    pub fn max_hp(&self) -> i16 {
+        self.max_hp
+    }
+    pub fn initiative(&self) -> u32 {
+        self.initiative
+    }
+    pub fn is_present(&self) -> bool {
+        self.present
+    }
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+    pub fn knocked_out(&self) -> u16 {
+        self.knocked_out
+    }
+    pub fn charging(&self) -> Option<Direction> {
+        self.charging
+    }
+    pub fn conditions(&self) -> Conditions {
+        self.conditions
+    }
+    pub fn is_dashing(&self) -> bool {
+        self.dashing
+    }
+
+    pub fn pace(&self) -> Pace {
+        Pace {
+            dashing: self.dashing,
+            hasted: self.conditions.haste > 0,
+            slowed: self.conditions.slow > 0,
+        }
+    }
+}
+
+/// Where the machine stands between two events.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Phase {
+    /// A level is to be made (the game's start, or after descending).
+    Generate { depth: u8 },
+    /// Phase one of the next tick is due.
+    StartTick,
+    /// Drawing this tick's weighted order: one draw per actor in `order`.
+    Ordering,
+    /// Phase two: `order[slot]` is the actor whose turn it is.
+    Act { slot: u32 },
+    /// The game is over; the tape ends here.
+    Over(Outcome),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    Died,
+    Won,
+    Quit,
+}
+
+/// What the machine needs to go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Need {
+    /// The player is ready to act.
+    Command,
+    /// A raw draw from the game's generator.
+    Draw,
+    /// The tick limit given to `run_ticks` was reached (scenarios have no player to wait on).
+    Pause,
+    /// The game is over.
+    Nothing,
+}
+
+/// The world the camel walks in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct World {
+    pub(crate) map: Map,
+    pub(crate) depth: u8,
+    /// Items on the ground, in the order they came to lie there.
+    pub(crate) floor: Vec<(Pos, Item)>,
+    pub(crate) inventory: Vec<Item>,
+    pub(crate) mycology: Mycology,
+    pub(crate) player: Option<ActorId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub(crate) ruleset: Ruleset,
+    pub(crate) tick: Tick,
+    pub(crate) phase: Phase,
+    pub(crate) need: Need,
+    pub(crate) actors: Vec<Actor>,
+    /// Names given by a scenario file; game actors go by their species.
+    pub(crate) names: BTreeMap<ActorId, String>,
+    /// This tick's turn order. Under `Initiative` it changes only when actors come or go.
+    pub(crate) order: Vec<ActorId>,
+    pub(crate) order_stale: bool,
+    /// Weighted order keys drawn so far this tick, one per actor of `order`.
+    pub(crate) order_keys: Vec<(u64, ActorId)>,
+    /// Actors that appeared and still need their initiative draw, oldest first.
+    pub(crate) unrolled: Vec<ActorId>,
+    /// Draws fed to the step being resolved.
+    pub(crate) draws: Vec<u32>,
+    /// The accepted command being resolved.
+    pub(crate) pending: Option<crate::command::Command>,
+    pub(crate) world: World,
+    pub(crate) messages: MessageLog,
+    /// Events folded so far.
+    pub(crate) events: u64,
+    /// Of those, draws: a live generator resumes after this many outputs.
+    pub(crate) draws_folded: u64,
+}
+
+impl State {
+    pub fn ruleset(&self) -> Ruleset {
+        self.ruleset
+    }
+    pub fn time(&self) -> TimeModel {
+        self.ruleset.time
+    }
+    pub fn tick(&self) -> Tick {
+        self.tick
+    }
+    pub fn need(&self) -> Need {
+        self.need
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.phase {
+            Phase::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+    pub fn map(&self) -> &Map {
+        &self.world.map
+    }
+    pub fn depth(&self) -> u8 {
+        self.world.depth
+    }
+    pub fn floor(&self) -> &[(Pos, Item)] {
+        &self.world.floor
+    }
+    pub fn items_at(&self, pos: Pos) -> impl Iterator<Item = Item> + '_ {
+        self.world
+            .floor
+            .iter()
+            .filter(move |(p, _)| *p == pos)
+            .map(|&(_, item)| item)
+    }
+    pub fn inventory(&self) -> &[Item] {
+        &self.world.inventory
+    }
+    pub fn mycology(&self) -> &Mycology {
+        &self.world.mycology
+    }
+    pub fn messages(&self) -> &MessageLog {
+        &self.messages
+    }
+    pub fn events_folded(&self) -> u64 {
+        self.events
+    }
+    pub fn draws_folded(&self) -> u64 {
+        self.draws_folded
+    }
+    pub fn player_id(&self) -> Option<ActorId> {
+        self.world.player
+    }
+    pub fn player(&self) -> Option<&Actor> {
+        self.world.player.map(|id| &self.actors[id.index()])
+    }
+    pub fn actor(&self, id: ActorId) -> Option<&Actor> {
+        self.actors.get(id.index())
+    }
+
+    /// Every actor still in the game, by id.
+    pub fn actors(&self) -> impl Iterator<Item = (ActorId, &Actor)> {
+        self.actors
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.present)
+            .map(|(i, a)| (ActorId(i as u32), a))
+    }
+
+    /// The actor's scenario name, or its species.
+    pub fn name_of(&self, id: ActorId) -> &str {
+        match self.names.get(&id) {
+            Some(name) => name,
+            None => self
+                .actors
+                .get(id.index())
+                .map_or("?", |a| a.species.name()),
+        }
+    }
+
+    /// The turn order of the current tick.
+    pub fn turn_order(&self) -> &[ActorId] {
+        &self.order
+    }
+
+    /// Whose turn it is, during phase two.
+    pub fn current_actor(&self) -> Option<ActorId> {
+        match self.phase {
+            Phase::Act { slot } => self.order.get(slot as usize).copied(),
+            _ => None,
+        }
+    }
+
+    /// The first tick at which `id` will be able to act again, assuming it takes no action
+    /// before then. Shown by the energy panel.
+    pub fn next_ready_tick(&self, id: ActorId) -> Option<Tick> {
+        let actor = self.actor(id)?;
+        let time = self.time();
+        if time.is_ready(actor.energy, &actor.stats) && self.current_actor() == Some(id) {
+            return Some(self.tick);
+        }
+        let mut energy = time.carry(actor.energy, &actor.stats);
+        for ahead in 1..=64 {
+            energy = time.gain(energy, &actor.stats);
+            if time.is_ready(energy, &actor.stats) {
+                return Some(Tick(self.tick.0 + ahead));
+            }
+            energy = time.carry(energy, &actor.stats);
+        }
+        None
+    }
+
+    /// The state's digest: xxh3-64 over its canonical encoding (bincode 2, fixed-width
+    /// little-endian integers; every collection in the state is ordered).
+    pub fn hash(&self) -> u64 {
+        xxhash_rust::xxh3::xxh3_64(&self.encode())
+    }
+
+    /// The canonical encoding, used for hashing and snapshots.
+    pub fn encode(&self) -> Vec<u8> {
+        bincode::serde::encode_to_vec(self, canonical()).expect("a state always encodes")
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<State, bincode::error::DecodeError> {
+        let (state, _) = bincode::serde::decode_from_slice(bytes, canonical())?;
+        Ok(state)
+    }
+
+    pub(crate) fn is_player(&self, id: ActorId) -> bool {
+        self.world.player == Some(id)
+    }
+}
+
+pub(crate) fn canonical() -> impl bincode::config::Config {
+    bincode::config::standard()
+        .with_little_endian()
+        .with_fixed_int_encoding()
+}
