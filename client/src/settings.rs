@@ -1,0 +1,121 @@
+//! Client preferences, remembered across runs as a small JSON file.
+//!
+//! Preferences are a convenience, never a reason not to start: a missing, unreadable or
+//! corrupt file gives the defaults.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use directories::ProjectDirs;
+use serde::{Deserialize, Serialize};
+
+pub const FILE_NAME: &str = "settings.json";
+
+/// `#[serde(default)]` lets a file written by an older client, missing newer fields,
+/// still load with its other choices kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Whether the F1 energy panel is shown.
+    pub panel_open: bool,
+}
+
+/// Where settings live: `dir` if given (tests, portable installs), otherwise the
+/// platform's config directory. `None` only if the platform has no home directory.
+pub fn config_dir(dir: Option<&Path>) -> Option<PathBuf> {
+    match dir {
+        Some(dir) => Some(dir.to_path_buf()),
+        None => ProjectDirs::from("", "", "sandglass").map(|p| p.config_dir().to_path_buf()),
+    }
+}
+
+impl Settings {
+    /// The settings saved in `dir`, or the defaults if there are none we can read.
+    pub fn load(dir: &Path) -> Settings {
+        fs::read_to_string(dir.join(FILE_NAME))
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+
+    /// Writes the settings to `dir`, creating it if needed. The file is written beside
+    /// its final name and then renamed over it, so a crash mid-write leaves the old
+    /// settings rather than half a file.
+    pub fn save(&self, dir: &Path) -> io::Result<()> {
+        fs::create_dir_all(dir)?;
+        let text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
+        let partial = dir.join(format!("{FILE_NAME}.partial"));
+        fs::write(&partial, text + "\n")?;
+        fs::rename(&partial, dir.join(FILE_NAME))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_settings_load_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = Settings { panel_open: true };
+        settings.save(dir.path()).unwrap();
+        assert_eq!(Settings::load(dir.path()), settings);
+    }
+
+    #[test]
+    fn missing_file_gives_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(Settings::load(dir.path()), Settings::default());
+        let nowhere = dir.path().join("not").join("made");
+        assert_eq!(Settings::load(&nowhere), Settings::default());
+    }
+
+    #[test]
+    fn corrupt_file_gives_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        for junk in [
+            "{\"panel_open\": tr",
+            "",
+            "[1, 2]",
+            "{\"panel_open\": 3}",
+            "\u{0}\u{ff}",
+        ] {
+            fs::write(dir.path().join(FILE_NAME), junk).unwrap();
+            assert_eq!(Settings::load(dir.path()), Settings::default(), "{junk:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_and_missing_fields_are_tolerated() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join(FILE_NAME),
+            "{\"panel_open\": true, \"later\": 1}",
+        )
+        .unwrap();
+        assert!(Settings::load(dir.path()).panel_open);
+        fs::write(dir.path().join(FILE_NAME), "{}").unwrap();
+        assert_eq!(Settings::load(dir.path()), Settings::default());
+    }
+
+    #[test]
+    fn save_creates_the_directory_and_replaces_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let nested = dir.path().join("config").join("sandglass");
+        Settings { panel_open: true }.save(&nested).unwrap();
+        Settings { panel_open: false }.save(&nested).unwrap();
+        assert!(!Settings::load(&nested).panel_open);
+        let names: Vec<_> = fs::read_dir(&nested)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [FILE_NAME]);
+    }
+
+    #[test]
+    fn a_given_directory_overrides_the_platform_one() {
+        let dir = Path::new("/tmp/somewhere");
+        assert_eq!(config_dir(Some(dir)), Some(dir.to_path_buf()));
+    }
+}
