@@ -244,13 +244,14 @@ impl State {
         if self.actors[id.index()].present {
             self.carry_out(id, action, obs);
         }
-        obs.acted(&ActionRecord {
+        let record = ActionRecord {
             tick: self.tick,
             actor: id,
             action,
             energy_before: before,
             energy_after: self.actors[id.index()].energy.0,
-        });
+        };
+        obs.acted(self, &record);
         let still_acting = matches!(self.phase, Phase::Act { .. })
             && self.current_actor() == Some(id)
             && self.actors[id.index()].present;

@@ -15,12 +15,26 @@ use crate::state::{Need, State};
 
 pub struct Bot {
     dice: Expander,
+    /// Commands to spend on each level before heading for the stairs.
+    patience: u32,
+    depth: u8,
+    on_this_level: u32,
 }
 
 impl Bot {
+    /// A bot that makes for the stairs as soon as there is nothing nearer to pick up.
     pub fn new(seed: u64) -> Bot {
+        Bot::lingering(seed, 0)
+    }
+
+    /// A bot that spends at least `patience` commands on each level before descending:
+    /// long games, for benchmarks and long golden replays, that are still real games.
+    pub fn lingering(seed: u64, patience: u32) -> Bot {
         Bot {
-            dice: Expander::new(seed ^ 0xb07_b07_b07),
+            dice: Expander::new(seed ^ 0x0b07_b07b_07b0),
+            patience,
+            depth: 0,
+            on_this_level: 0,
         }
     }
 
@@ -29,6 +43,11 @@ impl Bot {
         if state.need() != Need::Command {
             return None;
         }
+        if state.depth() != self.depth {
+            self.depth = state.depth();
+            self.on_this_level = 0;
+        }
+        self.on_this_level += 1;
         let wishes = self.wishes(state);
         let chosen = wishes.into_iter().find(|c| validate(state, c).is_ok());
         // Resting is legal whenever the camel is to act.
@@ -83,13 +102,14 @@ impl Bot {
         if self.dice.one_in(150) && !bag.is_empty() {
             wishes.push(Command::Drop(Slot(self.dice.below(bag.len() as u32) as u8)));
         }
-        if matches!(state.map().terrain(pos), Terrain::Stairs) {
+        let restless = self.on_this_level > self.patience;
+        if restless && matches!(state.map().terrain(pos), Terrain::Stairs) {
             wishes.push(Command::Descend);
         }
         if self.dice.one_in(25) {
             wishes.push(Command::Dash);
         }
-        if let Some(dir) = self.route(state, pos, bag.len() < 20) {
+        if let Some(dir) = self.route(state, pos, bag.len() < 20, restless) {
             let next = pos.step(dir);
             if state.map().terrain(next) == Terrain::DoorClosed {
                 wishes.push(Command::Open(dir));
@@ -104,8 +124,14 @@ impl Bot {
     }
 
     /// The first step of a shortest walk to the nearest item (when there is room for it)
-    /// or to the stairs and the oasis. Closed doors count as walkable: the bot opens them.
-    fn route(&mut self, state: &State, from: Pos, want_items: bool) -> Option<Direction> {
+    /// or, once the bot is ready to leave, to the stairs and the oasis. Closed doors count as walkable: the bot opens them.
+    fn route(
+        &mut self,
+        state: &State,
+        from: Pos,
+        want_items: bool,
+        want_stairs: bool,
+    ) -> Option<Direction> {
         let map = state.map();
         let width = usize::from(map.width());
         let index = |p: Pos| p.y as usize * width + p.x as usize;
@@ -114,7 +140,7 @@ impl Bot {
         seen[index(from)] = true;
         let mut queue = VecDeque::from([from]);
         let is_goal = |p: Pos| {
-            matches!(map.terrain(p), Terrain::Stairs | Terrain::Oasis)
+            (want_stairs && matches!(map.terrain(p), Terrain::Stairs | Terrain::Oasis))
                 || (want_items && state.items_at(p).next().is_some())
         };
         while let Some(at) = queue.pop_front() {

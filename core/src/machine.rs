@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 /// Both default to nothing, and `()` watches nothing at no cost.
 pub trait Observer {
     fn changed(&mut self, _state: &State, _change: &Change) {}
-    fn acted(&mut self, _record: &ActionRecord) {}
+    fn acted(&mut self, _state: &State, _record: &ActionRecord) {}
 }
 
 impl Observer for () {}

@@ -1,0 +1,67 @@
+//! The energy system alone: idle actors of mixed speeds, no map interaction.
+//! Reports the cost of one tick; divide by actions per tick for the cost per action
+//! (printed once per size).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use sandglass_core::ids::Tick;
+use sandglass_core::scenario::Scenario;
+use sandglass_core::{Live, State};
+
+/// A square-ish map holding `n` idle actors with speeds 6..=24 (nethack), one per cell.
+fn crowd(n: usize) -> (State, u64) {
+    let side = (n as f64).sqrt().ceil() as usize;
+    let row = ".".repeat(side);
+    let map = std::iter::repeat_n(row.as_str(), side)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut toml = format!("ruleset = \"nethack\"\nmap = \"\"\"\n{map}\n\"\"\"\n");
+    for i in 0..n {
+        let speed = 6 + (i * 7) % 19;
+        toml.push_str(&format!(
+            "[[actor]]\nname = \"a{i}\"\nat = [{}, {}]\nspeed = {speed}\nbehaviour = \"idle\"\n",
+            i % side,
+            i / side
+        ));
+    }
+    let scenario = Scenario::parse(&toml).expect("bench scenario parses");
+    (
+        scenario.build().expect("bench scenario builds"),
+        scenario.seed,
+    )
+}
+
+/// Counts actions, so that the cost per action can be printed beside the cost per tick.
+#[derive(Default)]
+struct Count(u64);
+impl sandglass_core::Observer for Count {
+    fn acted(&mut self, _: &State, _: &sandglass_core::act::ActionRecord) {
+        self.0 += 1;
+    }
+}
+
+fn ticks(c: &mut Criterion) {
+    let mut group = c.benchmark_group("energy tick");
+    group.sample_size(20);
+    for n in [1_000usize, 10_000, 100_000, 1_000_000] {
+        let (state, seed) = crowd(n);
+        let mut live = Live::resume(seed, state);
+        let mut events = Vec::new();
+        // Roll every initiative and settle in.
+        live.run_ticks(Tick(1), &mut (), &mut events);
+        let mut count = Count::default();
+        let start = live.state().tick().0;
+        live.run_ticks(Tick(start + 36), &mut count, &mut events);
+        println!("{n} actors: {:.3} actions per tick", count.0 as f64 / 36.0);
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+            b.iter(|| {
+                let next = live.state().tick().0 + 1;
+                live.run_ticks(Tick(next), &mut (), &mut events);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, ticks);
+criterion_main!(benches);
