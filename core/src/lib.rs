@@ -23,6 +23,7 @@ pub mod rng;
 pub mod scenario;
 pub mod species;
 pub mod state;
+pub mod store;
 pub mod tape;
 
 pub use check::{validate, Rejection};

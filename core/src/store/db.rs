@@ -1,0 +1,338 @@
+//! The database of one data directory: opening it, and the games as a list.
+
+use std::collections::BTreeSet;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use sled::{Db, Tree};
+
+use super::error::StoreError;
+use super::{GameId, GameMeta};
+
+/// The tree of metadata records.
+const GAMES: &str = "games";
+/// The key, in sled's default tree, of the last game number handed out.
+const LAST_ID: &[u8] = b"last_game_id";
+
+/// The sled database of one data directory. Only one process may hold it at a time.
+pub struct Store {
+    pub(super) dir: PathBuf,
+    pub(super) db: Db,
+    pub(super) games: Tree,
+}
+
+/// The two trees that hold one game's tape.
+pub(super) struct GameTrees {
+    pub(super) events: Tree,
+    pub(super) snapshots: Tree,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database in `dir`.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|e| dir_error(dir, e))?;
+        probe_writable(dir).map_err(|e| dir_error(dir, e))?;
+        let db = sled::Config::new()
+            .path(dir)
+            .open()
+            .map_err(|e| open_error(dir, e))?;
+        let games = db.open_tree(GAMES)?;
+        let store = Store {
+            dir: dir.to_owned(),
+            db,
+            games,
+        };
+        store.drop_orphans()?;
+        Ok(store)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Every game, by id.
+    pub fn games(&self) -> Result<Vec<GameMeta>, StoreError> {
+        self.games
+            .iter()
+            .map(|entry| {
+                let (key, value) = entry?;
+                decode_meta(&key, &value)
+            })
+            .collect()
+    }
+
+    pub fn meta(&self, id: GameId) -> Result<GameMeta, StoreError> {
+        match self.games.get(id.key())? {
+            Some(value) => decode_meta(&id.key(), &value),
+            None => Err(StoreError::NoSuchGame(id.to_string())),
+        }
+    }
+
+    /// The game called `name_or_id`: a name first, then a number. Names cannot be all
+    /// digits, so the two never clash.
+    pub fn find(&self, name_or_id: &str) -> Result<GameMeta, StoreError> {
+        if let Some(meta) = self.games()?.into_iter().find(|m| m.name == name_or_id) {
+            return Ok(meta);
+        }
+        match name_or_id.parse::<u64>() {
+            Ok(id) => self
+                .meta(GameId(id))
+                .map_err(|_| StoreError::NoSuchGame(name_or_id.to_owned())),
+            Err(_) => Err(StoreError::NoSuchGame(name_or_id.to_owned())),
+        }
+    }
+
+    /// Deletes a game: its record first (flushed), so that a crash part-way leaves only
+    /// trees without a record, which the next `open` drops.
+    pub fn delete(&self, id: GameId) -> Result<(), StoreError> {
+        if self.games.remove(id.key())?.is_none() {
+            return Err(StoreError::NoSuchGame(id.to_string()));
+        }
+        self.db.flush()?;
+        self.drop_trees(id)?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// Fails unless `name` is a valid name that no game has yet.
+    pub fn check_new_name(&self, name: &str) -> Result<(), StoreError> {
+        if let Err(reason) = valid_name(name) {
+            return Err(StoreError::BadName {
+                name: name.to_owned(),
+                reason,
+            });
+        }
+        if self.games()?.iter().any(|m| m.name == name) {
+            return Err(StoreError::NameTaken(name.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// `base`, or `base-2`, `base-3`, ... whichever is free first (`game` if `base` is not
+    /// a valid name).
+    pub fn free_name(&self, base: &str) -> Result<String, StoreError> {
+        let base = if valid_name(base).is_ok() {
+            base
+        } else {
+            "game"
+        };
+        let taken: BTreeSet<String> = self.games()?.into_iter().map(|m| m.name).collect();
+        let mut name = base.to_owned();
+        let mut n = 2u64;
+        while taken.contains(&name) {
+            name = format!("{base}-{n}");
+            n += 1;
+        }
+        Ok(name)
+    }
+
+    /// The next game number: 1, 2, 3, ... never reused, even after a delete. A number
+    /// taken by a game that a crash kept from being recorded may come back, but its trees
+    /// were dropped as orphans on the next open.
+    pub(super) fn new_id(&self) -> Result<GameId, StoreError> {
+        let last = self.db.update_and_fetch(LAST_ID, |last| {
+            let last = last
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u64::from_be_bytes);
+            Some((last + 1).to_be_bytes().to_vec())
+        })?;
+        let id = last
+            .and_then(|b| <[u8; 8]>::try_from(b.as_ref()).ok())
+            .map(u64::from_be_bytes)
+            .ok_or_else(|| StoreError::Damaged {
+                name: "(all games)".into(),
+                what: "the game counter does not decode".into(),
+            })?;
+        // Trees of an earlier attempt that failed in this process may still be there.
+        self.drop_trees(GameId(id))?;
+        Ok(GameId(id))
+    }
+
+    pub(super) fn trees(&self, id: GameId) -> Result<GameTrees, StoreError> {
+        Ok(GameTrees {
+            events: self.db.open_tree(tree_name(id, "events"))?,
+            snapshots: self.db.open_tree(tree_name(id, "snapshots"))?,
+        })
+    }
+
+    fn drop_trees(&self, id: GameId) -> Result<(), StoreError> {
+        self.db.drop_tree(tree_name(id, "events"))?;
+        self.db.drop_tree(tree_name(id, "snapshots"))?;
+        Ok(())
+    }
+
+    /// Drops the trees of games that have no record: left by a delete, fork or import that
+    /// a crash interrupted (their record is written last).
+    fn drop_orphans(&self) -> Result<(), StoreError> {
+        let mut orphans = BTreeSet::new();
+        for name in self.db.tree_names() {
+            let Some(id) = game_of_tree(&name) else {
+                continue;
+            };
+            if !self.games.contains_key(id.key())? {
+                orphans.insert(id);
+            }
+        }
+        for &id in &orphans {
+            self.drop_trees(id)?;
+        }
+        if !orphans.is_empty() {
+            self.db.flush()?;
+        }
+        Ok(())
+    }
+}
+
+fn tree_name(id: GameId, what: &str) -> String {
+    format!("game/{id}/{what}")
+}
+
+fn game_of_tree(name: &[u8]) -> Option<GameId> {
+    let name = std::str::from_utf8(name).ok()?;
+    let (id, _) = name.strip_prefix("game/")?.split_once('/')?;
+    id.parse().ok().map(GameId)
+}
+
+pub(super) fn encode_meta(meta: &GameMeta) -> Vec<u8> {
+    bincode::serde::encode_to_vec(meta, bincode::config::standard())
+        .expect("a metadata record always encodes")
+}
+
+fn decode_meta(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreError> {
+    let id = key
+        .try_into()
+        .map(|k: [u8; 8]| u64::from_be_bytes(k).to_string())
+        .unwrap_or_else(|_| "?".into());
+    let damaged = || StoreError::Damaged {
+        name: format!("number {id}"),
+        what: "its metadata record does not decode".into(),
+    };
+    let (meta, read): (GameMeta, usize) =
+        bincode::serde::decode_from_slice(value, bincode::config::standard())
+            .map_err(|_| damaged())?;
+    if read != value.len() || meta.id.key() != key {
+        return Err(damaged());
+    }
+    Ok(meta)
+}
+
+/// Why `name` cannot name a game.
+fn valid_name(name: &str) -> Result<(), &'static str> {
+    if name.trim().is_empty() {
+        return Err("it is empty");
+    }
+    if name.trim() != name {
+        return Err("it starts or ends with a space");
+    }
+    if name.chars().count() > 64 {
+        return Err("it is longer than 64 characters");
+    }
+    if name.chars().any(char::is_control) {
+        return Err("it holds control characters");
+    }
+    if name.chars().all(|c| c.is_ascii_digit()) {
+        return Err("it is all digits, which would read as a game number");
+    }
+    Ok(())
+}
+
+/// sled opens its files for writing even to read, so a directory this process cannot write
+/// to is reported before sled touches it, with a message that says so.
+fn probe_writable(dir: &Path) -> io::Result<()> {
+    let probe = dir.join(format!(".write-probe-{}", std::process::id()));
+    std::fs::File::create(&probe)?;
+    std::fs::remove_file(&probe)
+}
+
+fn dir_error(dir: &Path, cause: io::Error) -> StoreError {
+    let dir = dir.to_owned();
+    match cause.kind() {
+        io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
+            StoreError::ReadOnly { dir, cause }
+        }
+        _ => StoreError::Open { dir, cause },
+    }
+}
+
+fn open_error(dir: &Path, error: sled::Error) -> StoreError {
+    match error {
+        // sled 0.34 reports a lock held by another process only in the message.
+        sled::Error::Io(e)
+            if e.kind() == io::ErrorKind::Other
+                && e.to_string().contains("could not acquire lock") =>
+        {
+            StoreError::InUse {
+                dir: dir.to_owned(),
+            }
+        }
+        sled::Error::Io(e) => dir_error(dir, e),
+        other => StoreError::Db(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_open_of_the_same_directory_is_refused_as_in_use() {
+        let dir = tempfile::tempdir().unwrap();
+        let _first = Store::open(dir.path()).unwrap();
+        match Store::open(dir.path()) {
+            Err(StoreError::InUse { dir: d }) => assert_eq!(d, dir.path()),
+            Err(other) => panic!("expected InUse, got {other}"),
+            Ok(_) => panic!("a second open succeeded"),
+        }
+    }
+
+    #[test]
+    fn a_data_directory_under_a_file_is_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("plain");
+        std::fs::write(&file, b"x").unwrap();
+        let error = Store::open(&file.join("data")).err().unwrap();
+        assert!(matches!(error, StoreError::Open { .. }), "{error}");
+        assert!(error.to_string().contains("--data-dir"), "{error}");
+    }
+
+    #[test]
+    fn game_numbers_count_up_across_reopens_and_deletes() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = crate::tape::Header::new(1, crate::tape::Ruleset::NETHACK, 0);
+        let create = |store: &Store, name: &str| {
+            store
+                .create(name, header.clone(), &mut ())
+                .unwrap()
+                .meta()
+                .id
+        };
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(create(&store, "a"), GameId(1));
+        assert_eq!(create(&store, "b"), GameId(2));
+        store.delete(GameId(2)).unwrap();
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(create(&store, "c"), GameId(3));
+        assert_eq!(store.free_name("a").unwrap(), "a-2");
+        assert_eq!(store.free_name("12").unwrap(), "game");
+    }
+
+    #[test]
+    fn names_that_could_be_ids_or_are_blank_are_refused() {
+        assert!(valid_name("camel").is_ok());
+        assert!(valid_name("run 2").is_ok());
+        for bad in ["", "  ", "12", " x", "a\nb", &"x".repeat(65)] {
+            assert!(valid_name(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn tree_names_lead_back_to_their_game() {
+        assert_eq!(
+            game_of_tree(tree_name(GameId(42), "events").as_bytes()),
+            Some(GameId(42))
+        );
+        assert_eq!(game_of_tree(b"games"), None);
+        assert_eq!(game_of_tree(b"__sled__default"), None);
+    }
+}

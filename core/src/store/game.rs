@@ -1,0 +1,668 @@
+//! A stored game: playing it (each step written and flushed), loading it, forking it,
+//! and moving it in and out of replay files.
+
+use std::convert::Infallible;
+
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+use sled::{Batch, IVec, Transactional, Tree};
+
+use super::db::{encode_meta, GameTrees, Store};
+use super::error::{PlayError, StoreError};
+use super::sgr::ReplayFile;
+use super::snapshot::{self, SnapshotWarning};
+use super::{GameId, GameMeta};
+use crate::command::Command;
+use crate::drive::{check_header, fold_from, FoldErrorKind, Live};
+use crate::machine::Observer;
+use crate::state::{Need, State};
+use crate::tape::{Event, Header};
+
+/// Events copied per batch by a fork or an import: big enough to be quick, small enough
+/// to keep memory flat for games of millions of events.
+const COPY_CHUNK: usize = 1 << 16;
+
+/// A game being played: every accepted command is on disk before `command` returns.
+pub struct Session {
+    db: sled::Db,
+    games: Tree,
+    trees: GameTrees,
+    meta: GameMeta,
+    live: Live,
+    /// The events of the step being played, reused between commands.
+    step: Vec<Event>,
+    warnings: Vec<SnapshotWarning>,
+    broken: bool,
+}
+
+/// A game folded from its newest usable snapshot and the events after it.
+pub struct Loaded {
+    pub meta: GameMeta,
+    pub state: State,
+    /// Snapshots that were skipped on the way.
+    pub warnings: Vec<SnapshotWarning>,
+}
+
+impl Store {
+    /// Starts a new game called `name`; its first level is on disk when this returns.
+    pub fn create(
+        &self,
+        name: &str,
+        header: Header,
+        obs: &mut impl Observer,
+    ) -> Result<Session, StoreError> {
+        self.check_new_name(name)?;
+        check_header(&header).map_err(|cause| StoreError::Version {
+            name: name.to_owned(),
+            cause,
+        })?;
+        let id = self.new_id()?;
+        let mut step = Vec::new();
+        let live = Live::new(&header, obs, &mut step);
+        // The hash is filled in by the first save, which records the state again.
+        let meta = GameMeta::new(id, name, header, live.state(), 0);
+        let mut session = Session {
+            db: self.db.clone(),
+            games: self.games.clone(),
+            trees: self.trees(id)?,
+            meta,
+            live,
+            step,
+            warnings: vec![],
+            broken: false,
+        };
+        session.save_step(0)?;
+        Ok(session)
+    }
+
+    /// Reopens a game to play on.
+    pub fn resume(&self, id: GameId) -> Result<Session, StoreError> {
+        let loaded = self.load(id)?;
+        Ok(Session {
+            db: self.db.clone(),
+            games: self.games.clone(),
+            trees: self.trees(id)?,
+            live: Live::resume(loaded.meta.header.seed, loaded.state),
+            meta: loaded.meta,
+            step: vec![],
+            warnings: loaded.warnings,
+            broken: false,
+        })
+    }
+
+    /// The game's state after its last event: the newest usable snapshot plus the events
+    /// after it, checked against the hash its record was saved with.
+    pub fn load(&self, id: GameId) -> Result<Loaded, StoreError> {
+        let meta = self.meta(id)?;
+        let (state, warnings) = self.state_at(&meta, meta.events)?;
+        let hash = state.hash();
+        if hash != meta.last_hash {
+            return Err(StoreError::Damaged {
+                name: meta.name,
+                what: format!(
+                    "its log folds to hash {hash:#018x}, but it was saved at {:#018x}",
+                    meta.last_hash
+                ),
+            });
+        }
+        Ok(Loaded {
+            meta,
+            state,
+            warnings,
+        })
+    }
+
+    /// The whole tape of a game.
+    pub fn events(&self, id: GameId) -> Result<Vec<Event>, StoreError> {
+        let meta = self.meta(id)?;
+        read_events(&self.trees(id)?.events, 0, meta.events, &meta.name)
+    }
+
+    /// Every usable snapshot of a game, oldest first, as (event index, state). Damaged
+    /// ones are left out: a snapshot is only a cache of what the events say.
+    pub fn snapshots(&self, id: GameId) -> Result<Vec<(u64, State)>, StoreError> {
+        let mut out = vec![];
+        for entry in self.trees(id)?.snapshots.iter() {
+            let (key, value) = entry?;
+            if let Some(index) = index_of(&key) {
+                if let Ok(state) = snapshot::decode(index, &value) {
+                    out.push((index, state));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Copies the first `at` events of a game into a new game called `name`, which then
+    /// goes on on its own. `at` must be a command boundary; "save as" forks at the end.
+    pub fn fork(
+        &self,
+        id: GameId,
+        name: &str,
+        at: u64,
+    ) -> Result<(GameMeta, Vec<SnapshotWarning>), StoreError> {
+        self.check_new_name(name)?;
+        let source = self.meta(id)?;
+        if at > source.events {
+            return Err(StoreError::NotAStop {
+                name: source.name,
+                at,
+            });
+        }
+        let (state, warnings) = self.state_at(&source, at)?;
+        let from = self.trees(id)?;
+        let new_id = self.new_id()?;
+        let to = self.trees(new_id)?;
+        let mut batch = Batch::default();
+        let mut pending = 0;
+        for entry in from.events.range(..key(at)) {
+            let (k, v) = entry?;
+            batch.insert(k, v);
+            pending += 1;
+            if pending == COPY_CHUNK {
+                to.events.apply_batch(std::mem::take(&mut batch))?;
+                pending = 0;
+            }
+        }
+        to.events.apply_batch(batch)?;
+        let mut batch = Batch::default();
+        for entry in from.snapshots.range(..=key(at)) {
+            let (k, v) = entry?;
+            batch.insert(k, v);
+        }
+        to.snapshots.apply_batch(batch)?;
+        let meta = GameMeta::new(new_id, name, source.header, &state, state.hash());
+        self.commit_new(&meta)?;
+        Ok((meta, warnings))
+    }
+
+    /// The game as a replay file, checked against its saved hash.
+    pub fn export(&self, id: GameId) -> Result<ReplayFile, StoreError> {
+        let meta = self.meta(id)?;
+        let events = self.events(id)?;
+        let file = ReplayFile::record(meta.header.clone(), events)?;
+        if file.final_hash != meta.last_hash {
+            return Err(StoreError::Damaged {
+                name: meta.name,
+                what: format!(
+                    "its log folds to hash {:#018x}, but it was saved at {:#018x}",
+                    file.final_hash, meta.last_hash
+                ),
+            });
+        }
+        Ok(file)
+    }
+
+    /// Stores a replay file as a new game called `name`, after checking every hash in it.
+    pub fn import(&self, file: &ReplayFile, name: &str) -> Result<GameMeta, StoreError> {
+        self.check_new_name(name)?;
+        let mut snapshots = vec![];
+        let mut boundary = 0;
+        let state = file.replay(|state| {
+            if state.need() != Need::Draw {
+                let at = state.events_folded();
+                if snapshot::due(boundary, at) {
+                    snapshots.push((at, snapshot::encode(state, state.hash())));
+                }
+                boundary = at;
+            }
+        })?;
+        let id = self.new_id()?;
+        let trees = self.trees(id)?;
+        for (n, chunk) in file.events.chunks(COPY_CHUNK).enumerate() {
+            let first = (n * COPY_CHUNK) as u64;
+            trees.events.apply_batch(event_batch(first, chunk))?;
+        }
+        let mut batch = Batch::default();
+        for (at, bytes) in snapshots {
+            batch.insert(&key(at), bytes);
+        }
+        trees.snapshots.apply_batch(batch)?;
+        let meta = GameMeta::new(id, name, file.header.clone(), &state, file.final_hash);
+        self.commit_new(&meta)?;
+        Ok(meta)
+    }
+
+    /// Writes the record of a game whose trees are already written, and flushes: until
+    /// the record is on disk the game does not exist.
+    fn commit_new(&self, meta: &GameMeta) -> Result<(), StoreError> {
+        self.db.flush()?;
+        self.games.insert(meta.id.key(), encode_meta(meta))?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// The state after the first `at` events: the newest usable snapshot at or before
+    /// `at`, plus the events after it.
+    fn state_at(
+        &self,
+        meta: &GameMeta,
+        at: u64,
+    ) -> Result<(State, Vec<SnapshotWarning>), StoreError> {
+        check_header(&meta.header).map_err(|cause| StoreError::Version {
+            name: meta.name.clone(),
+            cause,
+        })?;
+        let trees = self.trees(meta.id)?;
+        let mut warnings = vec![];
+        let mut start = None;
+        for entry in trees.snapshots.range(..=key(at)).rev() {
+            let (k, v) = entry?;
+            let index = index_of(&k).unwrap_or(u64::MAX);
+            match snapshot::decode(index, &v) {
+                Ok(state) => {
+                    start = Some(state);
+                    break;
+                }
+                Err(reason) => warnings.push(SnapshotWarning {
+                    game: meta.name.clone(),
+                    index,
+                    reason,
+                }),
+            }
+        }
+        let start = start.unwrap_or_else(|| State::new(&meta.header, &mut ()));
+        let tail = read_events(&trees.events, start.events_folded(), at, &meta.name)?;
+        let state = fold_from(start, tail, &mut ()).map_err(|error| {
+            if error.kind == FoldErrorKind::EndsEarly && at < meta.events {
+                StoreError::NotAStop {
+                    name: meta.name.clone(),
+                    at,
+                }
+            } else {
+                StoreError::Damaged {
+                    name: meta.name.clone(),
+                    what: error.to_string(),
+                }
+            }
+        })?;
+        Ok((state, warnings))
+    }
+}
+
+impl Session {
+    pub fn state(&self) -> &State {
+        self.live.state()
+    }
+
+    pub fn meta(&self) -> &GameMeta {
+        &self.meta
+    }
+
+    /// Snapshots skipped while loading this game.
+    pub fn warnings(&self) -> &[SnapshotWarning] {
+        &self.warnings
+    }
+
+    /// Plays `command` and saves the step (the command and every draw it caused) as one
+    /// atomic, flushed write. A rejected command changes and writes nothing.
+    pub fn command(
+        &mut self,
+        command: Command,
+        obs: &mut impl Observer,
+    ) -> Result<Need, PlayError> {
+        if self.broken {
+            return Err(StoreError::Broken {
+                name: self.meta.name.clone(),
+            }
+            .into());
+        }
+        let first = self.live.state().events_folded();
+        self.step.clear();
+        let need = self.live.command(command, obs, &mut self.step)?;
+        self.save_step(first)?;
+        Ok(need)
+    }
+
+    /// Writes `self.step`, which starts at event `first`, with the snapshot when one is
+    /// due and the updated record, in one transaction, then flushes. On failure the
+    /// session is marked broken: the state in memory is ahead of the disk.
+    fn save_step(&mut self, first: u64) -> Result<(), StoreError> {
+        let result = self.try_save_step(first);
+        self.broken = result.is_err();
+        result
+    }
+
+    fn try_save_step(&mut self, first: u64) -> Result<(), StoreError> {
+        let state = self.live.state();
+        let hash = state.hash();
+        let after = state.events_folded();
+        let events = event_batch(first, &self.step);
+        let snapshot = snapshot::due(first, after).then(|| snapshot::encode(state, hash));
+        let mut meta = self.meta.clone();
+        meta.record(state, hash);
+        let meta_bytes = encode_meta(&meta);
+        let trees = (&self.trees.events, &self.trees.snapshots, &self.games);
+        trees
+            .transaction(|(events_tx, snapshots_tx, games_tx)| {
+                events_tx.apply_batch(&events)?;
+                if let Some(bytes) = &snapshot {
+                    snapshots_tx.insert(&key(after), bytes.as_slice())?;
+                }
+                games_tx.insert(&meta.id.key(), meta_bytes.as_slice())?;
+                Ok::<_, ConflictableTransactionError<Infallible>>(())
+            })
+            .map_err(|e| match e {
+                TransactionError::Storage(e) => StoreError::Db(e),
+                TransactionError::Abort(never) => match never {},
+            })?;
+        self.db.flush()?;
+        self.meta = meta;
+        Ok(())
+    }
+}
+
+/// Event keys: the index, big-endian, so that key order is tape order.
+fn key(index: u64) -> [u8; 8] {
+    index.to_be_bytes()
+}
+
+fn index_of(key: &[u8]) -> Option<u64> {
+    key.try_into().ok().map(u64::from_be_bytes)
+}
+
+fn event_batch(first: u64, events: &[Event]) -> Batch {
+    let mut batch = Batch::default();
+    for (index, event) in (first..).zip(events) {
+        batch.insert(&key(index), encode_event(event));
+    }
+    batch
+}
+
+/// bincode's standard (varint) encoding: a tag byte, then a command's 1-2 bytes or a
+/// draw's varint (5 bytes for most draws, which are uniform over `u32`).
+fn encode_event(event: &Event) -> IVec {
+    let mut buf = [0u8; 16];
+    let len = bincode::serde::encode_into_slice(event, &mut buf, bincode::config::standard())
+        .expect("an event fits in 16 bytes");
+    IVec::from(&buf[..len])
+}
+
+fn decode_event(bytes: &[u8]) -> Option<Event> {
+    let (event, read) =
+        bincode::serde::decode_from_slice(bytes, bincode::config::standard()).ok()?;
+    (read == bytes.len()).then_some(event)
+}
+
+/// Events `from..to` of a game's tape, all present and in order.
+fn read_events(tree: &Tree, from: u64, to: u64, name: &str) -> Result<Vec<Event>, StoreError> {
+    let damaged = |what: String| StoreError::Damaged {
+        name: name.to_owned(),
+        what,
+    };
+    // The count comes from disk: bound the allocation by what a sane tape could hold.
+    let mut out = Vec::with_capacity(to.saturating_sub(from).min(1 << 20) as usize);
+    for (expected, entry) in (from..).zip(tree.range(key(from)..key(to))) {
+        let (k, v) = entry?;
+        if index_of(&k) != Some(expected) {
+            return Err(damaged(format!("event {expected} is missing")));
+        }
+        let event =
+            decode_event(&v).ok_or_else(|| damaged(format!("event {expected} does not decode")))?;
+        out.push(event);
+    }
+    let read = from + out.len() as u64;
+    if read < to {
+        return Err(damaged(format!("event {read} is missing")));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::Bot;
+    use crate::drive::fold;
+    use crate::store::{ReplayFileError, Status, SNAPSHOT_EVERY};
+    use crate::tape::Ruleset;
+
+    /// A store in a fresh directory holding one bot game of up to `commands` commands.
+    fn played(commands: usize) -> (tempfile::TempDir, Store, GameId) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let header = Header::new(1, Ruleset::NETHACK, 0);
+        let mut session = store.create("camel", header, &mut ()).unwrap();
+        play(&mut session, commands);
+        let id = session.meta().id;
+        (dir, store, id)
+    }
+
+    fn play(session: &mut Session, commands: usize) {
+        let mut bot = Bot::new(session.meta().events);
+        for _ in 0..commands {
+            let Some(command) = bot.choose(session.state()) else {
+                break;
+            };
+            session.command(command, &mut ()).unwrap();
+        }
+    }
+
+    fn genesis_hash(store: &Store, id: GameId) -> u64 {
+        let meta = store.meta(id).unwrap();
+        fold(&meta.header, store.events(id).unwrap(), &mut ())
+            .unwrap()
+            .hash()
+    }
+
+    #[test]
+    fn a_game_loads_back_from_its_snapshot_as_from_its_genesis() {
+        let (dir, store, id) = played(400);
+        let meta = store.meta(id).unwrap();
+        assert!(meta.events > SNAPSHOT_EVERY, "{} events", meta.events);
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        let snapshots = store.snapshots(id).unwrap();
+        assert!(!snapshots.is_empty());
+        let loaded = store.load(id).unwrap();
+        assert!(loaded.warnings.is_empty());
+        assert_eq!(loaded.state.hash(), meta.last_hash);
+        assert_eq!(genesis_hash(&store, id), meta.last_hash);
+        for (index, state) in snapshots {
+            assert_eq!(state.events_folded(), index);
+            assert_eq!(
+                state.need(),
+                Need::Command,
+                "snapshots lie on command boundaries"
+            );
+        }
+    }
+
+    #[test]
+    fn the_record_follows_the_game() {
+        let (_dir, store, id) = played(30);
+        let meta = store.meta(id).unwrap();
+        let events = store.events(id).unwrap();
+        let commands = events
+            .iter()
+            .filter(|e| matches!(e, Event::Command(_)))
+            .count();
+        assert_eq!(meta.events, events.len() as u64);
+        assert_eq!(meta.commands, commands as u64);
+        assert_eq!(meta.status, Status::Alive);
+        assert_eq!(store.find("camel").unwrap(), meta);
+        assert_eq!(store.find(&id.to_string()).unwrap(), meta);
+        assert!(matches!(
+            store.find("dromedary"),
+            Err(StoreError::NoSuchGame(_))
+        ));
+    }
+
+    #[test]
+    fn a_resumed_game_goes_on_where_it_stopped() {
+        let (dir, store, id) = played(30);
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        let mut session = store.resume(id).unwrap();
+        play(&mut session, 10);
+        let hash = session.state().hash();
+        assert_eq!(store.meta(id).unwrap().last_hash, hash);
+        assert_eq!(genesis_hash(&store, id), hash);
+    }
+
+    #[test]
+    fn a_rejected_command_writes_nothing() {
+        let (_dir, store, id) = played(5);
+        let before = store.meta(id).unwrap();
+        let mut session = store.resume(id).unwrap();
+        let error = session.command(Command::Eat(crate::command::Slot(25)), &mut ());
+        assert!(matches!(error, Err(PlayError::Rejected(_))));
+        assert_eq!(store.meta(id).unwrap().events, before.events);
+        assert_eq!(store.events(id).unwrap().len() as u64, before.events);
+    }
+
+    #[test]
+    fn a_damaged_snapshot_is_skipped_with_a_warning() {
+        let (_dir, store, id) = played(400);
+        let meta = store.meta(id).unwrap();
+        let trees = store.trees(id).unwrap();
+        let (newest, value) = trees.snapshots.last().unwrap().unwrap();
+        let newest = index_of(&newest).unwrap();
+        // A flipped bit in the state: it decodes to something else, or not at all.
+        let mut flipped = value.to_vec();
+        let middle = flipped.len() / 2;
+        flipped[middle] ^= 0x10;
+        trees.snapshots.insert(key(newest), flipped).unwrap();
+        let loaded = store.load(id).unwrap();
+        assert_eq!(loaded.state.hash(), meta.last_hash);
+        assert_eq!(loaded.warnings.len(), 1);
+        assert_eq!(loaded.warnings[0].index, newest);
+        // A wrong hash in front of an intact state.
+        let mut rehashed = value.to_vec();
+        rehashed[0] ^= 1;
+        trees.snapshots.insert(key(newest), rehashed).unwrap();
+        let loaded = store.load(id).unwrap();
+        assert!(
+            loaded.warnings[0].reason.contains("hash"),
+            "{}",
+            loaded.warnings[0]
+        );
+        // Every snapshot gone bad: folded from the genesis.
+        for entry in trees.snapshots.iter() {
+            let (k, _) = entry.unwrap();
+            trees.snapshots.insert(k, &b"junk"[..]).unwrap();
+        }
+        let loaded = store.load(id).unwrap();
+        assert_eq!(loaded.state.hash(), meta.last_hash);
+        assert_eq!(loaded.warnings.len(), trees.snapshots.len());
+    }
+
+    #[test]
+    fn a_missing_event_is_damage_not_a_panic() {
+        let (_dir, store, id) = played(10);
+        let trees = store.trees(id).unwrap();
+        trees.events.remove(key(3)).unwrap();
+        let error = store.load(id).err().unwrap();
+        assert!(error.to_string().contains("event 3 is missing"), "{error}");
+    }
+
+    #[test]
+    fn save_as_forks_a_game_that_then_goes_its_own_way() {
+        let (_dir, store, id) = played(30);
+        let original = store.meta(id).unwrap();
+        let (fork, warnings) = store.fork(id, "other", original.events).unwrap();
+        assert!(warnings.is_empty());
+        assert_ne!(fork.id, id);
+        assert_eq!(fork.last_hash, original.last_hash);
+        assert_eq!(store.events(fork.id).unwrap(), store.events(id).unwrap());
+        let mut session = store.resume(fork.id).unwrap();
+        play(&mut session, 10);
+        assert_eq!(store.meta(id).unwrap(), original);
+        let forked = store.events(fork.id).unwrap();
+        assert_eq!(
+            forked[..original.events as usize],
+            store.events(id).unwrap()[..]
+        );
+        assert!(matches!(
+            store.fork(id, "other", original.events),
+            Err(StoreError::NameTaken(_))
+        ));
+    }
+
+    #[test]
+    fn a_fork_must_cut_between_commands() {
+        let (_dir, store, id) = played(10);
+        let events = store.events(id).unwrap();
+        let command_at = events
+            .iter()
+            .rposition(|e| matches!(e, Event::Command(_)))
+            .unwrap() as u64;
+        let (fork, _) = store.fork(id, "cut", command_at).unwrap();
+        assert_eq!(fork.events, command_at);
+        assert!(matches!(
+            store.fork(id, "mid", command_at + 1),
+            Err(StoreError::NotAStop { .. })
+        ));
+    }
+
+    #[test]
+    fn delete_removes_the_game_and_its_trees() {
+        let (dir, store, id) = played(5);
+        store.delete(id).unwrap();
+        assert!(matches!(store.meta(id), Err(StoreError::NoSuchGame(_))));
+        assert!(matches!(store.delete(id), Err(StoreError::NoSuchGame(_))));
+        let names = store.db.tree_names();
+        assert!(!names.iter().any(|n| n.starts_with(b"game/")), "{names:?}");
+        drop(store);
+        assert!(Store::open(dir.path()).unwrap().games().unwrap().is_empty());
+    }
+
+    #[test]
+    fn trees_left_without_a_record_are_dropped_on_open() {
+        let (dir, store, id) = played(5);
+        let ghost = store.new_id().unwrap();
+        let trees = store.trees(ghost).unwrap();
+        trees.events.insert(key(0), &b"x"[..]).unwrap();
+        store.db.flush().unwrap();
+        drop((trees, store));
+        let store = Store::open(dir.path()).unwrap();
+        let names = store.db.tree_names();
+        let ghost_prefix = format!("game/{ghost}/");
+        assert!(!names.iter().any(|n| n.starts_with(ghost_prefix.as_bytes())));
+        assert!(store.load(id).is_ok());
+    }
+
+    #[test]
+    fn export_then_import_gives_the_identical_game_and_snapshots() {
+        let (_dir, store, id) = played(400);
+        let file = store.export(id).unwrap();
+        let bytes = file.to_bytes();
+        let imported = store
+            .import(&ReplayFile::from_bytes(&bytes).unwrap(), "again")
+            .unwrap();
+        let original = store.meta(id).unwrap();
+        assert_eq!(imported.last_hash, original.last_hash);
+        assert_eq!(imported.events, original.events);
+        assert_eq!(
+            store.events(imported.id).unwrap(),
+            store.events(id).unwrap()
+        );
+        let at = |id| -> Vec<u64> {
+            store
+                .snapshots(id)
+                .unwrap()
+                .into_iter()
+                .map(|(i, _)| i)
+                .collect()
+        };
+        assert_eq!(
+            at(imported.id),
+            at(id),
+            "live play and import snapshot alike"
+        );
+        assert!(matches!(
+            store.import(&file, "again"),
+            Err(StoreError::NameTaken(_))
+        ));
+    }
+
+    #[test]
+    fn an_import_that_does_not_verify_stores_nothing() {
+        let (_dir, store, id) = played(10);
+        let mut file = store.export(id).unwrap();
+        file.final_hash ^= 1;
+        assert!(matches!(
+            store.import(&file, "bad"),
+            Err(StoreError::Replay(ReplayFileError::Desync { .. }))
+        ));
+        assert_eq!(store.games().unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,80 @@
+//! Helpers for the tests that run the real `sandglass` binary.
+//!
+//! These files live with the workspace's integration tests but are test targets of the
+//! `sandglass` package (see client/Cargo.toml): only for its own tests does cargo build
+//! the binary first, fresh, and say where it is.
+
+#![allow(dead_code)] // each test file uses its own share of these
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use sandglass_core::store::{GameId, Store};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_sandglass");
+
+/// `sandglass ARGS --data-dir DIR`, run to completion.
+pub fn sandglass(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .output()
+        .expect("the sandglass binary runs")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A bot game of up to `commands` commands; returns its number.
+pub fn bot_game(dir: &Path, seed: u64, commands: u64) -> GameId {
+    let seed = seed.to_string();
+    let commands = commands.to_string();
+    let output = sandglass(dir, &["bot", "--seed", &seed, "--commands", &commands]);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    let id = text
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("game "))
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("no `game ID` line first in {text:?}"));
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("hash 0x") && last.len() == "hash 0x".len() + 16,
+        "{last:?}"
+    );
+    GameId(id)
+}
+
+/// The failure shape every refused operation must have: a non-zero exit and exactly one
+/// line on stderr, which mentions `needle`.
+pub fn assert_clear_error(output: &Output, needle: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "succeeded: {output:?}");
+    assert_eq!(stderr.lines().count(), 1, "not one line: {stderr:?}");
+    assert!(stderr.starts_with("sandglass: "), "{stderr:?}");
+    assert!(
+        stderr.contains(needle),
+        "{stderr:?} does not mention {needle:?}"
+    );
+}
+
+/// What the games of `dir` look like from outside (`saves --json`); also checks that
+/// every one of them loads and folds to the hash it was saved at.
+pub fn games_in(dir: &Path) -> String {
+    {
+        let store = Store::open(dir).expect("the data directory opens");
+        for meta in store.games().expect("the games list") {
+            let loaded = store
+                .load(meta.id)
+                .unwrap_or_else(|e| panic!("game {} does not load: {e}", meta.id));
+            assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+            assert_eq!(loaded.state.hash(), meta.last_hash);
+        }
+    }
+    let output = sandglass(dir, &["saves", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    stdout(&output)
+}
