@@ -43,17 +43,21 @@ fn ticks(c: &mut Criterion) {
     let mut group = c.benchmark_group("energy tick");
     group.sample_size(20);
     for n in [1_000usize, 10_000, 100_000, 1_000_000] {
-        let (state, seed) = crowd(n);
-        let mut live = Live::resume(seed, state);
-        let mut events = Vec::new();
-        // Roll every initiative and settle in.
-        live.run_ticks(Tick(1), &mut (), &mut events);
-        let mut count = Count::default();
-        let start = live.state().tick().0;
-        live.run_ticks(Tick(start + 36), &mut count, &mut events);
-        println!("{n} actors: {:.3} actions per tick", count.0 as f64 / 36.0);
         group.throughput(Throughput::Elements(n as u64));
-        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+        let mut printed = false;
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
+            let (state, seed) = crowd(n);
+            let mut live = Live::resume(seed, state);
+            let mut events = Vec::new();
+            // Roll every initiative and settle in.
+            live.run_ticks(Tick(1), &mut (), &mut events);
+            let mut count = Count::default();
+            let start = live.state().tick().0;
+            live.run_ticks(Tick(start + 36), &mut count, &mut events);
+            if !printed {
+                println!("{n} actors: {:.3} actions per tick", count.0 as f64 / 36.0);
+                printed = true;
+            }
             b.iter(|| {
                 let next = live.state().tick().0 + 1;
                 live.run_ticks(Tick(next), &mut (), &mut events);

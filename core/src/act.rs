@@ -14,7 +14,7 @@ use crate::map::Terrain;
 use crate::message::Msg;
 use crate::rng::{Draws, NeedDraw};
 use crate::species::Species;
-use crate::state::{Outcome, Phase, State};
+use crate::state::{Conditions, Outcome, Phase, State};
 
 /// An elephant that hits a cactus is out for this many of its turns.
 pub const KNOCKOUT_TURNS: u16 = 20;
@@ -233,12 +233,17 @@ impl State {
         self.ruleset.time.cost(&actor.stats, cost, actor.pace())
     }
 
-    /// Carries out a decided action: pays for it, then makes its changes.
-    pub(crate) fn perform(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
+    /// Carries out a decided action: pays its `cost`, then makes its changes.
+    pub(crate) fn perform(
+        &mut self,
+        id: ActorId,
+        action: Action,
+        cost: u16,
+        obs: &mut impl Observer,
+    ) {
         let before = self.actors[id.index()].energy.0;
-        let cost = self.cost_of(id, &action);
         self.change(Change::Spend { actor: id, cost }, obs);
-        if action != Action::Dash {
+        if !matches!(action, Action::Dash) {
             self.take_turn(id, obs);
         }
         if self.actors[id.index()].present {
@@ -252,10 +257,12 @@ impl State {
             energy_after: self.actors[id.index()].energy.0,
         };
         obs.acted(self, &record);
-        let still_acting = matches!(self.phase, Phase::Act { .. })
-            && self.current_actor() == Some(id)
-            && self.actors[id.index()].present;
-        if still_acting && action.ends_turn() {
+        let still_acting = || {
+            matches!(self.phase, Phase::Act { .. })
+                && self.current_actor() == Some(id)
+                && self.actors[id.index()].present
+        };
+        if action.ends_turn() && still_acting() {
             self.change(Change::NextTurn, obs);
         }
     }
@@ -264,6 +271,10 @@ impl State {
     fn take_turn(&mut self, id: ActorId, obs: &mut impl Observer) {
         let actor = &self.actors[id.index()];
         let c = actor.conditions;
+        if actor.knocked_out == 0 && c == Conditions::default() {
+            // Nothing to count down: the common case, kept cheap.
+            return self.change(Change::TurnTaken { actor: id }, obs);
+        }
         if self.is_player(id) {
             for (left, effect) in [
                 (c.haste, Effect::Haste),

@@ -15,11 +15,10 @@ use crate::state::{Actor, Outcome, Phase, State};
 /// One change to the state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// Phase one: every present actor gains energy; dashes end; comers and goers since
-    /// the last tick join or leave the initiative order.
+    /// A new tick: every present actor keeps what it may carry from the last tick, then
+    /// gains (phase one); dashes end; comers and goers since the last tick join or leave
+    /// the initiative order.
     StartTick,
-    /// The tick is over: energy is clipped to what may be carried.
-    EndTick,
     Initiative {
         actor: ActorId,
         value: u32,
@@ -114,19 +113,15 @@ impl State {
                 }
                 let time = self.ruleset.time;
                 for actor in self.actors.iter_mut().filter(|a| a.present) {
-                    actor.energy = time.gain(actor.energy, &actor.stats);
+                    let carried = time.carry(actor.energy, &actor.stats);
+                    actor.energy = time.gain(carried, &actor.stats);
                     actor.dashing = false;
-                }
-            }
-            Change::EndTick => {
-                let time = self.ruleset.time;
-                for actor in self.actors.iter_mut().filter(|a| a.present) {
-                    actor.energy = time.carry(actor.energy, &actor.stats);
                 }
             }
             Change::Initiative { actor, value } => {
                 self.actors[actor.index()].initiative = value;
-                self.unrolled.retain(|&a| a != actor);
+                // Initiatives are rolled in the order the actors appeared.
+                self.unrolled.pop_front();
                 self.order_stale = true;
             }
             Change::Reorder => {
@@ -150,9 +145,10 @@ impl State {
                 a.turns += 1;
                 a.knocked_out = a.knocked_out.saturating_sub(1);
                 let c = &mut a.conditions;
-                for counter in [&mut c.haste, &mut c.slow, &mut c.confused, &mut c.poisoned] {
-                    *counter = counter.saturating_sub(1);
-                }
+                c.haste = c.haste.saturating_sub(1);
+                c.slow = c.slow.saturating_sub(1);
+                c.confused = c.confused.saturating_sub(1);
+                c.poisoned = c.poisoned.saturating_sub(1);
             }
             Change::Dash { actor } => self.actors[actor.index()].dashing = true,
             Change::Move { actor, to } => {
@@ -231,7 +227,7 @@ impl State {
         self.world.map.set_occupant(actor.pos, Some(id));
         self.actors.push(actor);
         if self.ruleset.order == crate::tape::TurnOrder::Initiative {
-            self.unrolled.push(id);
+            self.unrolled.push_back(id);
         }
         self.order_stale = true;
         id
@@ -248,17 +244,16 @@ impl State {
         self.order_stale = true;
     }
 
-    /// The turn order: present actors with their initiative rolled, highest first, ties
-    /// by id. Newcomers join at the next tick.
+    /// The turn order: present actors, highest initiative first, ties by id. Called at the
+    /// start of a tick, when every initiative has been rolled; newcomers join then.
     pub(crate) fn refresh_order(&mut self) {
         let actors = &self.actors;
-        let unrolled = &self.unrolled;
         self.order.clear();
         self.order.extend(
             actors
                 .iter()
                 .enumerate()
-                .filter(|(i, a)| a.present && !unrolled.contains(&ActorId(*i as u32)))
+                .filter(|(_, a)| a.present)
                 .map(|(i, _)| ActorId(i as u32)),
         );
         self.order

@@ -32,3 +32,6 @@ pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Live};
 pub use machine::{FeedError, Observer};
 pub use state::{Need, Outcome, State};
 pub use tape::{Event, Header, Ruleset};
+
+#[cfg(test)]
+mod tests;

@@ -18,7 +18,7 @@ use crate::rng::{Draws, NeedDraw};
 use crate::species::Behaviour;
 use crate::state::{Need, Phase, State, World};
 use crate::tape::{Event, Header, TurnOrder};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// Watches the fold: every change as it is applied, every action as it is taken.
 /// Both default to nothing, and `()` watches nothing at no cost.
@@ -62,7 +62,7 @@ impl State {
             order: vec![],
             order_stale: true,
             order_keys: vec![],
-            unrolled: vec![],
+            unrolled: VecDeque::new(),
             draws: vec![],
             pending: None,
             world: World {
@@ -122,7 +122,7 @@ impl State {
     fn advance(&mut self, obs: &mut impl Observer, last: Tick) -> Need {
         self.need = loop {
             // An actor that appeared needs its initiative before anything else happens.
-            if let Some(&actor) = self.unrolled.first() {
+            if let Some(&actor) = self.unrolled.front() {
                 match self.draws.pop() {
                     Some(value) => self.change(Change::Initiative { actor, value }, obs),
                     None => break Need::Draw,
@@ -173,16 +173,20 @@ impl State {
                     self.phase = Phase::Act { slot: 0 };
                 }
                 Phase::Act { slot } => {
-                    let Some(&id) = self.order.get(slot as usize) else {
-                        self.change(Change::EndTick, obs);
+                    // Skip the actors that cannot act; this scan is the tick's hot loop.
+                    let time = self.ruleset.time;
+                    let ready = self.order[slot as usize..].iter().position(|id| {
+                        let a = &self.actors[id.index()];
+                        a.present && time.is_ready(a.energy, &a.stats)
+                    });
+                    let Some(skipped) = ready else {
                         self.phase = Phase::StartTick;
                         continue;
                     };
+                    let slot = slot + skipped as u32;
+                    self.phase = Phase::Act { slot };
+                    let id = self.order[slot as usize];
                     let actor = &self.actors[id.index()];
-                    if !actor.present || !self.ruleset.time.is_ready(actor.energy, &actor.stats) {
-                        self.change(Change::NextTurn, obs);
-                        continue;
-                    }
                     let decided = if actor.behaviour == Behaviour::Player {
                         let Some(command) = self.pending else {
                             break Need::Command;
@@ -207,9 +211,12 @@ impl State {
 
     /// A creature that cannot afford what it chose waits for the energy instead.
     fn take(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
-        let affordable = self.cost_of(id, &action) <= self.actors[id.index()].energy.0;
-        let action = if affordable { action } else { Action::Rest };
-        self.perform(id, action, obs);
+        let cost = self.cost_of(id, &action);
+        if cost <= self.actors[id.index()].energy.0 {
+            self.perform(id, action, cost, obs);
+        } else {
+            self.perform(id, Action::Rest, 0, obs);
+        }
     }
 
     fn enter(&mut self, level: Level, obs: &mut impl Observer) {

@@ -1,7 +1,7 @@
 //! The game state: what the fold builds. Fields are private; reading is free, changing it
 //! goes through `apply` alone.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
@@ -178,7 +178,7 @@ pub struct State {
     /// Weighted order keys drawn so far this tick, one per actor of `order`.
     pub(crate) order_keys: Vec<(u64, ActorId)>,
     /// Actors that appeared and still need their initiative draw, oldest first.
-    pub(crate) unrolled: Vec<ActorId>,
+    pub(crate) unrolled: VecDeque<ActorId>,
     /// Draws fed to the step being resolved.
     pub(crate) draws: Vec<u32>,
     /// The accepted command being resolved.

@@ -1,0 +1,153 @@
+//! The fold's properties: a live game equals the fold of its log, from the genesis or
+//! from any snapshot; a damaged tape gives a typed error or a true prefix, never a panic;
+//! and the determinism check can fail.
+
+use proptest::prelude::*;
+use sandglass_core::bot::Bot;
+use sandglass_core::drive::fold_from;
+use sandglass_core::ids::EventIndex;
+use sandglass_core::{fold, verify, Event, FoldErrorKind, Header, Live, Need, Ruleset, State};
+
+/// One helper for this boundary: a bot game of `commands` commands, with the hash of the
+/// live state after every command.
+fn play(
+    seed: u64,
+    classic: bool,
+    bot_seed: u64,
+    commands: usize,
+) -> (Header, Vec<Event>, Vec<(usize, u64)>) {
+    let ruleset = if classic {
+        Ruleset::CLASSIC
+    } else {
+        Ruleset::NETHACK
+    };
+    let header = Header::new(seed, ruleset, 0);
+    let mut tape = vec![];
+    let mut live = Live::new(&header, &mut (), &mut tape);
+    let mut bot = Bot::new(bot_seed);
+    let mut hashes = vec![(tape.len(), live.state().hash())];
+    for _ in 0..commands {
+        let Some(command) = bot.choose(live.state()) else {
+            break;
+        };
+        live.command(command, &mut (), &mut tape)
+            .expect("the bot issues legal commands");
+        hashes.push((tape.len(), live.state().hash()));
+    }
+    (header, tape, hashes)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn live_state_equals_the_fold_of_its_log(seed: u64, classic: bool, bot: u64, n in 1usize..300) {
+        let (header, tape, hashes) = play(seed, classic, bot, n);
+        let folded = fold(&header, tape.iter().copied(), &mut ()).unwrap();
+        prop_assert_eq!(folded.hash(), hashes.last().unwrap().1);
+        let again = fold(&header, tape.iter().copied(), &mut ()).unwrap();
+        prop_assert_eq!(again.hash(), folded.hash());
+        prop_assert_eq!(verify(&header, tape.iter().copied(), &mut ()).unwrap().hash(), folded.hash());
+    }
+
+    #[test]
+    fn a_fold_from_any_snapshot_reaches_the_same_state(seed: u64, bot: u64, n in 1usize..200, at in any::<prop::sample::Index>()) {
+        let (header, tape, hashes) = play(seed, false, bot, n);
+        let (cut, hash_at_cut) = hashes[at.index(hashes.len())];
+        let prefix = fold(&header, tape[..cut].iter().copied(), &mut ()).unwrap();
+        prop_assert_eq!(prefix.hash(), hash_at_cut);
+        // A snapshot is the encoded state; decoding and folding on must not notice.
+        let snapshot = State::decode(&prefix.encode()).unwrap();
+        let resumed = fold_from(snapshot, tape[cut..].iter().copied(), &mut ()).unwrap();
+        prop_assert_eq!(resumed.hash(), hashes.last().unwrap().1);
+    }
+
+    #[test]
+    fn a_cut_tape_is_a_prefix_state_or_a_typed_error(seed: u64, bot: u64, n in 1usize..150, cut in any::<prop::sample::Index>()) {
+        let (header, tape, hashes) = play(seed, true, bot, n);
+        let cut = cut.index(tape.len() + 1);
+        match fold(&header, tape[..cut].iter().copied(), &mut ()) {
+            Ok(state) => {
+                // Only a cut between commands (or at the end of the game) folds...
+                prop_assert!(state.need() != Need::Draw);
+                // ... and then it is exactly the live state at that point.
+                let live = hashes.iter().find(|(len, _)| *len == cut);
+                prop_assert_eq!(Some(state.hash()), live.map(|(_, h)| *h));
+            }
+            Err(error) => {
+                prop_assert_eq!(error.kind, FoldErrorKind::EndsEarly);
+                prop_assert_eq!(error.index, EventIndex(cut as u64));
+            }
+        }
+    }
+
+    #[test]
+    fn an_altered_event_is_a_typed_error_or_another_game_never_a_panic(
+        seed: u64, bot: u64, n in 1usize..150, at in any::<prop::sample::Index>(), value: u32, as_command: bool,
+    ) {
+        let (header, mut tape, _) = play(seed, false, bot, n);
+        let i = at.index(tape.len());
+        let original = tape[i];
+        tape[i] = if as_command {
+            Event::Command(sandglass_core::Command::Rest)
+        } else {
+            Event::Draw(value)
+        };
+        let _ = fold(&header, tape.iter().copied(), &mut ());
+        let checked = verify(&header, tape.iter().copied(), &mut ());
+        // A draw replaced by anything else is named at exactly its index. (A command
+        // replaced by another may be legal, and what it changes shows up later, if at all.)
+        if matches!(original, Event::Draw(_)) && tape[i] != original {
+            prop_assert_eq!(checked.unwrap_err().index, EventIndex(i as u64));
+        }
+    }
+}
+
+/// The determinism check can fail: one altered draw is caught at exactly its index.
+#[test]
+fn an_altered_draw_is_caught_at_its_index() {
+    let (header, mut tape, _) = play(42, false, 7, 200);
+    let i = tape
+        .iter()
+        .rposition(|e| matches!(e, Event::Draw(_)))
+        .unwrap();
+    let Event::Draw(d) = tape[i] else {
+        unreachable!()
+    };
+    tape[i] = Event::Draw(d ^ 1);
+    let error = verify(&header, tape.iter().copied(), &mut ()).unwrap_err();
+    assert_eq!(error.index, EventIndex(i as u64));
+    assert_eq!(
+        error.kind,
+        FoldErrorKind::Desync {
+            expected: d,
+            found: d ^ 1
+        }
+    );
+}
+
+/// And the state hash can fail: a tape whose level seed is altered folds without error
+/// (the fold alone cannot know the draw is wrong) to a different hash.
+#[test]
+fn an_altered_tape_folds_to_another_hash() {
+    let (header, mut tape, hashes) = play(42, false, 7, 1);
+    let Event::Draw(d) = tape[0] else {
+        unreachable!("a game opens with its level seed")
+    };
+    // The first level, up to the camel's first move.
+    tape.truncate(hashes[0].0);
+    let original = fold(&header, tape.iter().copied(), &mut ()).unwrap();
+    assert_eq!(original.hash(), hashes[0].1);
+    tape[0] = Event::Draw(d.wrapping_add(1));
+    let altered = fold(&header, tape.iter().copied(), &mut ()).unwrap();
+    assert_ne!(altered.hash(), original.hash());
+}
+
+/// Every command the bot issues validates, in both rulesets, over long games.
+#[test]
+fn the_bot_only_issues_legal_commands() {
+    for (seed, classic) in [(1, false), (2, true), (3, false), (4, true)] {
+        let (header, tape, _) = play(seed, classic, seed * 31, 2_000);
+        assert!(fold(&header, tape, &mut ()).is_ok());
+    }
+}
