@@ -3,7 +3,8 @@
 //! * `Live` answers draws from the seeded generator and commands from the caller, and
 //!   hands back every event it produced, in order, to be written to the log.
 //! * `fold` answers everything from a stored tape.
-//! * `verify` folds a tape and also regenerates every draw from the seed.
+//! * `verify` (and `Verifier`, one event at a time) folds a tape and also regenerates every
+//!   draw from the seed.
 
 use thiserror::Error;
 
@@ -174,19 +175,51 @@ pub fn verify(
     events: impl IntoIterator<Item = Event>,
     obs: &mut impl Observer,
 ) -> Result<State, FoldError> {
-    let mut generator = Generator::new(header.seed);
-    let mut state = State::new(header, obs);
+    let mut verifier = Verifier::new(header, obs);
     for event in events {
+        verifier.feed(event, obs)?;
+    }
+    verifier.finish()
+}
+
+/// `verify` one event at a time, for callers that look at the state between events
+/// (replay files check their hash checkpoints, the timeline keeps snapshots) without
+/// folding the tape a second time.
+pub struct Verifier {
+    state: State,
+    generator: Generator,
+}
+
+impl Verifier {
+    pub fn new(header: &Header, obs: &mut impl Observer) -> Verifier {
+        Verifier {
+            state: State::new(header, obs),
+            generator: Generator::new(header.seed),
+        }
+    }
+
+    /// The state after the events fed so far.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Feeds the next event; a draw must be the generator's next output.
+    pub fn feed(&mut self, event: Event, obs: &mut impl Observer) -> Result<(), FoldError> {
         if let Event::Draw(found) = event {
-            let expected = generator.next_draw();
-            if found != expected && state.need() == Need::Draw {
+            let expected = self.generator.next_draw();
+            // A draw where a command is due is reported as the wrong kind of event.
+            if found != expected && self.state.need() == Need::Draw {
                 return Err(FoldError {
-                    index: EventIndex(state.events_folded()),
+                    index: EventIndex(self.state.events_folded()),
                     kind: FoldErrorKind::Desync { expected, found },
                 });
             }
         }
-        feed_at(&mut state, event, obs)?;
+        feed_at(&mut self.state, event, obs)
     }
-    finish(state)
+
+    /// The final state, unless the tape stopped in the middle of a step.
+    pub fn finish(self) -> Result<State, FoldError> {
+        finish(self.state)
+    }
 }

@@ -25,6 +25,7 @@ pub mod species;
 pub mod state;
 pub mod store;
 pub mod tape;
+pub mod timeline;
 
 pub use check::{validate, Rejection};
 pub use command::{Command, Slot};

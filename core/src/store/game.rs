@@ -7,10 +7,10 @@ use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::{Batch, IVec, Transactional, Tree};
 
 use super::db::{encode_meta, GameTrees, Store};
-use super::error::{PlayError, StoreError};
+use super::error::{PlayError, ReplayFileError, StoreError};
 use super::sgr::ReplayFile;
 use super::snapshot::{self, SnapshotWarning};
-use super::{GameId, GameMeta};
+use super::{fold_visiting, GameId, GameMeta};
 use crate::command::Command;
 use crate::drive::{check_header, fold_from, FoldErrorKind, Live};
 use crate::machine::Observer;
@@ -40,6 +40,27 @@ pub struct Loaded {
     pub state: State,
     /// Snapshots that were skipped on the way.
     pub warnings: Vec<SnapshotWarning>,
+}
+
+/// The snapshots a game folded from its genesis gets: at the same command boundaries as
+/// live play takes them, so an imported game and the one it was exported from match.
+#[derive(Default)]
+struct Snapshots {
+    /// The last command boundary seen.
+    boundary: u64,
+    taken: Vec<(u64, Vec<u8>)>,
+}
+
+impl Snapshots {
+    fn visit(&mut self, state: &State) {
+        if state.need() != Need::Draw {
+            let at = state.events_folded();
+            if snapshot::due(self.boundary, at) {
+                self.taken.push((at, snapshot::encode(state, state.hash())));
+            }
+            self.boundary = at;
+        }
+    }
 }
 
 impl Store {
@@ -195,29 +216,99 @@ impl Store {
     /// Stores a replay file as a new game called `name`, after checking every hash in it.
     pub fn import(&self, file: &ReplayFile, name: &str) -> Result<GameMeta, StoreError> {
         self.check_new_name(name)?;
-        let mut snapshots = vec![];
-        let mut boundary = 0;
-        let state = file.replay(|state| {
-            if state.need() != Need::Draw {
-                let at = state.events_folded();
-                if snapshot::due(boundary, at) {
-                    snapshots.push((at, snapshot::encode(state, state.hash())));
-                }
-                boundary = at;
-            }
+        let mut snapshots = Snapshots::default();
+        let state = file.replay(|state| snapshots.visit(state))?;
+        self.store_new(
+            name,
+            &file.header,
+            &file.events,
+            snapshots,
+            &state,
+            file.final_hash,
+        )
+    }
+
+    /// Stores a tape as a new game called `name`: "take over from here" forks a replay
+    /// this way. The tape is checked in one fold as a file is on import (every event legal,
+    /// every draw the seed's), and must stop where the player is to move or the game ended.
+    pub fn create_from_tape(
+        &self,
+        name: &str,
+        header: &Header,
+        events: &[Event],
+    ) -> Result<GameMeta, StoreError> {
+        self.check_new_name(name)?;
+        check_header(header).map_err(|cause| StoreError::Version {
+            name: name.to_owned(),
+            cause,
         })?;
+        let mut snapshots = Snapshots::default();
+        let state = fold_visiting(header, events, &mut (), |state| {
+            snapshots.visit(state);
+            Ok::<_, ReplayFileError>(())
+        })?;
+        self.store_new(name, header, events, snapshots, &state, state.hash())
+    }
+
+    /// A stored game in the shape of a replay file, for `ReplayFile::verify` to check as it
+    /// checks a file: its events, the hashes of its snapshots as the checkpoints, and the
+    /// hash its record was saved with as the final hash. Nothing is folded here. Snapshots
+    /// that are damaged (a cache entry that disagrees with itself) are left out and
+    /// returned as warnings, as `load` skips them.
+    pub fn replay_file(
+        &self,
+        id: GameId,
+    ) -> Result<(ReplayFile, Vec<SnapshotWarning>), StoreError> {
+        let meta = self.meta(id)?;
+        let trees = self.trees(id)?;
+        let events = read_events(&trees.events, 0, meta.events, &meta.name)?;
+        let mut checkpoints = vec![];
+        let mut warnings = vec![];
+        for entry in trees.snapshots.range(..=key(meta.events)) {
+            let (k, value) = entry?;
+            let index = index_of(&k).unwrap_or(u64::MAX);
+            match snapshot::decode(index, &value) {
+                // The genesis needs no checkpoint (and a file may not hold one there).
+                Ok(_) if index == 0 => {}
+                Ok(_) => checkpoints.push((index, snapshot::stored_hash(&value))),
+                Err(reason) => warnings.push(SnapshotWarning {
+                    game: meta.name.clone(),
+                    index,
+                    reason,
+                }),
+            }
+        }
+        let file = ReplayFile {
+            header: meta.header,
+            events,
+            checkpoints,
+            final_hash: meta.last_hash,
+        };
+        Ok((file, warnings))
+    }
+
+    /// Writes a checked tape as a new game: events, snapshots, then the record.
+    fn store_new(
+        &self,
+        name: &str,
+        header: &Header,
+        events: &[Event],
+        snapshots: Snapshots,
+        state: &State,
+        hash: u64,
+    ) -> Result<GameMeta, StoreError> {
         let id = self.new_id()?;
         let trees = self.trees(id)?;
-        for (n, chunk) in file.events.chunks(COPY_CHUNK).enumerate() {
+        for (n, chunk) in events.chunks(COPY_CHUNK).enumerate() {
             let first = (n * COPY_CHUNK) as u64;
             trees.events.apply_batch(event_batch(first, chunk))?;
         }
         let mut batch = Batch::default();
-        for (at, bytes) in snapshots {
+        for (at, bytes) in snapshots.taken {
             batch.insert(&key(at), bytes);
         }
         trees.snapshots.apply_batch(batch)?;
-        let meta = GameMeta::new(id, name, file.header.clone(), &state, file.final_hash);
+        let meta = GameMeta::new(id, name, header.clone(), state, hash);
         self.commit_new(&meta)?;
         Ok(meta)
     }
@@ -652,6 +743,27 @@ mod tests {
             store.import(&file, "again"),
             Err(StoreError::NameTaken(_))
         ));
+    }
+
+    #[test]
+    fn a_stored_game_is_checked_against_its_snapshots_like_a_file() {
+        let (_dir, store, id) = played(400);
+        let (file, warnings) = store.replay_file(id).unwrap();
+        assert!(warnings.is_empty());
+        let snapshots = store.snapshots(id).unwrap();
+        let hashes: Vec<(u64, u64)> = snapshots.iter().map(|(i, s)| (*i, s.hash())).collect();
+        assert!(!hashes.is_empty());
+        assert_eq!(file.checkpoints, hashes);
+        let last_hash = store.meta(id).unwrap().last_hash;
+        assert_eq!(file.verify(&mut (), |_| ()).unwrap().hash(), last_hash);
+        // A damaged snapshot is left out with a warning; the game still verifies.
+        let trees = store.trees(id).unwrap();
+        let (first, _) = trees.snapshots.first().unwrap().unwrap();
+        trees.snapshots.insert(first, &b"junk"[..]).unwrap();
+        let (file, warnings) = store.replay_file(id).unwrap();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(file.checkpoints, hashes[1..]);
+        assert!(file.verify(&mut (), |_| ()).is_ok());
     }
 
     #[test]

@@ -26,9 +26,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::drive::{FoldError, FoldErrorKind};
-use crate::ids::EventIndex;
-use crate::state::{Need, Outcome, State};
+use crate::drive::{FoldError, Verifier};
+use crate::machine::Observer;
+use crate::state::{Outcome, State};
 use crate::tape::{Event, Header};
 
 pub use db::Store;
@@ -142,32 +142,21 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Folds `events` from the genesis like `drive::fold`, showing `visit` the state after
-/// every event: imports take their snapshots and replay files check their hashes this way,
-/// in the one pass that validates the tape.
+/// Folds `events` from the genesis like `drive::verify` (every draw checked against the
+/// seed), showing `visit` the state after every event: imports take their snapshots and
+/// replay files check their hashes this way, in the one pass that validates the tape.
 fn fold_visiting<E: From<FoldError>>(
     header: &Header,
     events: &[Event],
+    obs: &mut impl Observer,
     mut visit: impl FnMut(&State) -> Result<(), E>,
 ) -> Result<State, E> {
-    let mut state = State::new(header, &mut ());
+    let mut verifier = Verifier::new(header, obs);
     for &event in events {
-        let index = EventIndex(state.events_folded());
-        state.feed(event, &mut ()).map_err(|e| FoldError {
-            index,
-            kind: e.into(),
-        })?;
-        visit(&state)?;
+        verifier.feed(event, obs)?;
+        visit(verifier.state())?;
     }
-    // As in `drive::fold`: a tape may stop where the player is to move, not mid-step.
-    if state.need() == Need::Draw {
-        return Err(FoldError {
-            index: EventIndex(state.events_folded()),
-            kind: FoldErrorKind::EndsEarly,
-        }
-        .into());
-    }
-    Ok(state)
+    Ok(verifier.finish()?)
 }
 
 /// A bot game's tape: `commands` commands (fewer if the game ends first).

@@ -20,6 +20,7 @@ use super::fold_visiting;
 use super::snapshot::SNAPSHOT_EVERY;
 use crate::command::Command;
 use crate::drive::check_header;
+use crate::machine::Observer;
 use crate::state::State;
 use crate::tape::{Event, Header};
 
@@ -56,7 +57,7 @@ impl ReplayFile {
     pub fn record(header: Header, events: Vec<Event>) -> Result<ReplayFile, ReplayFileError> {
         check_header(&header)?;
         let mut checkpoints = vec![];
-        let state = fold_visiting(&header, &events, |state| {
+        let state = fold_visiting(&header, &events, &mut (), |state| {
             let folded = state.events_folded();
             if folded % CHECKPOINT_EVERY == 0 {
                 checkpoints.push((folded, state.hash()));
@@ -71,12 +72,24 @@ impl ReplayFile {
         })
     }
 
-    /// Folds the file's events, checking every checkpoint and the final hash; `visit` sees
-    /// the state after every event. Returns the final state.
-    pub fn replay(&self, mut visit: impl FnMut(&State)) -> Result<State, ReplayFileError> {
+    /// `verify` with no observer: checks the file in one fold, `visit` seeing the state
+    /// after every event. Returns the final state.
+    pub fn replay(&self, visit: impl FnMut(&State)) -> Result<State, ReplayFileError> {
+        self.verify(&mut (), visit)
+    }
+
+    /// Verifies the file in one fold: every draw is regenerated from the seed and compared,
+    /// every event must be legal where it stands, every checkpoint and the final hash must
+    /// match. `obs` watches the fold and `visit` sees the state after every event, so that a
+    /// caller that needs more from the fold (markers, snapshots) does not fold again.
+    pub fn verify(
+        &self,
+        obs: &mut impl Observer,
+        mut visit: impl FnMut(&State),
+    ) -> Result<State, ReplayFileError> {
         check_header(&self.header)?;
         let mut checkpoints = self.checkpoints.iter().peekable();
-        let state = fold_visiting(&self.header, &self.events, |state| {
+        let state = fold_visiting(&self.header, &self.events, obs, |state| {
             let folded = state.events_folded();
             if let Some(&&(index, expected)) = checkpoints.peek() {
                 if index == folded {

@@ -35,6 +35,13 @@ pub(crate) fn encode(state: &State, hash: u64) -> Vec<u8> {
     bytes
 }
 
+/// The hash a snapshot value starts with (0 if it is too short to hold one).
+pub(crate) fn stored_hash(bytes: &[u8]) -> u64 {
+    bytes
+        .first_chunk::<8>()
+        .map_or(0, |hash| u64::from_le_bytes(*hash))
+}
+
 /// The state stored at event `index`, or why it cannot be used.
 pub(crate) fn decode(index: u64, bytes: &[u8]) -> Result<State, String> {
     let (hash, body) = match bytes.split_first_chunk::<8>() {

@@ -1,0 +1,181 @@
+//! `sandglass verify` through the real binary: one `ok` line per sound replay, file or
+//! saved game; for a tampered one a `FAIL` line naming the event where it went wrong and
+//! what differed, and a non-zero exit.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{bot_game, sandglass, stdout, BIN};
+use sandglass_core::store::ReplayFile;
+use sandglass_core::tape::RULES_VERSION;
+use sandglass_core::Event;
+
+/// A data directory holding the game `bot-11`, exported to `game.sgr` beside it.
+fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("data");
+    // Played to its end: long enough to hold hash checkpoints.
+    bot_game(&dir, 11, 5_000);
+    let file = root.path().join("game.sgr");
+    let output = sandglass(&dir, &["export", "bot-11", file.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    (root, dir, file)
+}
+
+fn verify(dir: &Path, replays: &[&str]) -> std::process::Output {
+    let mut args = vec!["verify"];
+    args.extend(replays);
+    sandglass(dir, &args)
+}
+
+/// Checks an `ok NAME events=N hash=0x... time=...ms` line and returns its hash.
+fn ok_line<'l>(line: &'l str, name: &str, events: usize) -> &'l str {
+    let rest = line
+        .strip_prefix(&format!("ok {name} events={events} hash="))
+        .unwrap_or_else(|| panic!("{line:?}"));
+    let (hash, time) = rest.split_once(' ').unwrap();
+    assert!(hash.starts_with("0x") && hash.len() == 18, "{line:?}");
+    let ms = time
+        .strip_prefix("time=")
+        .and_then(|t| t.strip_suffix("ms"));
+    assert!(ms.is_some_and(|ms| ms.parse::<f64>().is_ok()), "{line:?}");
+    hash
+}
+
+#[test]
+fn sound_files_and_saved_games_each_get_an_ok_line() {
+    let (_root, dir, file) = setup();
+    let path = file.to_str().unwrap();
+    let replay = ReplayFile::read(&file).unwrap();
+    let output = verify(&dir, &[path, "bot-11"]);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let expected = format!("0x{:016x}", replay.final_hash);
+    assert_eq!(ok_line(lines[0], path, replay.events.len()), expected);
+    assert_eq!(ok_line(lines[1], "bot-11", replay.events.len()), expected);
+}
+
+#[test]
+fn every_golden_replay_verifies() {
+    let replays = Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays");
+    let mut files: Vec<String> = fs::read_dir(&replays)
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".sgr"))
+        .collect();
+    files.sort();
+    let output = Command::new(BIN)
+        .arg("verify")
+        .args(&files)
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert!(
+        output.status.success(),
+        "{text}\nIf the rules changed on purpose, re-record with `cargo run --release -- record-goldens replays/`."
+    );
+    assert_eq!(text.lines().count(), files.len());
+    for (line, file) in text.lines().zip(&files) {
+        assert!(line.starts_with(&format!("ok {file} ")), "{line}");
+    }
+}
+
+#[test]
+fn a_changed_draw_is_reported_at_exactly_its_index() {
+    let (root, dir, file) = setup();
+    let mut replay = ReplayFile::read(&file).unwrap();
+    let at = replay.events.len() / 2;
+    let at = (at..)
+        .find(|&i| matches!(replay.events[i], Event::Draw(_)))
+        .unwrap();
+    let Event::Draw(expected) = replay.events[at] else {
+        unreachable!()
+    };
+    let found = expected ^ 0x0001_0000;
+    replay.events[at] = Event::Draw(found);
+    let bad = root.path().join("bad.sgr");
+    // `to_bytes` recomputes the checksum: the file reads, and only the fold can tell.
+    fs::write(&bad, replay.to_bytes()).unwrap();
+    let bad = bad.to_str().unwrap();
+    let output = verify(&dir, &[file.to_str().unwrap(), bad]);
+    assert!(!output.status.success());
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("ok "), "{text}");
+    assert_eq!(
+        lines[1],
+        format!(
+            "FAIL {bad} at event {at}: draw {found:#010x} differs from the generator's {expected:#010x}"
+        )
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.trim(),
+        "sandglass: 1 of 2 replays failed verification"
+    );
+}
+
+#[test]
+fn a_replay_under_other_rules_is_refused_naming_both_versions() {
+    let (root, dir, file) = setup();
+    let mut replay = ReplayFile::read(&file).unwrap();
+    replay.header.rules_version = RULES_VERSION + 1;
+    let other = root.path().join("other.sgr");
+    fs::write(&other, replay.to_bytes()).unwrap();
+    let other = other.to_str().unwrap();
+    let output = verify(&dir, &[other]);
+    assert!(!output.status.success());
+    assert_eq!(
+        stdout(&output).trim(),
+        format!(
+            "FAIL {other}: recorded under rules version {}, but this build plays rules version {RULES_VERSION}",
+            RULES_VERSION + 1
+        )
+    );
+}
+
+#[test]
+fn a_wrong_checkpoint_is_reported_at_its_event() {
+    let (root, dir, file) = setup();
+    let mut replay = ReplayFile::read(&file).unwrap();
+    let (at, hash) = *replay.checkpoints.first().expect("a checkpoint");
+    replay.checkpoints[0].1 ^= 0xff;
+    let bad = root.path().join("bad.sgr");
+    fs::write(&bad, replay.to_bytes()).unwrap();
+    let bad = bad.to_str().unwrap();
+    let output = verify(&dir, &[bad]);
+    assert!(!output.status.success());
+    assert_eq!(
+        stdout(&output).trim(),
+        format!(
+            "FAIL {bad} at event {at}: the state hash after {at} events is 0x{hash:016x}, but the file recorded 0x{:016x}",
+            hash ^ 0xff
+        )
+    );
+}
+
+#[test]
+fn files_need_no_data_directory_and_unknown_games_fail_alone() {
+    let (root, _dir, file) = setup();
+    // A data directory that cannot be made: under a plain file.
+    let plain = root.path().join("plain");
+    fs::write(&plain, b"x").unwrap();
+    let nowhere = plain.join("data");
+    let output = verify(&nowhere, &[file.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let (_root, dir, file) = setup();
+    let output = verify(&dir, &["no-such-game", file.to_str().unwrap()]);
+    assert!(!output.status.success());
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("FAIL no-such-game: no game is named"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("ok "), "{text}");
+}

@@ -1,0 +1,247 @@
+//! The replay timeline: a seek reaches the same state as folding the tape up to there,
+//! however the cursor moved before; stepping is consistent both ways; ticks, command stops
+//! and markers say what the states say; "take over" forks a game that plays on.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::{bot_file, play};
+use proptest::prelude::*;
+use sandglass_core::bot::Bot;
+use sandglass_core::ids::Tick;
+use sandglass_core::store::{ReplayFile, ReplayFileError, Store, StoreError};
+use sandglass_core::timeline::{MarkerKind, Timeline};
+use sandglass_core::{Event, Need, Ruleset};
+
+/// Copies kept every this many events in the tests: small, so that short tapes cross many.
+const SPACING: u64 = 500;
+
+/// A whole bot game: it descends, things die and hatch, and it ends.
+fn whole_game() -> &'static ReplayFile {
+    static GAME: OnceLock<ReplayFile> = OnceLock::new();
+    GAME.get_or_init(|| bot_file(Ruleset::NETHACK, 3, None))
+}
+
+fn timeline(file: &ReplayFile) -> Timeline {
+    Timeline::with_spacing(file.clone(), SPACING).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// However the cursor got where it is (forward, back, far, near), a seek gives the
+    /// state that folding the first `at` events gives.
+    #[test]
+    fn a_seek_gives_the_state_of_the_fold_up_to_there(
+        targets in prop::collection::vec(any::<prop::sample::Index>(), 1..6)
+    ) {
+        let file = whole_game();
+        let mut timeline = timeline(file);
+        let end = file.events.len() + 1;
+        for target in targets {
+            let at = target.index(end);
+            let expected = play(&file.header, &file.events[..at]).hash();
+            let state = timeline.seek(at as u64);
+            prop_assert_eq!(state.events_folded(), at as u64);
+            prop_assert_eq!(state.hash(), expected);
+        }
+    }
+}
+
+#[test]
+fn stepping_one_event_forward_then_back_visits_the_same_states() {
+    let file = bot_file(Ruleset::CLASSIC, 31, Some(200));
+    let mut timeline = timeline(&file);
+    let end = timeline.end();
+    assert!(end > 2 * SPACING, "{end} events: too short to cross copies");
+    let mut forward = vec![];
+    for at in 0..=end {
+        let is_command = timeline.commands().binary_search(&at).is_ok();
+        let tick = timeline.tick_at(at);
+        let state = timeline.seek(at);
+        forward.push(state.hash());
+        assert_eq!(tick, state.tick(), "tick at {at}");
+        let player_to_act = state.need() == Need::Command;
+        assert_eq!(
+            is_command,
+            player_to_act && at < end,
+            "command stop at {at}"
+        );
+    }
+    assert_eq!(forward[end as usize], file.final_hash);
+    for at in (0..=end).rev() {
+        assert_eq!(
+            timeline.seek(at).hash(),
+            forward[at as usize],
+            "back at {at}"
+        );
+    }
+    // Past the end is the end.
+    assert_eq!(timeline.seek(end + 10).events_folded(), end);
+}
+
+#[test]
+fn stepping_by_commands_stops_where_the_player_is_to_act() {
+    let file = bot_file(Ruleset::NETHACK, 32, Some(40));
+    let mut timeline = timeline(&file);
+    let end = timeline.end();
+    let mut at = 0;
+    let mut stops = vec![];
+    while at < end {
+        at = timeline.next_command(at);
+        stops.push(at);
+    }
+    assert_eq!(
+        stops.len(),
+        timeline.commands().len() + 1,
+        "every command, then the end"
+    );
+    for &stop in &stops {
+        assert_ne!(timeline.seek(stop).need(), Need::Draw, "at {stop}");
+    }
+    for pair in stops.windows(2).rev() {
+        assert_eq!(timeline.previous_command(pair[1]), pair[0]);
+    }
+    assert_eq!(timeline.previous_command(stops[0]), 0);
+}
+
+#[test]
+fn ticks_map_to_positions_and_back() {
+    let file = whole_game();
+    let timeline = timeline(file);
+    let last = timeline.last_tick();
+    assert_eq!(play(&file.header, &file.events).tick(), last);
+    for tick in [1, 2, last.0 / 2, last.0] {
+        let at = timeline.position_of_tick(Tick(tick));
+        assert_eq!(timeline.tick_at(at), Tick(tick));
+        assert!(at == 0 || timeline.tick_at(at - 1) < Tick(tick));
+    }
+    assert_eq!(timeline.position_of_tick(Tick(last.0 + 1)), timeline.end());
+}
+
+#[test]
+fn markers_are_where_the_states_show_them() {
+    let file = whole_game();
+    let mut timeline = timeline(file);
+    let markers = timeline.markers().to_vec();
+    let kinds = |want: fn(&MarkerKind) -> bool| markers.iter().filter(|m| want(&m.kind)).count();
+    assert!(kinds(|k| matches!(k, MarkerKind::Death { .. })) > 0);
+    assert!(kinds(|k| matches!(k, MarkerKind::Hatch { .. })) > 0);
+    assert!(kinds(|k| matches!(k, MarkerKind::Descend { .. })) > 0);
+    assert_eq!(kinds(|k| matches!(k, MarkerKind::End(_))), 1);
+    assert!(
+        markers.windows(2).all(|w| w[0].at <= w[1].at),
+        "in tape order"
+    );
+    let end = timeline.end();
+    for marker in markers {
+        let at = marker.at;
+        let before = timeline.seek(at - 1).clone();
+        let after = timeline.seek(at);
+        let gone = |id| {
+            before.actor(id).is_some_and(|a| a.is_present())
+                && !after.actor(id).is_some_and(|a| a.is_present())
+        };
+        match marker.kind {
+            MarkerKind::Death { actor, species } | MarkerKind::KnockOut { actor, species } => {
+                assert_eq!(after.actor(actor).map(|a| a.species()), Some(species));
+                if matches!(marker.kind, MarkerKind::Death { .. }) {
+                    assert!(gone(actor), "{marker:?}");
+                } else {
+                    assert!(after.actor(actor).unwrap().knocked_out() > 0, "{marker:?}");
+                }
+            }
+            MarkerKind::Hatch { egg } => assert!(gone(egg), "{marker:?}"),
+            MarkerKind::Descend { depth } => {
+                assert_eq!((before.depth(), after.depth()), (depth - 1, depth));
+            }
+            MarkerKind::End(outcome) => {
+                assert_eq!(at, end);
+                assert_eq!(before.outcome(), None);
+                assert_eq!(after.outcome(), Some(outcome));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_knock_out_is_marked() {
+    // Elephants crash into cacti rarely: look through a few whole games for one.
+    let found = (1..=6).any(|seed| {
+        let timeline = timeline(&bot_file(Ruleset::NETHACK, seed, None));
+        timeline
+            .markers()
+            .iter()
+            .any(|m| matches!(m.kind, MarkerKind::KnockOut { .. }))
+    });
+    assert!(found, "no knock-out in six whole games");
+}
+
+#[test]
+fn taking_over_forks_a_game_that_plays_on() {
+    let file = whole_game();
+    let mut timeline = timeline(file);
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let first_command = timeline.commands()[0];
+    // Mid-step, on a command, before the first command, and at the very end.
+    let end = timeline.end();
+    for (n, at) in [end / 3 + 1, timeline.commands()[5], 1, end]
+        .into_iter()
+        .enumerate()
+    {
+        let (header, tape) = timeline.take_over(at);
+        let cut = tape.len() as u64;
+        assert_eq!(cut, timeline.take_over_at(at));
+        assert!(cut <= at || (at < first_command && cut == first_command));
+        assert!(cut == end || matches!(file.events[cut as usize], Event::Command(_)));
+        let meta = store
+            .create_from_tape(&format!("fork {n}"), &header, tape)
+            .unwrap();
+        assert_eq!(meta.events, cut);
+        assert_eq!(meta.last_hash, timeline.seek(cut).hash());
+        let mut session = store.resume(meta.id).unwrap();
+        if cut < end {
+            let mut bot = Bot::new(99);
+            for _ in 0..5 {
+                let command = bot.choose(session.state()).unwrap();
+                session.command(command, &mut ()).unwrap();
+            }
+        } else {
+            assert!(
+                session.state().outcome().is_some(),
+                "a fork of a whole game is over"
+            );
+        }
+    }
+    // A tape cut in the middle of a step is not a game.
+    let mid = timeline.commands()[3] + 1;
+    let error = store
+        .create_from_tape("mid", &file.header, &file.events[..mid as usize])
+        .unwrap_err();
+    assert!(
+        matches!(error, StoreError::Replay(ReplayFileError::Fold(_))),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_stored_game_verifies_and_scrubs_like_a_file() {
+    let file = whole_game();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let meta = store.import(file, "camel").unwrap();
+    let (stored, warnings) = store.replay_file(meta.id).unwrap();
+    assert!(warnings.is_empty());
+    assert!(
+        !stored.checkpoints.is_empty(),
+        "the snapshots stand in for checkpoints"
+    );
+    assert_eq!(stored.final_hash, file.final_hash);
+    let mut timeline = Timeline::new(stored).unwrap();
+    assert_eq!(
+        timeline.seek(12_345).hash(),
+        play(&file.header, &file.events[..12_345]).hash()
+    );
+}
