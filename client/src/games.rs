@@ -258,7 +258,7 @@ fn table(games: &[GameMeta]) -> String {
 
 /// `YYYY-MM-DD HH:MM UTC` from seconds since the epoch (days to civil date after Howard
 /// Hinnant's `civil_from_days`).
-fn utc(seconds: u64) -> String {
+pub fn utc(seconds: u64) -> String {
     let days = (seconds / 86_400) as i64;
     let minutes = seconds % 86_400 / 60;
     let z = days + 719_468;
@@ -283,7 +283,7 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-fn warn(warnings: &[SnapshotWarning]) {
+pub fn warn(warnings: &[SnapshotWarning]) {
     for warning in warnings {
         eprintln!("sandglass: warning: {warning}");
     }

@@ -59,6 +59,9 @@ pub enum Mode {
     YesNo,
     /// A `--more--` between pages of messages.
     More,
+    /// A list to choose from (the start screen, saved games): arrows move the
+    /// highlight, a letter picks directly, Enter takes the highlighted one.
+    List,
 }
 
 const VI_KEYS: [(char, Direction); 8] = [
@@ -118,6 +121,19 @@ pub fn bind(mode: Mode, key: Key) -> Option<Input> {
         Mode::Menu => bind_menu(key),
         Mode::YesNo => bind_yes_no(key),
         Mode::More => common(key),
+        Mode::List => bind_list(key),
+    }
+}
+
+fn bind_list(key: Key) -> Option<Input> {
+    match key {
+        Key::Char(c) if c.is_ascii_alphabetic() => Some(Input::Letter(c)),
+        // Only keys that type nothing move the highlight: every letter is a choice.
+        Key::Code(_) => direction(key)
+            .filter(|d| matches!(d, Direction::N | Direction::S))
+            .map(Input::Move)
+            .or_else(|| common(key)),
+        Key::Char(_) => common(key),
     }
 }
 
@@ -176,6 +192,18 @@ fn escape(key: Key) -> Option<Input> {
     matches!(key, Key::Code(KeyCode::Escape)).then_some(Input::Escape)
 }
 
+/// Whether a key counts for "press any key": a typed character, or a key that types
+/// nothing but means something (Enter, Escape, arrows). Not the second event of a
+/// press that has already counted, nor a modifier on its own: either would close a
+/// screen the same press just opened.
+pub fn is_any_key(key: Key) -> bool {
+    match key {
+        // Enter and Escape also type a control character; their key code counts instead.
+        Key::Char(c) => !c.is_control(),
+        Key::Code(_) => bind(Mode::Play, key).is_some(),
+    }
+}
+
 /// One line per command key, for the help screen.
 pub fn help_lines() -> Vec<String> {
     let mut lines = vec![
@@ -188,6 +216,10 @@ pub fn help_lines() -> Vec<String> {
             .map(|(c, _, what)| format!("{c:<26}{what}")),
     );
     lines.push(format!("{:<26}energy panel", "F1"));
+    lines.push(format!(
+        "{:<26}back to the menu (the game is saved)",
+        "Escape"
+    ));
     lines
 }
 
@@ -454,6 +486,45 @@ mod tests {
         // A movement key must not slip past unread messages.
         assert_eq!(bind(Mode::More, Key::Char('h')), None);
         assert_eq!(bind(Mode::More, Key::Code(KeyCode::Up)), None);
+    }
+
+    #[test]
+    fn lists_move_with_arrows_and_pick_with_letters() {
+        let up = Some(Input::Move(Direction::N));
+        let down = Some(Input::Move(Direction::S));
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Up)), up);
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Kp8)), up);
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Down)), down);
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Kp2)), down);
+        // j and k are choices here, not movement.
+        assert_eq!(bind(Mode::List, Key::Char('j')), Some(Input::Letter('j')));
+        assert_eq!(bind(Mode::List, Key::Char('k')), Some(Input::Letter('k')));
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Left)), None);
+        assert_eq!(
+            bind(Mode::List, Key::Code(KeyCode::Enter)),
+            Some(Input::Confirm)
+        );
+        assert_eq!(
+            bind(Mode::List, Key::Code(KeyCode::Escape)),
+            Some(Input::Escape)
+        );
+    }
+
+    #[test]
+    fn any_key_is_one_per_press() {
+        // Shift, then `?`, then the code of the key it is on: one press.
+        let press = [
+            Key::Code(KeyCode::LeftShift),
+            Key::Char('?'),
+            Key::Code(KeyCode::Slash),
+        ];
+        let counted: Vec<Key> = press.into_iter().filter(|&k| is_any_key(k)).collect();
+        assert_eq!(counted, [Key::Char('?')]);
+        let escape = [Key::Char('\u{1b}'), Key::Code(KeyCode::Escape)];
+        let counted: Vec<Key> = escape.into_iter().filter(|&k| is_any_key(k)).collect();
+        assert_eq!(counted, [Key::Code(KeyCode::Escape)]);
+        assert!(is_any_key(Key::Code(KeyCode::Enter)));
+        assert!(is_any_key(Key::Code(KeyCode::Down)));
     }
 
     #[test]

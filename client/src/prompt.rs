@@ -253,9 +253,21 @@ impl Messages {
         }
     }
 
+    /// Adds a line to the history only: old news, shown in the log but never paged (the
+    /// messages a resumed game had before it was closed).
+    pub fn recall(&mut self, text: impl Into<String>) {
+        self.history.push(text.into());
+    }
+
     /// The lines on screen now.
     pub fn page(&self) -> &[String] {
         &self.page
+    }
+
+    /// The history up to the end of the page on screen: what the log may show without
+    /// giving away lines still waiting behind a `--more--`.
+    pub fn shown(&self) -> &[String] {
+        &self.history[..self.history.len() - self.waiting.len()]
     }
 
     /// True while messages wait behind a `--more--`; the screen must read keys in
@@ -284,11 +296,6 @@ impl Messages {
             Input::Space | Input::Confirm => self.turn_page(),
             _ => {}
         }
-    }
-
-    /// Every message so far, oldest first.
-    pub fn history(&self) -> &[String] {
-        &self.history
     }
 }
 
@@ -522,7 +529,7 @@ mod tests {
         let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
         assert_eq!(sizes, [3, 3, 1]);
         assert_eq!(pages[2], ["message 7"]);
-        assert_eq!(messages.history().len(), 7);
+        assert_eq!(messages.history.len(), 7);
     }
 
     #[test]
@@ -539,7 +546,7 @@ mod tests {
         messages.answer(Input::Escape);
         assert!(!messages.has_more());
         assert!(messages.page().is_empty());
-        assert_eq!(messages.history().len(), 7);
+        assert_eq!(messages.history.len(), 7);
     }
 
     #[test]
@@ -552,6 +559,21 @@ mod tests {
         }
         assert_eq!(messages.page(), ["news 0", "news 1", "news 2"]);
         assert!(!messages.has_more());
+    }
+
+    #[test]
+    fn the_log_shows_nothing_still_waiting() {
+        let mut messages = Messages::default();
+        messages.recall("from last time");
+        assert!(messages.page().is_empty(), "recalled lines are not news");
+        for i in 1..=5 {
+            messages.push(format!("message {i}"));
+        }
+        assert_eq!(messages.shown().len(), 4);
+        assert_eq!(messages.shown()[0], "from last time");
+        messages.turn_page();
+        assert_eq!(messages.shown().len(), 6);
+        assert_eq!(messages.shown().last().unwrap(), "message 5");
     }
 
     #[test]

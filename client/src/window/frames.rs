@@ -1,0 +1,80 @@
+//! Frame timing: a cap for a window without vsync, and the statistics behind
+//! BENCHMARKS.md (`--frame-stats FILE`).
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// The shortest frame when nothing else paces the loop. Under Xvfb, or with vsync off,
+/// the loop would otherwise redraw hundreds of times a second for nothing. Shorter than
+/// a 60 Hz refresh so that with vsync on the cap never makes a frame miss its vblank.
+pub const SHORTEST: Duration = Duration::from_micros(13_333);
+
+/// Durations of every frame, in seconds.
+#[derive(Default)]
+pub struct FrameStats {
+    /// From one frame's start to the next: what sets the frame rate.
+    intervals: Vec<f64>,
+    /// The loop's own work in a frame: keys, game, drawing calls, egui; before the
+    /// frame is handed to the GL driver.
+    work: Vec<f64>,
+    started: Option<Instant>,
+}
+
+impl FrameStats {
+    pub fn frame(&mut self, start: Instant, work: Duration) {
+        if let Some(previous) = self.started {
+            self.intervals
+                .push(start.duration_since(previous).as_secs_f64());
+        }
+        self.started = Some(start);
+        self.work.push(work.as_secs_f64());
+    }
+
+    pub fn report(&self) -> String {
+        let mut out = String::new();
+        let total: f64 = self.intervals.iter().sum();
+        let frames = self.intervals.len();
+        let _ = writeln!(
+            out,
+            "frames: {frames} in {total:.2} s, {:.1} per second",
+            frames as f64 / total.max(1e-9)
+        );
+        for (name, values) in [("frame interval", &self.intervals), ("work", &self.work)] {
+            let _ = writeln!(out, "{name} ms: {}", summary(values));
+        }
+        out
+    }
+}
+
+/// Mean, median, 95th and 99th percentiles and maximum, in milliseconds.
+fn summary(values: &[f64]) -> String {
+    if values.is_empty() {
+        return "no frames".to_owned();
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize] * 1000.0;
+    let mean = sorted.iter().sum::<f64>() / sorted.len() as f64 * 1000.0;
+    format!(
+        "mean {mean:.2}, median {:.2}, p95 {:.2}, p99 {:.2}, max {:.2}",
+        at(0.5),
+        at(0.95),
+        at(0.99),
+        at(1.0)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_of_a_known_list() {
+        let values: Vec<f64> = (1..=100).map(|ms| f64::from(ms) / 1000.0).collect();
+        assert_eq!(
+            summary(&values),
+            "mean 50.50, median 51.00, p95 95.00, p99 99.00, max 100.00"
+        );
+        assert_eq!(summary(&[]), "no frames");
+    }
+}

@@ -1,0 +1,375 @@
+//! The window: one loop that reads keys, lets the current screen act on them, draws it,
+//! and shows the frame. The screens never block on more than the one flushed write of
+//! a command, and nothing is simulated to draw a frame.
+//!
+//! Whoever drives the binary (the end-to-end test, scripts) reads a few lines on stdout,
+//! each flushed at once: `game ID hash 0xH` when a game opens, `ack K hash 0xH` once
+//! its command K is on disk, `panel shown` / `panel hidden` on F1, and `hash 0xH` when
+//! the game is left (game over, back to the menu, or the window closed).
+
+mod animate;
+mod atlas;
+mod bench;
+mod draw_map;
+mod frames;
+mod hud;
+mod panel;
+mod screen_end;
+mod screen_game;
+mod screen_replay;
+mod screen_start;
+
+use std::cell::RefCell;
+use std::hash::{BuildHasher, Hasher};
+use std::io::Write;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::Instant;
+
+use anyhow::Context;
+use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
+use macroquad::prelude::*;
+use sandglass_core::store::{GameId, Status, Store};
+use sandglass_core::{Header, Ruleset, State};
+
+use crate::keys::{bind, Input, KeyQueue, Mode};
+use crate::settings::Settings;
+use draw_map::Layout;
+
+pub use bench::BenchArgs;
+
+use bench::BenchScreen;
+use frames::FrameStats;
+use screen_end::EndScreen;
+use screen_game::GameScreen;
+use screen_replay::ReplayScreen;
+use screen_start::StartScreen;
+
+/// What the window opens on.
+pub enum Opening {
+    Menu,
+    NewGame {
+        seed: Option<u64>,
+        ruleset: Ruleset,
+    },
+    /// A saved game, by name or number.
+    Load(String),
+    Bench(BenchArgs),
+}
+
+pub struct Options {
+    pub data_dir: PathBuf,
+    /// Where settings are remembered; `None` if this system has no config folder.
+    pub config_dir: Option<PathBuf>,
+    /// Write frame time statistics here when the window closes; also lifts the frame
+    /// cap, to measure what the loop can do.
+    pub frame_stats: Option<PathBuf>,
+}
+
+/// Opens the window and runs until it is closed.
+pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
+    // Whatever can fail before a window is needed fails here, as a plain error in the
+    // terminal: a data directory in use, a game that does not exist.
+    let store = Store::open(&options.data_dir)?;
+    let first = match opening {
+        Opening::Menu => Go::Menu,
+        Opening::NewGame { seed, ruleset } => Go::NewGame { seed, ruleset },
+        Opening::Load(game) => {
+            let meta = store.find(&game)?;
+            if meta.status == Status::Alive {
+                Go::Play(meta.id)
+            } else {
+                Go::Over(meta.id)
+            }
+        }
+        Opening::Bench(args) => Go::Bench(args),
+    };
+    let settings = options
+        .config_dir
+        .as_deref()
+        .map(Settings::load)
+        .unwrap_or_default();
+    let result = Rc::new(RefCell::new(Ok(())));
+    let out = Rc::clone(&result);
+    let conf = macroquad::conf::Conf {
+        miniquad_conf: Conf {
+            window_title: "Sandglass".to_owned(),
+            window_width: 1024,
+            window_height: 640,
+            high_dpi: false,
+            window_resizable: true,
+            ..Default::default()
+        },
+        // Room for a full map and a crowd in one batch: 10,000 quads of 4 vertices and 6
+        // indices (indices are 16-bit, so 65,535 vertices is the most a batch can hold).
+        draw_call_vertex_capacity: 40_000,
+        draw_call_index_capacity: 60_000,
+        ..Default::default()
+    };
+    macroquad::Window::from_config(conf, async move {
+        let app = App {
+            store,
+            text: hud::Text::load(),
+            painter: draw_map::Painter::new(),
+            settings,
+            config_dir: options.config_dir,
+            out: Report,
+        };
+        *out.borrow_mut() = main_loop(app, first, options.frame_stats).await;
+    });
+    result.replace(Ok(()))
+}
+
+/// What every screen shares.
+pub struct App {
+    store: Store,
+    text: hud::Text,
+    painter: draw_map::Painter,
+    settings: Settings,
+    config_dir: Option<PathBuf>,
+    out: Report,
+}
+
+impl App {
+    fn toggle_panel(&mut self) {
+        self.settings.panel_open = !self.settings.panel_open;
+        self.save_settings();
+        self.out.line(if self.settings.panel_open {
+            "panel shown"
+        } else {
+            "panel hidden"
+        });
+    }
+
+    /// A preference that cannot be saved is not worth stopping the game for.
+    fn save_settings(&self) {
+        if let Some(dir) = &self.config_dir {
+            if let Err(error) = self.settings.save(dir) {
+                eprintln!(
+                    "sandglass: cannot save settings in {}: {error}",
+                    dir.display()
+                );
+            }
+        }
+    }
+}
+
+/// The lines on stdout described at the top of this module.
+struct Report;
+
+impl Report {
+    fn line(&self, line: &str) {
+        let mut out = std::io::stdout().lock();
+        // Nobody reading stdout is no reason to stop playing.
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    fn game(&self, id: GameId, hash: u64) {
+        self.line(&format!("game {id} hash 0x{hash:016x}"));
+    }
+
+    fn ack(&self, commands: u64, hash: u64) {
+        self.line(&format!("ack {commands} hash 0x{hash:016x}"));
+    }
+
+    fn hash(&self, hash: u64) {
+        self.line(&format!("hash 0x{hash:016x}"));
+    }
+}
+
+/// Where a screen sends the player next.
+pub enum Go {
+    Stay,
+    Menu,
+    NewGame {
+        seed: Option<u64>,
+        ruleset: Ruleset,
+    },
+    Play(GameId),
+    /// The summary of a finished game.
+    Over(GameId),
+    Watch(GameId),
+    Bench(BenchArgs),
+    Exit,
+}
+
+enum Screen {
+    Start(StartScreen),
+    Game(Box<GameScreen>),
+    End(Box<EndScreen>),
+    Replay(Box<ReplayScreen>),
+    Bench(Box<BenchScreen>),
+}
+
+impl Screen {
+    /// The state the energy panel shows, if the screen has one. Not the end screen's:
+    /// the game is over and the panel would hide its summary.
+    fn state(&self) -> Option<&State> {
+        match self {
+            Screen::Start(_) | Screen::End(_) => None,
+            Screen::Game(s) => Some(s.state()),
+            Screen::Replay(s) => Some(s.state()),
+            Screen::Bench(s) => Some(s.state()),
+        }
+    }
+}
+
+/// Opens the screen `go` names; `None` to close the window. A game that cannot be opened
+/// from the menu sends the player back to it with the reason.
+fn open(app: &mut App, go: Go, time: f64) -> anyhow::Result<Option<Screen>> {
+    let menu_with = |app: &App, error: anyhow::Error| {
+        Screen::Start(StartScreen::new(app, Some(format!("{error:#}"))))
+    };
+    Ok(Some(match go {
+        Go::Stay | Go::Menu => Screen::Start(StartScreen::new(app, None)),
+        Go::NewGame { seed, ruleset } => {
+            let seed = seed.unwrap_or_else(random_seed);
+            let name = app.store.free_name("crossing")?;
+            let header = Header::new(seed, ruleset, now());
+            let session = app.store.create(&name, header, &mut ())?;
+            Screen::Game(Box::new(GameScreen::new(app, session, true)))
+        }
+        Go::Play(id) => match app.store.resume(id) {
+            Ok(session) => Screen::Game(Box::new(GameScreen::new(app, session, false))),
+            Err(error) => menu_with(app, error.into()),
+        },
+        Go::Over(id) => match EndScreen::new(app, id) {
+            Ok(screen) => Screen::End(Box::new(screen)),
+            Err(error) => menu_with(app, error),
+        },
+        Go::Watch(id) => match ReplayScreen::new(app, id, time) {
+            Ok(screen) => Screen::Replay(Box::new(screen)),
+            Err(error) => menu_with(app, error),
+        },
+        Go::Bench(args) => {
+            // Measured with the panel open, as the heaviest frame; not remembered.
+            app.settings.panel_open = true;
+            Screen::Bench(Box::new(BenchScreen::new(&args, time)?))
+        }
+        Go::Exit => return Ok(None),
+    }))
+}
+
+async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyhow::Result<()> {
+    // Closing the window becomes a request the loop sees, so the game can report its
+    // final hash and the frame statistics can be written. The game itself needs no
+    // saving: every command already is on disk.
+    prevent_quit();
+    // Shadows are drawn as many soft quads: a measurable share of a frame under Xvfb's
+    // software GL, for no information.
+    egui_macroquad::cfg(|ctx| {
+        ctx.style_mut(|style| {
+            style.visuals.window_shadow = egui_macroquad::egui::Shadow::NONE;
+            style.visuals.popup_shadow = egui_macroquad::egui::Shadow::NONE;
+        });
+    });
+    let subscriber = register_input_subscriber();
+    let mut keys = KeyQueue::default();
+    let mut stats = FrameStats::default();
+    let Some(mut screen) = open(&mut app, first, get_time())? else {
+        return Ok(());
+    };
+    let benchmark = matches!(screen, Screen::Bench(_));
+    loop {
+        let start = Instant::now();
+        let time = get_time();
+        repeat_all_miniquad_input(&mut keys, subscriber);
+        let mut go = Go::Stay;
+        for key in keys.take() {
+            if matches!(go, Go::Stay) {
+                if bind(Mode::Play, key) == Some(Input::TogglePanel) {
+                    app.toggle_panel();
+                    continue;
+                }
+                go = match &mut screen {
+                    Screen::Start(s) => s.key(&app, key),
+                    Screen::Game(s) => s.key(&mut app, key, time)?,
+                    Screen::End(s) => s.key(key),
+                    Screen::Replay(s) => s.key(&app, key, time)?,
+                    Screen::Bench(_) => Go::Stay,
+                };
+            }
+        }
+        let finished = match &mut screen {
+            Screen::Replay(s) => {
+                s.update(time)?;
+                false
+            }
+            Screen::Bench(s) => !s.update(time),
+            _ => false,
+        };
+        if finished {
+            go = Go::Exit;
+        }
+        if is_quit_requested() {
+            go = Go::Exit;
+        }
+        if !matches!(go, Go::Stay) {
+            if let Screen::Game(game) = &mut screen {
+                game.leave(&mut app);
+            }
+            match open(&mut app, go, time)? {
+                Some(next) => screen = next,
+                None => break,
+            }
+        }
+
+        clear_background(draw_map::BACKGROUND);
+        match &mut screen {
+            Screen::Start(s) => s.draw(&app),
+            Screen::Game(s) => s.draw(&mut app, time),
+            Screen::End(s) => s.draw(&mut app),
+            Screen::Replay(s) => s.draw(&mut app, time),
+            Screen::Bench(s) => s.draw(&mut app, time),
+        }
+        let mut open = app.settings.panel_open;
+        egui_macroquad::ui(|ctx| {
+            if let (true, Some(state)) = (open, screen.state()) {
+                let map = state.map();
+                let layout =
+                    Layout::new(screen_width(), screen_height(), map.width(), map.height());
+                panel::show(ctx, state, &mut open, layout.side.x);
+            }
+        });
+        egui_macroquad::draw();
+        if open != app.settings.panel_open {
+            // Closed with the panel's own button.
+            app.toggle_panel();
+        }
+
+        let work = start.elapsed();
+        stats.frame(start, work);
+        if stats_file.is_none() && !benchmark && work < frames::SHORTEST {
+            std::thread::sleep(frames::SHORTEST - work);
+        }
+        next_frame().await;
+    }
+    let report = stats.report();
+    if benchmark {
+        print!("{report}");
+    }
+    if let Some(path) = stats_file {
+        std::fs::write(&path, &report)
+            .with_context(|| format!("cannot write frame statistics to {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// A seed nobody chose: the standard library's per-process random keys, mixed with the
+/// clock so that two games started in one process differ too.
+fn random_seed() -> u64 {
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.finish()
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}

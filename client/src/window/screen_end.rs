@@ -1,0 +1,169 @@
+//! The end of a game: how it went, and what next (watch the replay, a new game, the menu).
+
+use std::collections::BTreeMap;
+
+use macroquad::prelude::*;
+use sandglass_core::apply::Change;
+use sandglass_core::message::Msg;
+use sandglass_core::species::Species;
+use sandglass_core::store::{GameId, GameMeta, Status};
+use sandglass_core::{fold, Observer, State};
+
+use super::animate::Frame;
+use super::draw_map::Layout;
+use super::hud::{self, ASK, BAD, DIM, GOOD, TEXT};
+use super::{App, Go};
+use crate::keys::{bind, Input, Key, Mode};
+
+pub struct EndScreen {
+    meta: GameMeta,
+    state: State,
+    tally: Tally,
+}
+
+/// What the camel did, counted from the messages of a fold of the whole tape (the state
+/// keeps only the newest messages).
+#[derive(Default)]
+struct Tally {
+    kills: BTreeMap<Species, u32>,
+    dealt: i32,
+    taken: i32,
+    eaten: u32,
+    killed_by: Option<Species>,
+}
+
+impl Observer for Tally {
+    fn changed(&mut self, _state: &State, change: &Change) {
+        let Change::Say(msg) = change else { return };
+        match *msg {
+            Msg::Killed {
+                attacker: Species::Camel,
+                target,
+            } => *self.kills.entry(target).or_default() += 1,
+            Msg::Hit {
+                attacker: Species::Camel,
+                damage,
+                ..
+            } => self.dealt += i32::from(damage),
+            Msg::Hit {
+                target: Species::Camel,
+                damage,
+                ..
+            } => self.taken += i32::from(damage),
+            Msg::Ate(_) => self.eaten += 1,
+            Msg::Died { by } => self.killed_by = by,
+            _ => {}
+        }
+    }
+}
+
+impl EndScreen {
+    pub fn new(app: &App, id: GameId) -> anyhow::Result<EndScreen> {
+        let meta = app.store.meta(id)?;
+        let events = app.store.events(id)?;
+        let mut tally = Tally::default();
+        let state = fold(&meta.header, events, &mut tally)?;
+        Ok(EndScreen { meta, state, tally })
+    }
+
+    pub fn key(&mut self, key: Key) -> Go {
+        match bind(Mode::List, key) {
+            Some(Input::Letter('r')) => Go::Watch(self.meta.id),
+            Some(Input::Letter('n')) => Go::NewGame {
+                seed: None,
+                ruleset: self.meta.header.ruleset,
+            },
+            Some(Input::Letter('q')) => Go::Exit,
+            Some(Input::Confirm | Input::Escape | Input::Space) => Go::Menu,
+            _ => Go::Stay,
+        }
+    }
+
+    fn lines(&self) -> (String, Vec<(String, Color)>) {
+        let meta = &self.meta;
+        let t = &self.tally;
+        let title = match meta.status {
+            Status::Dead => match t.killed_by {
+                Some(s) => format!(
+                    "You died on depth {}, killed by a {}.",
+                    meta.depth,
+                    s.name()
+                ),
+                None => format!("You died on depth {}.", meta.depth),
+            },
+            Status::Won => "You reached the oasis!".to_owned(),
+            Status::Quit => format!("You gave up the crossing on depth {}.", meta.depth),
+            Status::Alive => format!("`{}` goes on.", meta.name),
+        };
+        let kills = if t.kills.is_empty() {
+            "none".to_owned()
+        } else {
+            t.kills
+                .iter()
+                .map(|(s, n)| format!("{n} {}", plural(s.name(), *n)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let hp = self.state.player().map_or(0, |c| c.hp().max(0));
+        let verdict = match meta.status {
+            Status::Won => GOOD,
+            Status::Dead => BAD,
+            _ => TEXT,
+        };
+        let lines = vec![
+            (
+                format!(
+                    "Game `{}` ({}, seed {})",
+                    meta.name,
+                    meta.header.ruleset.name(),
+                    meta.header.seed
+                ),
+                DIM,
+            ),
+            (String::new(), TEXT),
+            (format!("Turns          {}", meta.turns), TEXT),
+            (format!("Commands       {}", meta.commands), TEXT),
+            (format!("Deepest level  {}", meta.depth), TEXT),
+            (format!("Hit points     {hp}"), verdict),
+            (format!("Killed         {kills}"), TEXT),
+            (
+                format!("Damage dealt   {}, taken {}", t.dealt, t.taken),
+                TEXT,
+            ),
+            (format!("Things eaten   {}", t.eaten), TEXT),
+            (format!("Final hash     0x{:016x}", meta.last_hash), DIM),
+            (String::new(), TEXT),
+            ("r  watch the replay".to_owned(), ASK),
+            ("n  new game".to_owned(), TEXT),
+            ("Enter  back to the menu".to_owned(), TEXT),
+            ("q  quit".to_owned(), TEXT),
+        ];
+        (title, lines)
+    }
+
+    pub fn draw(&self, app: &mut App) {
+        let map = self.state.map();
+        let layout = Layout::new(screen_width(), screen_height(), map.width(), map.height());
+        app.painter
+            .draw(&self.state, &Frame::still(&self.state), &layout);
+        // The last sight of the desert, dimmed behind the summary.
+        draw_rectangle(
+            0.0,
+            0.0,
+            screen_width(),
+            screen_height(),
+            Color::new(0.0, 0.0, 0.0, 0.55),
+        );
+        let (title, lines) = self.lines();
+        let area = Rect::new(0.0, 0.0, screen_width(), screen_height());
+        hud::dialog(&app.text, area, layout.text, &title, &lines);
+    }
+}
+
+fn plural(name: &str, n: u32) -> String {
+    if n == 1 {
+        name.to_owned()
+    } else {
+        format!("{name}s")
+    }
+}

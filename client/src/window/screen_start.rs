@@ -1,0 +1,262 @@
+//! The start screen: New game, Continue, Load, Quit; and the list of saved games.
+
+use macroquad::prelude::*;
+use sandglass_core::store::{GameMeta, Status};
+use sandglass_core::Ruleset;
+
+use super::draw_map::{line_height, BACKGROUND};
+use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
+use super::{App, Go};
+use crate::games::utc;
+use crate::keys::{bind, Input, Key, Mode};
+
+pub struct StartScreen {
+    /// The highlighted entry.
+    choice: usize,
+    /// The most recently played game still alive: what Continue resumes.
+    latest: Option<GameMeta>,
+    /// The saved games, while the Load list is open.
+    list: Option<List>,
+    /// Why the last choice did not work.
+    error: Option<String>,
+}
+
+struct List {
+    games: Vec<GameMeta>,
+    choice: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    New,
+    Continue,
+    Load,
+    Quit,
+}
+
+const ENTRIES: [(Entry, char, &str); 4] = [
+    (Entry::New, 'n', "New game"),
+    (Entry::Continue, 'c', "Continue"),
+    (Entry::Load, 'l', "Load"),
+    (Entry::Quit, 'q', "Quit"),
+];
+
+/// The most recently played live game among `games`.
+pub fn latest_alive(games: &[GameMeta]) -> Option<&GameMeta> {
+    games
+        .iter()
+        .filter(|m| m.status == Status::Alive)
+        .max_by_key(|m| (m.last_played, m.id))
+}
+
+impl StartScreen {
+    pub fn new(app: &App, error: Option<String>) -> StartScreen {
+        let (latest, error) = match app.store.games() {
+            Ok(games) => (latest_alive(&games).cloned(), error),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        StartScreen {
+            // Continue first when there is something to continue.
+            choice: usize::from(latest.is_some()),
+            latest,
+            list: None,
+            error,
+        }
+    }
+
+    pub fn key(&mut self, app: &App, key: Key) -> Go {
+        let Some(input) = bind(Mode::List, key) else {
+            return Go::Stay;
+        };
+        if self.list.is_some() {
+            return self.list_key(input);
+        }
+        let picked = match input {
+            Input::Move(dir) => {
+                let step = if dir.delta().1 < 0 { 3 } else { 1 };
+                self.choice = (self.choice + step) % ENTRIES.len();
+                None
+            }
+            Input::Confirm | Input::Space => Some(ENTRIES[self.choice].0),
+            Input::Letter(c) => ENTRIES.iter().find(|e| e.1 == c).map(|e| e.0),
+            Input::Escape => Some(Entry::Quit),
+            _ => None,
+        };
+        match picked {
+            Some(Entry::New) => Go::NewGame {
+                seed: None,
+                ruleset: Ruleset::NETHACK,
+            },
+            Some(Entry::Continue) => match &self.latest {
+                Some(meta) => Go::Play(meta.id),
+                None => {
+                    self.error = Some("There is no game to continue: start a new one.".into());
+                    Go::Stay
+                }
+            },
+            Some(Entry::Load) => {
+                match app.store.games() {
+                    Ok(mut games) if !games.is_empty() => {
+                        // Newest first: the one just played is the likeliest choice.
+                        games.sort_by_key(|m| std::cmp::Reverse((m.last_played, m.id)));
+                        self.list = Some(List { games, choice: 0 });
+                        self.error = None;
+                    }
+                    Ok(_) => self.error = Some("There are no saved games yet.".into()),
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+                Go::Stay
+            }
+            Some(Entry::Quit) => Go::Exit,
+            None => Go::Stay,
+        }
+    }
+
+    fn list_key(&mut self, input: Input) -> Go {
+        let Some(list) = &mut self.list else {
+            return Go::Stay;
+        };
+        let count = list.games.len();
+        let pick = |list: &List, i: usize| {
+            let meta = &list.games[i];
+            if meta.status == Status::Alive {
+                Go::Play(meta.id)
+            } else {
+                Go::Over(meta.id)
+            }
+        };
+        match input {
+            Input::Move(dir) => {
+                let step = if dir.delta().1 < 0 { count - 1 } else { 1 };
+                list.choice = (list.choice + step) % count;
+                Go::Stay
+            }
+            Input::Confirm | Input::Space => pick(list, list.choice),
+            Input::Letter(c) => {
+                let index = (c as usize).wrapping_sub('a' as usize);
+                if c.is_ascii_lowercase() && index < count {
+                    pick(list, index)
+                } else {
+                    Go::Stay
+                }
+            }
+            Input::Escape => {
+                self.list = None;
+                Go::Stay
+            }
+            _ => Go::Stay,
+        }
+    }
+
+    pub fn draw(&self, app: &App) {
+        clear_background(BACKGROUND);
+        let (w, h) = (screen_width(), screen_height());
+        let size = (h / 32.0).clamp(14.0, 26.0).round();
+        let line = line_height(size);
+        let x = (w * 0.12).round();
+        let mut y = (h * 0.12).round();
+        app.text.bold("S A N D G L A S S", x, y, size * 1.8, TITLE);
+        y += line * 2.2;
+        app.text.draw(
+            "A camel crosses the desert. Every move is saved.",
+            x,
+            y,
+            size,
+            DIM,
+        );
+        y += line * 2.0;
+        match &self.list {
+            None => {
+                for (i, (entry, key, name)) in ENTRIES.iter().enumerate() {
+                    let mut label = format!("{key}  {name}");
+                    let mut color = TEXT;
+                    if *entry == Entry::Continue {
+                        match &self.latest {
+                            Some(m) => {
+                                label +=
+                                    &format!("   {} - depth {}, turn {}", m.name, m.depth, m.turns)
+                            }
+                            None => color = DIM,
+                        }
+                    }
+                    if i == self.choice {
+                        draw_rectangle(
+                            x - size * 0.5,
+                            y,
+                            w - 2.0 * x + size,
+                            line,
+                            Color::new(0.3, 0.22, 0.1, 1.0),
+                        );
+                    }
+                    app.text
+                        .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
+                    y += line * 1.3;
+                }
+                y += line;
+                app.text
+                    .draw("Arrows and Enter, or the letter.", x, y, size, DIM);
+            }
+            Some(list) => {
+                app.text.bold("Saved games", x, y, size, TITLE);
+                y += line * 1.5;
+                // Smaller, so that a row fits its date at the default window size.
+                let size = (size * 0.85).round();
+                let line = line_height(size);
+                let rows = (((h - y) / line) as usize).saturating_sub(3).max(1);
+                let first = list.choice.saturating_sub(rows - 1);
+                for (i, meta) in list.games.iter().enumerate().skip(first).take(rows) {
+                    let letter = if i < 26 {
+                        char::from(b'a' + i as u8)
+                    } else {
+                        ' '
+                    };
+                    let label = format!(
+                        "{letter}  {:<20} {:<6} depth {}  turn {:<6} {}",
+                        meta.name,
+                        meta.status.name(),
+                        meta.depth,
+                        meta.turns,
+                        utc(meta.last_played)
+                    );
+                    if i == list.choice {
+                        draw_rectangle(
+                            x - size * 0.5,
+                            y,
+                            w - 2.0 * x + size,
+                            line,
+                            Color::new(0.3, 0.22, 0.1, 1.0),
+                        );
+                    }
+                    let color = if meta.status == Status::Alive {
+                        TEXT
+                    } else {
+                        DIM
+                    };
+                    app.text
+                        .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
+                    y += line;
+                }
+                y += line;
+                app.text.draw(
+                    "Enter plays a live game or shows how a finished one ended. Escape: back.",
+                    x,
+                    y,
+                    size,
+                    DIM,
+                );
+            }
+        }
+        if let Some(error) = &self.error {
+            app.text.draw(
+                &hud::fit(error, w - 2.0 * x, size),
+                x,
+                h - line * 2.0,
+                size,
+                BAD,
+            );
+        } else if self.list.is_none() && self.latest.is_none() {
+            app.text
+                .draw("No game to continue yet.", x, h - line * 2.0, size, ASK);
+        }
+    }
+}

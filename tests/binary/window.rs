@@ -1,0 +1,410 @@
+//! The window end to end: the real binary on a virtual X display (`Xvfb`), played with
+//! key presses from `xdotool` and looked at through screenshots (ImageMagick's `import`).
+//!
+//! It moves, rests, eats through the menu, opens the energy panel and quits through the
+//! y/n question, checking the screenshots on the way; then the data directory must hold a
+//! game whose log folds to the hash the binary reported. A second game is killed with
+//! SIGKILL after a move and continued from the start screen: same hash.
+//!
+//! Without those tools the test fails when `CI` is set (`.ci/run` installs them) and is
+//! skipped, saying why, otherwise. Screenshots stay in `target/tmp/window/` to look at.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use common::BIN;
+use macroquad::texture::Image;
+use sandglass_core::store::{GameId, Status, Store};
+use sandglass_core::{fold, Ruleset};
+
+/// How long any one thing may take before the test gives up on it.
+const PATIENCE: Duration = Duration::from_secs(10);
+/// The window's size, as the binary opens it.
+const WIDTH: usize = 1024;
+const HEIGHT: usize = 640;
+/// The fill of an egui window in its dark theme: a grey the game's palette never uses.
+const EGUI_FILL: [u8; 3] = [27, 27, 27];
+
+#[test]
+fn play_in_a_window_under_xvfb() {
+    if let Err(missing) = tools() {
+        if std::env::var_os("CI").is_some() {
+            panic!("{missing}: the window test needs Xvfb, xdotool and ImageMagick (.ci/run installs them)");
+        }
+        eprintln!("skipped: {missing} (install xvfb, xdotool and imagemagick to run it)");
+        return;
+    }
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("window");
+    std::fs::create_dir_all(&shots).unwrap();
+    let display = Xvfb::start();
+    let data = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let dirs = [
+        "--data-dir",
+        data.path().to_str().unwrap(),
+        "--config-dir",
+        config.path().to_str().unwrap(),
+    ];
+
+    // A fresh game: move, rest, eat, the panel, quit.
+    let mut game = Window::open(&display, &[&dirs[..], &["play", "--seed", "7"]].concat());
+    let (id, _) = game.wait_game();
+    let start = game.shot(&shots, "1-start");
+    assert_not_blank(&start, "the game screen");
+    assert!(egui_share(&start) < 0.01, "the panel starts closed");
+
+    let mut acks = 0;
+    let moved = ["l", "h", "j", "k", "y", "u", "b", "n"]
+        .iter()
+        .any(|key| game.command(key, &mut acks, Duration::from_millis(1500)));
+    assert!(moved, "no direction was open to the camel");
+    assert!(game.command("period", &mut acks, PATIENCE), "resting");
+    game.key("e");
+    let menu = game.shot(&shots, "2-eat-menu");
+    assert!(changed(&start, &menu) > 0.01, "the eat menu shows");
+    assert!(
+        game.command("a", &mut acks, PATIENCE),
+        "eating the date in slot a"
+    );
+
+    let before = game.shot(&shots, "3-before-panel");
+    game.key("F1");
+    game.wait_line("panel shown");
+    let panel = game.shot(&shots, "4-panel");
+    assert_not_blank(&panel, "the game with its panel");
+    assert!(egui_share(&before) < 0.01);
+    assert!(
+        egui_share(&panel) > 0.05,
+        "the energy panel covers part of the window: {:.3}",
+        egui_share(&panel)
+    );
+
+    game.key("Q");
+    let question = game.shot(&shots, "5-really-quit");
+    assert_not_blank(&question, "the quit question");
+    game.key("y");
+    game.wait_line("ack ");
+    acks += 1;
+    // Past the last --more--, to the end screen.
+    let reported = game.leave_with("space");
+    let end = game.shot(&shots, "6-end");
+    assert_not_blank(&end, "the end screen");
+    game.key("q");
+    game.wait_exit();
+
+    let store = Store::open(data.path()).unwrap();
+    let meta = store.meta(id).unwrap();
+    assert_eq!(meta.status, Status::Quit);
+    assert_eq!(meta.header.seed, 7);
+    assert_eq!(meta.header.ruleset, Ruleset::NETHACK);
+    assert_eq!(
+        meta.commands, acks,
+        "every acknowledged command is in the log"
+    );
+    let folded = fold(&meta.header, store.events(id).unwrap(), &mut ()).unwrap();
+    assert_eq!(
+        folded.hash(),
+        reported,
+        "the log folds to the hash the binary reported"
+    );
+    assert_eq!(meta.last_hash, reported);
+    drop(store);
+    let settings = std::fs::read_to_string(config.path().join("settings.json")).unwrap();
+    assert!(settings.contains("\"panel_open\": true"), "{settings}");
+
+    // A second game, killed outright after one move, then continued from the menu.
+    let mut game = Window::open(&display, &[&dirs[..], &["play", "--seed", "11"]].concat());
+    let (second, _) = game.wait_game();
+    let mut acks = 0;
+    assert!(game.command("period", &mut acks, PATIENCE));
+    let saved = game.last_hash.expect("an ack with a hash");
+    game.kill();
+
+    let mut menu = Window::open(&display, &dirs);
+    menu.shot(&shots, "7-start-screen");
+    menu.key("c");
+    let (resumed, hash) = menu.wait_game();
+    assert_eq!(resumed, second, "Continue opens the most recent live game");
+    assert_eq!(hash, saved, "Continue resumes exactly where the player was");
+    let again = menu.shot(&shots, "8-continued");
+    assert!(
+        egui_share(&again) > 0.05,
+        "the panel is remembered across runs"
+    );
+    assert_eq!(menu.leave_with("Escape"), saved);
+    menu.key("q");
+    menu.wait_exit();
+    eprintln!("screenshots in {}", shots.display());
+}
+
+/// `Err` names the first tool missing.
+fn tools() -> Result<(), String> {
+    for tool in ["Xvfb", "xdotool", "import"] {
+        let found = std::env::var_os("PATH")
+            .map(|path| std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()))
+            .unwrap_or(false);
+        if !found {
+            return Err(format!("`{tool}` is not installed"));
+        }
+    }
+    Ok(())
+}
+
+/// A virtual X display of its own, so the test never touches a real one.
+struct Xvfb {
+    process: Child,
+    name: String,
+}
+
+impl Xvfb {
+    fn start() -> Xvfb {
+        let number = (90..200)
+            .find(|n| {
+                !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+                    && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+            })
+            .expect("a free X display number");
+        let name = format!(":{number}");
+        let process = Command::new("Xvfb")
+            .args([&name, "-screen", "0", "1024x640x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb starts");
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
+        let deadline = Instant::now() + PATIENCE;
+        while !socket.exists() {
+            assert!(Instant::now() < deadline, "Xvfb did not open {name}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Xvfb { process, name }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// The binary with its window, and what it says on stdout.
+struct Window {
+    process: Child,
+    lines: Receiver<String>,
+    said: Vec<String>,
+    display: String,
+    window: String,
+    last_hash: Option<u64>,
+}
+
+impl Window {
+    fn open(display: &Xvfb, args: &[&str]) -> Window {
+        let mut process = Command::new(BIN)
+            .args(args)
+            .env("DISPLAY", &display.name)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the sandglass binary runs");
+        let stdout = process.stdout.take().unwrap();
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut window = Window {
+            process,
+            lines,
+            said: vec![],
+            display: display.name.clone(),
+            window: String::new(),
+            last_hash: None,
+        };
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let found = window.xdotool(&["search", "--name", "^Sandglass$"]);
+            if let Some(id) = found.lines().next() {
+                window.window = id.to_owned();
+                break;
+            }
+            assert!(Instant::now() < deadline, "no window appeared");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        window.xdotool(&["windowfocus", "--sync", &window.window.clone()]);
+        // The first frames: fonts and the egui context are made then.
+        std::thread::sleep(Duration::from_millis(800));
+        window
+    }
+
+    fn xdotool(&self, args: &[&str]) -> String {
+        let output = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("xdotool runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    fn key(&self, key: &str) {
+        self.xdotool(&["key", "--window", &self.window, key]);
+        std::thread::sleep(Duration::from_millis(150));
+    }
+
+    /// The next line on stdout, within `patience`.
+    fn next_line(&mut self, patience: Duration) -> Option<String> {
+        let line = self.lines.recv_timeout(patience).ok()?;
+        if let Some(hash) = line.split(" hash 0x").nth(1) {
+            self.last_hash = u64::from_str_radix(hash, 16).ok();
+        }
+        self.said.push(line.clone());
+        Some(line)
+    }
+
+    fn wait_line(&mut self, prefix: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        while let Some(line) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+        panic!("no `{prefix}` line; the binary said {:?}", self.said);
+    }
+
+    /// `game ID hash 0xH`: the game opened.
+    fn wait_game(&mut self) -> (GameId, u64) {
+        let line = self.wait_line("game ");
+        let id = line["game ".len()..]
+            .split(' ')
+            .next()
+            .and_then(|id| id.parse().ok())
+            .unwrap_or_else(|| panic!("{line:?}"));
+        (GameId(id), self.last_hash.unwrap())
+    }
+
+    /// Presses `key` until the game is left (a `--more--` may need it more than once);
+    /// returns the hash it reports then.
+    fn leave_with(&mut self, key: &str) -> u64 {
+        for _ in 0..4 {
+            self.key(key);
+            while let Some(line) = self.next_line(Duration::from_millis(700)) {
+                if let Some(hash) = line.strip_prefix("hash 0x") {
+                    return u64::from_str_radix(hash, 16).unwrap();
+                }
+            }
+        }
+        panic!("the game was not left; the binary said {:?}", self.said);
+    }
+
+    /// Presses `key` and waits up to `patience` for the command it completes to be
+    /// acknowledged; then presses Space, which reads any `--more--` and means nothing
+    /// on the map. False if no command was accepted (a cactus in the way).
+    fn command(&mut self, key: &str, acks: &mut u64, patience: Duration) -> bool {
+        self.key(key);
+        let deadline = Instant::now() + patience;
+        while let Some(line) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            if let Some(rest) = line.strip_prefix("ack ") {
+                *acks = rest.split(' ').next().unwrap().parse().unwrap();
+                self.key("space");
+                self.key("space");
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The window as it looks now, saved as `name.png` in `dir`.
+    fn shot(&self, dir: &Path, name: &str) -> Image {
+        // A few frames for the last key to show.
+        std::thread::sleep(Duration::from_millis(400));
+        let path = dir.join(format!("{name}.png"));
+        let status = Command::new("import")
+            .args(["-window", "root"])
+            .arg(&path)
+            .env("DISPLAY", &self.display)
+            .status()
+            .expect("import runs");
+        assert!(status.success(), "import failed");
+        let bytes = std::fs::read(&path).unwrap();
+        Image::from_file_with_format(&bytes, None).expect("import writes a PNG")
+    }
+
+    fn wait_exit(&mut self) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.process.try_wait().unwrap() {
+                assert!(status.success(), "the binary failed: {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "the binary did not exit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// SIGKILL: nothing is flushed or said on the way out.
+    fn kill(mut self) {
+        self.process.kill().unwrap();
+        self.process.wait().unwrap();
+    }
+}
+
+impl Drop for Window {
+    fn drop(&mut self) {
+        // A test that failed half-way must not leave a window behind.
+        if let Ok(None) = self.process.try_wait() {
+            let _ = self.process.kill();
+            let _ = self.process.wait();
+        }
+    }
+}
+
+/// The window's pixels, as RGB triples.
+fn pixels(image: &Image) -> impl Iterator<Item = [u8; 3]> + '_ {
+    let width = usize::from(image.width);
+    (0..HEIGHT.min(usize::from(image.height))).flat_map(move |y| {
+        (0..WIDTH.min(width)).map(move |x| {
+            let at = (y * width + x) * 4;
+            [image.bytes[at], image.bytes[at + 1], image.bytes[at + 2]]
+        })
+    })
+}
+
+/// A drawn screen has many colours, and no one of them covers nearly all of it.
+fn assert_not_blank(image: &Image, what: &str) {
+    let mut counts = std::collections::HashMap::new();
+    for pixel in pixels(image) {
+        *counts.entry(pixel).or_insert(0usize) += 1;
+    }
+    let most = counts.values().max().copied().unwrap_or(0);
+    let total = WIDTH * HEIGHT;
+    assert!(
+        counts.len() > 30,
+        "{what} is nearly blank: {} colours",
+        counts.len()
+    );
+    assert!(
+        most * 10 < total * 9,
+        "{what} is nearly one colour: {most} of {total} pixels"
+    );
+}
+
+/// The share of the window in the egui panel's fill colour.
+fn egui_share(image: &Image) -> f64 {
+    let grey = pixels(image).filter(|&p| p == EGUI_FILL).count();
+    grey as f64 / (WIDTH * HEIGHT) as f64
+}
+
+/// The share of pixels that differ between two screenshots.
+fn changed(a: &Image, b: &Image) -> f64 {
+    let differ = pixels(a).zip(pixels(b)).filter(|(x, y)| x != y).count();
+    differ as f64 / (WIDTH * HEIGHT) as f64
+}
