@@ -50,6 +50,11 @@ enum Cmd {
     },
     /// Open the window on a saved game, by name or number.
     Load { game: String },
+    /// Watch a saved game or a replay file on a timeline: scrub, step, take over.
+    Replay {
+        #[arg(value_name = "GAME|FILE.sgr")]
+        replay: String,
+    },
     /// Open the window on a crowd of creatures and measure frame times.
     #[command(hide = true)]
     BenchWindow(window::BenchArgs),
@@ -90,6 +95,10 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Load { game }) => window_options(&cli.data_dir, cli.config_dir, cli.frame_stats)
             .and_then(|o| window::run(window::Opening::Load(game), o)),
+        Some(Cmd::Replay { replay }) => {
+            window_options(&cli.data_dir, cli.config_dir, cli.frame_stats)
+                .and_then(|o| window::run(window::Opening::Replay(replay), o))
+        }
         Some(Cmd::BenchWindow(args)) => {
             window_options(&cli.data_dir, cli.config_dir, cli.frame_stats)
                 .and_then(|o| window::run(window::Opening::Bench(args), o))

@@ -28,14 +28,14 @@ pub fn run(replays: &[String], data_dir: Option<&Path>) -> anyhow::Result<()> {
     // Opened only if a game is named: files need no data directory.
     let store = replays
         .iter()
-        .any(|name| !is_file(name))
+        .any(|name| !is_replay_file(name))
         .then(|| open_store(data_dir));
     let mut failed = 0;
     let mut out = std::io::stdout().lock();
     for name in replays {
         let start = Instant::now();
         let verdict = match &store {
-            Some(store) if !is_file(name) => verify_game(name, store),
+            Some(store) if !is_replay_file(name) => verify_game(name, store),
             _ => verify_file(Path::new(name)),
         };
         let ms = start.elapsed().as_secs_f64() * 1e3;
@@ -64,7 +64,7 @@ pub fn run(replays: &[String], data_dir: Option<&Path>) -> anyhow::Result<()> {
 }
 
 /// A path to an existing file, or anything named like a replay file; otherwise a game.
-fn is_file(name: &str) -> bool {
+pub fn is_replay_file(name: &str) -> bool {
     name.ends_with(".sgr") || Path::new(name).is_file()
 }
 

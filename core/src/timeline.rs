@@ -132,11 +132,22 @@ impl Timeline {
         if here > at || here < copy * self.every {
             self.cursor.clone_from(&self.cache[copy as usize]);
         }
+        self.fold_to(at, &mut ())
+    }
+
+    /// Moves the cursor forward to `at` (the end if `at` is past it) by folding every event
+    /// on the way, each change shown to `obs`: for playing a replay with what each step
+    /// caused animated. Use `seek` to jump, or to go back.
+    pub fn play_to(&mut self, at: u64, obs: &mut impl Observer) -> &State {
+        self.fold_to(at.clamp(self.position(), self.end()), obs)
+    }
+
+    fn fold_to(&mut self, at: u64, obs: &mut impl Observer) -> &State {
         let from = self.position() as usize;
         for &event in &self.events[from..at as usize] {
             // The whole tape folded when the timeline was built; folding is deterministic.
             self.cursor
-                .feed(event, &mut ())
+                .feed(event, obs)
                 .expect("a verified tape folds again");
         }
         &self.cursor
@@ -183,6 +194,14 @@ impl Timeline {
     /// The tick at the end of the tape.
     pub fn last_tick(&self) -> Tick {
         Tick(self.tick_starts.len() as u64)
+    }
+
+    /// How the game ended, if the tape goes that far.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.markers.last()?.kind {
+            MarkerKind::End(outcome) => Some(outcome),
+            _ => None,
+        }
     }
 
     /// Deaths, hatchings, knock-outs, descents and the end of the game, in tape order.

@@ -4,7 +4,9 @@
 //! It moves, rests, eats through the menu, opens the energy panel and quits through the
 //! y/n question, checking the screenshots on the way; then the data directory must hold a
 //! game whose log folds to the hash the binary reported. A second game is killed with
-//! SIGKILL after a move and continued from the start screen: same hash.
+//! SIGKILL after a move and continued from the start screen: same hash. Then a golden
+//! replay is opened on the scrubber, stepped through, and taken over: the new game's log
+//! is the replay's up to the cursor.
 //!
 //! Without those tools the test fails when `CI` is set (`.ci/run` installs them) and is
 //! skipped, saying why, otherwise. Screenshots stay in `target/tmp/window/` to look at.
@@ -19,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use common::BIN;
 use macroquad::texture::Image;
-use sandglass_core::store::{GameId, Status, Store};
+use sandglass_core::store::{GameId, ReplayFile, Status, Store};
+use sandglass_core::Event;
 use sandglass_core::{fold, Ruleset};
 
 /// How long any one thing may take before the test gives up on it.
@@ -30,8 +33,9 @@ const HEIGHT: usize = 640;
 /// The fill of an egui window in its dark theme: a grey the game's palette never uses.
 const EGUI_FILL: [u8; 3] = [27, 27, 27];
 
+/// One test, so that the runs share one display one after the other.
 #[test]
-fn play_in_a_window_under_xvfb() {
+fn the_window_under_xvfb() {
     if let Err(missing) = tools() {
         if std::env::var_os("CI").is_some() {
             panic!("{missing}: the window test needs Xvfb, xdotool and ImageMagick (.ci/run installs them)");
@@ -42,6 +46,12 @@ fn play_in_a_window_under_xvfb() {
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("window");
     std::fs::create_dir_all(&shots).unwrap();
     let display = Xvfb::start();
+    play_save_and_continue(&display, &shots);
+    scrub_a_replay_and_take_over(&display, &shots);
+    eprintln!("screenshots in {}", shots.display());
+}
+
+fn play_save_and_continue(display: &Xvfb, shots: &Path) {
     let data = tempfile::tempdir().unwrap();
     let config = tempfile::tempdir().unwrap();
     let dirs = [
@@ -52,9 +62,9 @@ fn play_in_a_window_under_xvfb() {
     ];
 
     // A fresh game: move, rest, eat, the panel, quit.
-    let mut game = Window::open(&display, &[&dirs[..], &["play", "--seed", "7"]].concat());
+    let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "7"]].concat());
     let (id, _) = game.wait_game();
-    let start = game.shot(&shots, "1-start");
+    let start = game.shot(shots, "1-start");
     assert_not_blank(&start, "the game screen");
     assert!(egui_share(&start) < 0.01, "the panel starts closed");
 
@@ -65,17 +75,17 @@ fn play_in_a_window_under_xvfb() {
     assert!(moved, "no direction was open to the camel");
     assert!(game.command("period", &mut acks, PATIENCE), "resting");
     game.key("e");
-    let menu = game.shot(&shots, "2-eat-menu");
+    let menu = game.shot(shots, "2-eat-menu");
     assert!(changed(&start, &menu) > 0.01, "the eat menu shows");
     assert!(
         game.command("a", &mut acks, PATIENCE),
         "eating the date in slot a"
     );
 
-    let before = game.shot(&shots, "3-before-panel");
+    let before = game.shot(shots, "3-before-panel");
     game.key("F1");
     game.wait_line("panel shown");
-    let panel = game.shot(&shots, "4-panel");
+    let panel = game.shot(shots, "4-panel");
     assert_not_blank(&panel, "the game with its panel");
     assert!(egui_share(&before) < 0.01);
     assert!(
@@ -85,14 +95,14 @@ fn play_in_a_window_under_xvfb() {
     );
 
     game.key("Q");
-    let question = game.shot(&shots, "5-really-quit");
+    let question = game.shot(shots, "5-really-quit");
     assert_not_blank(&question, "the quit question");
     game.key("y");
     game.wait_line("ack ");
     acks += 1;
     // Past the last --more--, to the end screen.
     let reported = game.leave_with("space");
-    let end = game.shot(&shots, "6-end");
+    let end = game.shot(shots, "6-end");
     assert_not_blank(&end, "the end screen");
     game.key("q");
     game.wait_exit();
@@ -118,20 +128,20 @@ fn play_in_a_window_under_xvfb() {
     assert!(settings.contains("\"panel_open\": true"), "{settings}");
 
     // A second game, killed outright after one move, then continued from the menu.
-    let mut game = Window::open(&display, &[&dirs[..], &["play", "--seed", "11"]].concat());
+    let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "11"]].concat());
     let (second, _) = game.wait_game();
     let mut acks = 0;
     assert!(game.command("period", &mut acks, PATIENCE));
     let saved = game.last_hash.expect("an ack with a hash");
     game.kill();
 
-    let mut menu = Window::open(&display, &dirs);
-    menu.shot(&shots, "7-start-screen");
+    let mut menu = Window::open(display, &dirs);
+    menu.shot(shots, "7-start-screen");
     menu.key("c");
     let (resumed, hash) = menu.wait_game();
     assert_eq!(resumed, second, "Continue opens the most recent live game");
     assert_eq!(hash, saved, "Continue resumes exactly where the player was");
-    let again = menu.shot(&shots, "8-continued");
+    let again = menu.shot(shots, "8-continued");
     assert!(
         egui_share(&again) > 0.05,
         "the panel is remembered across runs"
@@ -139,7 +149,64 @@ fn play_in_a_window_under_xvfb() {
     assert_eq!(menu.leave_with("Escape"), saved);
     menu.key("q");
     menu.wait_exit();
-    eprintln!("screenshots in {}", shots.display());
+}
+
+fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
+    let golden = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../replays/nethack-short-1.sgr"
+    );
+    let file = ReplayFile::read(Path::new(golden)).unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let dirs = ["--data-dir", data.path().to_str().unwrap()];
+    let mut replay = Window::open(display, &[&dirs[..], &["replay", golden]].concat());
+    let opened = replay.wait_line("replay ");
+    assert_eq!(opened, format!("replay {} events", file.events.len()));
+    replay.key("space");
+    let first = replay.shot(shots, "9-replay");
+    assert_not_blank(&first, "the scrubber");
+    assert!(
+        egui_share(&first) > 0.05,
+        "the timeline strip along the bottom: {:.3}",
+        egui_share(&first)
+    );
+    replay.key("End");
+    let last = replay.shot(shots, "10-replay-end");
+    assert!(changed(&first, &last) > 0.01, "the end looks different");
+    // Back to the genesis, then three commands forward: where the third is to be given.
+    replay.key("Home");
+    for _ in 0..3 {
+        replay.key("Right");
+    }
+    replay.key("t");
+    let (taken, hash) = replay.wait_game();
+    replay.shot(shots, "11-taken-over");
+    assert_eq!(replay.leave_with("Escape"), hash);
+    replay.key("q");
+    replay.wait_exit();
+
+    let store = Store::open(data.path()).unwrap();
+    let meta = store.meta(taken).unwrap();
+    assert_eq!(meta.status, Status::Alive);
+    assert_eq!(
+        meta.commands, 2,
+        "the log holds the two commands before the cursor"
+    );
+    let events = store.events(taken).unwrap();
+    let third = file
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Event::Command(_)))
+        .nth(2)
+        .map(|(i, _)| i)
+        .unwrap();
+    assert_eq!(
+        events,
+        file.events[..third],
+        "the replay's log up to the cursor"
+    );
+    assert_eq!(fold(&meta.header, events, &mut ()).unwrap().hash(), hash);
 }
 
 /// `Err` names the first tool missing.

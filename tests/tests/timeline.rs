@@ -8,11 +8,12 @@ use std::sync::OnceLock;
 
 use common::{bot_file, play};
 use proptest::prelude::*;
+use sandglass_core::apply::Change;
 use sandglass_core::bot::Bot;
 use sandglass_core::ids::Tick;
 use sandglass_core::store::{ReplayFile, ReplayFileError, Store, StoreError};
 use sandglass_core::timeline::{MarkerKind, Timeline};
-use sandglass_core::{Event, Need, Ruleset};
+use sandglass_core::{Event, Need, Observer, Ruleset, State};
 
 /// Copies kept every this many events in the tests: small, so that short tapes cross many.
 const SPACING: u64 = 500;
@@ -79,6 +80,36 @@ fn stepping_one_event_forward_then_back_visits_the_same_states() {
     }
     // Past the end is the end.
     assert_eq!(timeline.seek(end + 10).events_folded(), end);
+}
+
+/// Counts the ticks a fold starts.
+#[derive(Default)]
+struct Ticks(u64);
+
+impl Observer for Ticks {
+    fn changed(&mut self, _state: &State, change: &Change) {
+        if matches!(change, Change::StartTick) {
+            self.0 += 1;
+        }
+    }
+}
+
+#[test]
+fn playing_forward_shows_every_change_on_the_way_and_never_goes_back() {
+    let file = whole_game();
+    let mut played = timeline(file);
+    let mut sought = timeline(file);
+    let from = SPACING - 3;
+    // Across a kept copy: playing folds from the cursor, not from the copy.
+    let to = 3 * SPACING + 41;
+    played.seek(from);
+    let mut ticks = Ticks::default();
+    let state = played.play_to(to, &mut ticks);
+    assert_eq!(state.hash(), sought.seek(to).hash());
+    assert_eq!(ticks.0, played.tick_at(to).0 - played.tick_at(from).0);
+    assert!(ticks.0 > 0);
+    // Behind the cursor is not forward: the cursor stays.
+    assert_eq!(played.play_to(from, &mut ()).events_folded(), to);
 }
 
 #[test]

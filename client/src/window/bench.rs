@@ -16,7 +16,7 @@ use sandglass_core::{Live, State};
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::Layout;
 use super::hud::{self, TEXT};
-use super::App;
+use super::{App, Go};
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -56,10 +56,10 @@ impl BenchScreen {
         self.live.state()
     }
 
-    /// Runs a tick when one is due; false once the time is up.
-    pub fn update(&mut self, time: f64) -> bool {
+    /// Runs a tick when one is due; closes the window once the time is up.
+    pub fn update(&mut self, time: f64) -> Go {
         if time >= self.until {
-            return false;
+            return Go::Exit;
         }
         if time >= self.next_tick {
             self.next_tick += self.interval;
@@ -68,7 +68,7 @@ impl BenchScreen {
             self.live.run_ticks(next, &mut recorder, &mut Vec::new());
             self.playback = Some(recorder.into_playback(time));
         }
-        true
+        Go::Stay
     }
 
     pub fn draw(&mut self, app: &mut App, time: f64) {

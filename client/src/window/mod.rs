@@ -4,8 +4,9 @@
 //!
 //! Whoever drives the binary (the end-to-end test, scripts) reads a few lines on stdout,
 //! each flushed at once: `game ID hash 0xH` when a game opens, `ack K hash 0xH` once
-//! its command K is on disk, `panel shown` / `panel hidden` on F1, and `hash 0xH` when
-//! the game is left (game over, back to the menu, or the window closed).
+//! its command K is on disk, `panel shown` / `panel hidden` on F1, `hash 0xH` when
+//! the game is left (game over, back to the menu, or the window closed), and
+//! `replay N events` when a replay opens on the scrubber.
 
 mod animate;
 mod atlas;
@@ -42,7 +43,9 @@ use bench::BenchScreen;
 use frames::FrameStats;
 use screen_end::EndScreen;
 use screen_game::GameScreen;
-use screen_replay::ReplayScreen;
+use screen_replay::{Replay, ReplayScreen};
+
+pub use screen_replay::Tape;
 use screen_start::StartScreen;
 
 /// What the window opens on.
@@ -54,6 +57,8 @@ pub enum Opening {
     },
     /// A saved game, by name or number.
     Load(String),
+    /// The scrubber, on a replay file or a saved game.
+    Replay(String),
     Bench(BenchArgs),
 }
 
@@ -81,6 +86,14 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
             } else {
                 Go::Over(meta.id)
             }
+        }
+        Opening::Replay(name) => {
+            let tape = if crate::verify::is_replay_file(&name) {
+                Tape::File(name.into())
+            } else {
+                Tape::Game(store.find(&name)?.id)
+            };
+            Go::Show(Box::new(Replay::open(&store, tape)?))
         }
         Opening::Bench(args) => Go::Bench(args),
     };
@@ -176,6 +189,10 @@ impl Report {
     fn hash(&self, hash: u64) {
         self.line(&format!("hash 0x{hash:016x}"));
     }
+
+    fn replay(&self, events: u64) {
+        self.line(&format!("replay {events} events"));
+    }
 }
 
 /// Where a screen sends the player next.
@@ -189,7 +206,10 @@ pub enum Go {
     Play(GameId),
     /// The summary of a finished game.
     Over(GameId),
-    Watch(GameId),
+    /// The scrubber on a tape, checked when it opens.
+    Watch(Tape),
+    /// The scrubber on a replay already checked.
+    Show(Box<Replay>),
     Bench(BenchArgs),
     Exit,
 }
@@ -238,10 +258,11 @@ fn open(app: &mut App, go: Go, time: f64) -> anyhow::Result<Option<Screen>> {
             Ok(screen) => Screen::End(Box::new(screen)),
             Err(error) => menu_with(app, error),
         },
-        Go::Watch(id) => match ReplayScreen::new(app, id, time) {
-            Ok(screen) => Screen::Replay(Box::new(screen)),
+        Go::Watch(tape) => match Replay::open(&app.store, tape) {
+            Ok(replay) => Screen::Replay(Box::new(ReplayScreen::new(app, replay, time))),
             Err(error) => menu_with(app, error),
         },
+        Go::Show(replay) => Screen::Replay(Box::new(ReplayScreen::new(app, *replay, time))),
         Go::Bench(args) => {
             // Measured with the panel open, as the heaviest frame; not remembered.
             app.settings.panel_open = true;
@@ -286,21 +307,18 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
                     Screen::Start(s) => s.key(&app, key),
                     Screen::Game(s) => s.key(&mut app, key, time)?,
                     Screen::End(s) => s.key(key),
-                    Screen::Replay(s) => s.key(&app, key, time)?,
+                    Screen::Replay(s) => s.key(key, time),
                     Screen::Bench(_) => Go::Stay,
                 };
             }
         }
-        let finished = match &mut screen {
-            Screen::Replay(s) => {
-                s.update(time)?;
-                false
-            }
-            Screen::Bench(s) => !s.update(time),
-            _ => false,
+        let next = match &mut screen {
+            Screen::Replay(s) => s.update(&mut app, time)?,
+            Screen::Bench(s) => s.update(time),
+            _ => Go::Stay,
         };
-        if finished {
-            go = Go::Exit;
+        if matches!(go, Go::Stay) {
+            go = next;
         }
         if is_quit_requested() {
             go = Go::Exit;
@@ -325,6 +343,9 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         }
         let mut open = app.settings.panel_open;
         egui_macroquad::ui(|ctx| {
+            if let Screen::Replay(s) = &mut screen {
+                s.ui(ctx, time);
+            }
             if let (true, Some(state)) = (open, screen.state()) {
                 let map = state.map();
                 let layout =

@@ -12,7 +12,7 @@ use sandglass_core::{fold, Observer, State};
 use super::animate::Frame;
 use super::draw_map::Layout;
 use super::hud::{self, ASK, BAD, DIM, GOOD, TEXT};
-use super::{App, Go};
+use super::{App, Go, Tape};
 use crate::keys::{bind, Input, Key, Mode};
 
 pub struct EndScreen {
@@ -68,7 +68,7 @@ impl EndScreen {
 
     pub fn key(&mut self, key: Key) -> Go {
         match bind(Mode::List, key) {
-            Some(Input::Letter('r')) => Go::Watch(self.meta.id),
+            Some(Input::Letter('r')) => Go::Watch(Tape::Game(self.meta.id)),
             Some(Input::Letter('n')) => Go::NewGame {
                 seed: None,
                 ruleset: self.meta.header.ruleset,

@@ -1,128 +1,259 @@
-//! Watching a saved game from its tape: command by command, with the same map,
-//! animations, side bar and energy panel as live play. Folding forward only: the
-//! scrubber (back steps, timeline, taking over) is a tool of its own.
+//! The replay scrubber: a stored game or a `.sgr` file on a timeline. The map, side bar,
+//! messages and energy panel show the world at the cursor; the strip along the bottom
+//! moves the cursor (slider, buttons, markers) and the keys do the same.
+//!
+//! All seeking goes through the core's `Timeline`, which keeps a copy of the state every
+//! few thousand events: a move of the slider folds at most that far, never the whole tape.
+//! Playing forward folds from the cursor with a `Recorder` watching, so a replay animates
+//! exactly as live play did.
 
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use egui_macroquad::egui::{self, Color32, Context, RichText, Sense, Stroke};
 use macroquad::miniquad::KeyCode;
 use macroquad::prelude::*;
-use sandglass_core::store::{GameId, GameMeta};
-use sandglass_core::{Event, FeedError, Observer, State};
+use sandglass_core::species::Species;
+use sandglass_core::store::{GameId, ReplayFile, Status, Store};
+use sandglass_core::timeline::{Marker, MarkerKind, Timeline};
+use sandglass_core::{Outcome, State};
 
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Layout};
-use super::hud::{self, ASK, DIM, TEXT};
+use super::hud::{self, DIM, TEXT};
 use super::{App, Go};
 use crate::keys::Key;
 
 /// Seconds between two commands at 1x.
 const STEP: f64 = 0.4;
 const FASTEST: u32 = 64;
+/// Above this speed steps come too fast to animate; the map just shows each one.
+const ANIMATED_UP_TO: u32 = 4;
+/// The height of the timeline strip, in pixels.
+const STRIP: f32 = 92.0;
+
+/// Where a replay's tape comes from.
+#[derive(Clone, Debug)]
+pub enum Tape {
+    Game(GameId),
+    File(PathBuf),
+}
+
+/// A replay checked and laid out on its timeline, ready to watch.
+pub struct Replay {
+    timeline: Timeline,
+    title: String,
+    tape: Tape,
+}
+
+impl Replay {
+    /// Reads the tape and verifies it (every draw, checkpoint and the final hash) in the
+    /// one fold that builds the timeline. A replay that does not verify is not shown.
+    pub fn open(store: &Store, tape: Tape) -> anyhow::Result<Replay> {
+        let (file, title) = match &tape {
+            Tape::Game(id) => {
+                let name = store.meta(*id)?.name;
+                // Damaged snapshots are only a cache; the fold below checks the rest.
+                let (file, _damaged) = store.replay_file(*id)?;
+                (file, name)
+            }
+            Tape::File(path) => {
+                let file = ReplayFile::read(path)
+                    .with_context(|| format!("cannot open the replay {}", path.display()))?;
+                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+                (file, stem.unwrap_or_else(|| "replay".to_owned()))
+            }
+        };
+        let timeline =
+            Timeline::new(file).with_context(|| format!("the replay `{title}` does not verify"))?;
+        Ok(Replay {
+            timeline,
+            title,
+            tape,
+        })
+    }
+}
 
 pub struct ReplayScreen {
-    meta: GameMeta,
-    events: Vec<Event>,
-    state: State,
+    replay: Replay,
     playing: bool,
     speed: u32,
+    /// When the next step is due while playing.
     next_step: f64,
     playback: Option<Playback>,
-    log: Vec<String>,
-    seen: u64,
+    /// Asked for in the strip; done on the next update, which has the store at hand.
+    take_over: bool,
+    /// Why the last request could not be done.
+    note: Option<String>,
 }
 
 impl ReplayScreen {
-    pub fn new(app: &App, id: GameId, time: f64) -> anyhow::Result<ReplayScreen> {
-        let meta = app.store.meta(id)?;
-        let events = app.store.events(id)?;
+    /// Opens on the first position where the player is to act, playing; reports
+    /// `replay N events`.
+    pub fn new(app: &App, replay: Replay, time: f64) -> ReplayScreen {
+        app.out.replay(replay.timeline.end());
         let mut screen = ReplayScreen {
-            state: State::new(&meta.header, &mut ()),
-            meta,
-            events,
+            replay,
             playing: true,
             speed: 1,
             next_step: time + STEP,
             playback: None,
-            log: vec![],
-            seen: 0,
+            take_over: false,
+            note: None,
         };
-        // The first level's draws, up to the first command.
-        screen.feed_draws(&mut ())?;
-        Ok(screen)
+        let first = screen.timeline().take_over_at(0);
+        screen.jump(first);
+        screen
     }
 
     pub fn state(&self) -> &State {
-        &self.state
+        self.timeline().cursor()
     }
 
-    fn next_event(&self) -> Option<Event> {
-        self.events
-            .get(self.state.events_folded() as usize)
-            .copied()
+    fn timeline(&self) -> &Timeline {
+        &self.replay.timeline
     }
 
-    /// Feeds one command and the draws it caused, up to the next command or the end.
-    fn step(&mut self, obs: &mut impl Observer) -> Result<(), FeedError> {
-        if let Some(event @ Event::Command(_)) = self.next_event() {
-            self.state.feed(event, obs)?;
-        }
-        self.feed_draws(obs)
+    fn position(&self) -> u64 {
+        self.timeline().position()
     }
 
-    fn feed_draws(&mut self, obs: &mut impl Observer) -> Result<(), FeedError> {
-        while let Some(event @ Event::Draw(_)) = self.next_event() {
-            self.state.feed(event, obs)?;
-        }
-        for message in self.state.messages().since(self.seen) {
-            self.log.push(message.msg.to_string());
-        }
-        self.seen = self.state.messages().total();
-        Ok(())
+    /// Moves the cursor anywhere, with nothing animated.
+    fn jump(&mut self, at: u64) {
+        self.playback = None;
+        self.note = None;
+        self.replay.timeline.seek(at);
     }
 
-    fn at_end(&self) -> bool {
-        self.state.events_folded() as usize >= self.events.len()
-    }
-
-    fn advance(&mut self, time: f64) -> anyhow::Result<()> {
-        if self.at_end() {
-            return Ok(());
-        }
-        let mut recorder = Recorder::new(&self.state);
-        self.step(&mut recorder)?;
+    /// Moves the cursor forward to `at`, animating what happened on the way.
+    fn play_to(&mut self, at: u64, time: f64) {
+        let mut recorder = Recorder::new(self.state());
+        self.replay.timeline.play_to(at, &mut recorder);
         self.playback = Some(recorder.into_playback(time));
-        Ok(())
+        self.note = None;
     }
 
-    /// Plays on by itself while not paused.
-    pub fn update(&mut self, time: f64) -> anyhow::Result<()> {
-        if self.playing && time >= self.next_step {
-            self.next_step = time + STEP / f64::from(self.speed);
-            self.advance(time)?;
+    fn pause(&mut self) {
+        self.playing = false;
+        if let Some(playback) = &mut self.playback {
+            playback.finish();
         }
-        Ok(())
     }
 
-    pub fn key(&mut self, app: &App, key: Key, time: f64) -> anyhow::Result<Go> {
-        match key {
-            Key::Char(' ') => {
-                self.playing = !self.playing;
-                self.next_step = time;
-            }
-            Key::Char('.' | 'l') | Key::Code(KeyCode::Right) => {
-                self.playing = false;
-                if let Some(p) = &mut self.playback {
-                    p.finish();
-                }
-                self.advance(time)?;
-            }
-            Key::Char('+' | ']') => self.speed = (self.speed * 2).min(FASTEST),
-            Key::Char('-' | '[') => self.speed = (self.speed / 2).max(1),
-            Key::Code(KeyCode::Home) | Key::Char('0') => {
-                *self = ReplayScreen::new(app, self.meta.id, time)?;
-            }
-            Key::Code(KeyCode::Escape) | Key::Char('q') => return Ok(Go::Over(self.meta.id)),
-            _ => {}
+    /// Plays on by itself while not paused, and does what the strip asked for.
+    pub fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
+        if std::mem::take(&mut self.take_over) {
+            return self.take_over(app);
+        }
+        if !self.playing || time < self.next_step {
+            return Ok(Go::Stay);
+        }
+        let interval = STEP / f64::from(self.speed);
+        // At high speed several steps fall in one frame; after a stall (a window drag),
+        // play on from now rather than racing to catch up.
+        let mut target = self.position();
+        while self.next_step <= time {
+            target = self.timeline().next_command(target);
+            self.next_step += interval;
+        }
+        self.next_step = self.next_step.max(time);
+        if self.speed <= ANIMATED_UP_TO {
+            self.play_to(target, time);
+        } else {
+            self.jump(target);
+        }
+        if self.position() == self.timeline().end() {
+            self.playing = false;
         }
         Ok(Go::Stay)
+    }
+
+    pub fn key(&mut self, key: Key, time: f64) -> Go {
+        let here = self.position();
+        let timeline = self.timeline();
+        let end = timeline.end();
+        let first = timeline.take_over_at(0);
+        let next = timeline.next_command(here);
+        let previous = timeline.previous_command(here);
+        let markers = timeline.markers();
+        let next_marker = markers.iter().find(|m| m.at > here).map(|m| m.at);
+        let previous_marker = markers.iter().rev().find(|m| m.at < here).map(|m| m.at);
+        match key {
+            Key::Char(' ') if self.playing => self.pause(),
+            Key::Char(' ') => {
+                if here == end {
+                    self.jump(first);
+                }
+                self.playing = true;
+                self.next_step = time;
+            }
+            Key::Char('l') | Key::Code(KeyCode::Right) => {
+                self.pause();
+                self.play_to(next, time);
+            }
+            Key::Char('.') => {
+                self.pause();
+                self.play_to(here + 1, time);
+            }
+            Key::Char('+' | '=') => self.speed = (self.speed * 2).min(FASTEST),
+            Key::Char('-') => self.speed = (self.speed / 2).max(1),
+            Key::Char('t') => self.take_over = true,
+            Key::Char('q') | Key::Code(KeyCode::Escape) => return self.back(),
+            _ => {
+                let to = match key {
+                    Key::Char('h') | Key::Code(KeyCode::Left) => Some(previous),
+                    Key::Char(',') => Some(here.saturating_sub(1)),
+                    Key::Char('g') | Key::Code(KeyCode::Home) => Some(0),
+                    Key::Char('G') | Key::Code(KeyCode::End) => Some(end),
+                    Key::Char('n') => next_marker,
+                    Key::Char('p') => previous_marker,
+                    _ => None,
+                };
+                if let Some(to) = to {
+                    self.pause();
+                    self.jump(to);
+                }
+            }
+        }
+        Go::Stay
+    }
+
+    /// Where Escape leads: a finished game's summary, or the menu.
+    fn back(&self) -> Go {
+        match (&self.replay.tape, self.timeline().outcome()) {
+            (Tape::Game(id), Some(_)) => Go::Over(*id),
+            _ => Go::Menu,
+        }
+    }
+
+    /// Forks a new live game whose log is this replay's up to the cursor (back to the
+    /// last point where the player was to act), and plays it.
+    fn take_over(&mut self, app: &mut App) -> anyhow::Result<Go> {
+        let timeline = self.timeline();
+        let at = timeline.take_over_at(self.position());
+        if at == timeline.end() && timeline.outcome().is_some() {
+            self.note = Some("The game is over here: go back a little to take over.".into());
+            return Ok(Go::Stay);
+        }
+        let turn = timeline.tick_at(at).0;
+        let name = app
+            .store
+            .free_name(&format!("{} from turn {turn}", self.replay.title))?;
+        let made = match &self.replay.tape {
+            Tape::Game(id) => app.store.fork(*id, &name, at).map(|(meta, _)| meta),
+            Tape::File(_) => {
+                let (header, events) = timeline.take_over(at);
+                app.store.create_from_tape(&name, &header, events)
+            }
+        };
+        match made {
+            Ok(meta) if meta.status == Status::Alive => Ok(Go::Play(meta.id)),
+            Ok(meta) => Ok(Go::Over(meta.id)),
+            Err(error) => {
+                self.note = Some(format!("Could not take over: {error}."));
+                Ok(Go::Stay)
+            }
+        }
     }
 
     pub fn draw(&mut self, app: &mut App, time: f64) {
@@ -134,39 +265,200 @@ impl ReplayScreen {
                 }
                 frame
             }
-            None => Frame::still(&self.state),
+            None => Frame::still(self.state()),
         };
-        let map = self.state.map();
-        let layout = Layout::new(screen_width(), screen_height(), map.width(), map.height());
-        app.painter.draw(&self.state, &frame, &layout);
-        let status = if self.at_end() {
-            "the end".to_owned()
-        } else if self.playing {
+        let state = self.timeline().cursor();
+        let map = state.map();
+        // The timeline strip takes the bottom of the window.
+        let height = (screen_height() - STRIP).max(STRIP);
+        let layout = Layout::new(screen_width(), height, map.width(), map.height());
+        app.painter.draw(state, &frame, &layout);
+        let header = self.timeline().header();
+        let status = if self.playing {
             format!("playing {}x", self.speed)
         } else {
-            "paused".to_owned()
+            format!("paused ({}x)", self.speed)
         };
         let heading = [
             "Replay".to_owned(),
-            self.meta.name.clone(),
-            format!("event {}/{}", self.state.events_folded(), self.events.len()),
+            self.replay.title.clone(),
+            format!("{}, seed {}", header.ruleset.name(), header.seed),
             status,
         ];
-        let footer = ["Space pause  . step", "+ - speed", "Home start  Esc back"];
-        hud::side_bar(&app.text, &layout, &self.state, &heading, &footer);
-        let mut lines: Vec<(String, Color)> = self
-            .log
-            .iter()
-            .rev()
-            .take(draw_map::LOG_LINES)
-            .rev()
-            .map(|s| (s.clone(), TEXT))
+        let footer = [
+            "Space play  + - speed",
+            "Left Right  a command",
+            ", .  one event",
+            "Home End  n p markers",
+            "t take over  Esc back",
+        ];
+        hud::side_bar(&app.text, &layout, state, &heading, &footer);
+        hud::log(&app.text, &layout, &self.log_lines());
+    }
+
+    /// The messages as they stood at the cursor: this tick's bright, older ones dim, and
+    /// the note, if any, last.
+    fn log_lines(&self) -> Vec<(String, Color)> {
+        let state = self.state();
+        let recent = state.messages().recent();
+        let skip = recent.len().saturating_sub(draw_map::LOG_LINES);
+        let mut lines: Vec<(String, Color)> = recent
+            .skip(skip)
+            .map(|m| {
+                let color = if m.tick == state.tick() { TEXT } else { DIM };
+                (format!("{:>6}  {}", m.tick.0, m.msg), color)
+            })
             .collect();
-        if self.at_end() {
-            lines.push(("The tape ends here. Esc: back.".to_owned(), ASK));
-        } else if lines.is_empty() {
-            lines.push(("Replaying...".to_owned(), DIM));
+        if let Some(note) = &self.note {
+            if lines.len() == draw_map::LOG_LINES {
+                lines.remove(0);
+            }
+            lines.push((note.clone(), hud::BAD));
         }
-        hud::log(&app.text, &layout, &lines);
+        lines
+    }
+
+    /// The strip along the bottom: buttons, the slider over events, the markers under it.
+    pub fn ui(&mut self, ctx: &Context, time: f64) {
+        egui::TopBottomPanel::bottom("timeline")
+            .exact_height(STRIP)
+            .show(ctx, |ui| {
+                self.controls(ui, time);
+                self.slider(ui);
+            });
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui, time: f64) {
+        ui.horizontal(|ui| {
+            let keys: [(&str, &str, Key); 7] = [
+                ("|<", "Start (Home)", Key::Code(KeyCode::Home)),
+                ("<<", "One command back (Left)", Key::Code(KeyCode::Left)),
+                ("<", "One event back (,)", Key::Char(',')),
+                (
+                    if self.playing { "Pause" } else { "Play" },
+                    "Play or pause (Space)",
+                    Key::Char(' '),
+                ),
+                (">", "One event forward (.)", Key::Char('.')),
+                (
+                    ">>",
+                    "One command forward (Right)",
+                    Key::Code(KeyCode::Right),
+                ),
+                (">|", "End (End)", Key::Code(KeyCode::End)),
+            ];
+            for (label, hint, key) in keys {
+                if ui.button(label).on_hover_text(hint).clicked() {
+                    self.key(key, time);
+                }
+            }
+            ui.separator();
+            egui::ComboBox::from_id_salt("speed")
+                .selected_text(format!("{}x", self.speed))
+                .width(56.0)
+                .show_ui(ui, |ui| {
+                    for speed in (0..=6).map(|p| 1u32 << p) {
+                        ui.selectable_value(&mut self.speed, speed, format!("{speed}x"));
+                    }
+                });
+            ui.separator();
+            if ui
+                .button("Take over from here")
+                .on_hover_text("A new saved game whose log is this one's up to here (t)")
+                .clicked()
+            {
+                self.take_over = true;
+            }
+            ui.separator();
+            let timeline = self.timeline();
+            let here = self.position();
+            let commands = timeline.commands();
+            let done = commands.partition_point(|&c| c < here);
+            ui.label(format!(
+                "event {here} of {}   command {done} of {}   tick {} of {}",
+                timeline.end(),
+                commands.len(),
+                timeline.tick_at(here).0,
+                timeline.last_tick().0
+            ));
+        });
+    }
+
+    fn slider(&mut self, ui: &mut egui::Ui) {
+        let end = self.timeline().end();
+        let mut at = self.position();
+        ui.spacing_mut().slider_width = ui.available_width();
+        let slider = ui.add(egui::Slider::new(&mut at, 0..=end).show_value(false));
+        // Keys are the scrubber's own; a focused slider would take the arrows too.
+        slider.surrender_focus();
+        if slider.changed() && at != self.position() {
+            self.pause();
+            self.jump(at);
+        }
+        // The markers, under the slider's rail: the handle's centre at position p lies
+        // at the same x as a marker at p.
+        let rail = slider
+            .rect
+            .shrink2(egui::vec2(slider.rect.height() / 2.5, 0.0));
+        let (strip, response) =
+            ui.allocate_exact_size(egui::vec2(slider.rect.width(), 16.0), Sense::click());
+        let x_of = |at: u64| rail.left() + rail.width() * (at as f32 / end.max(1) as f32);
+        let painter = ui.painter_at(strip);
+        for marker in self.timeline().markers() {
+            let x = x_of(marker.at);
+            painter.line_segment(
+                [egui::pos2(x, strip.top()), egui::pos2(x, strip.bottom())],
+                Stroke::new(2.0, marker_color(marker.kind)),
+            );
+        }
+        // The nearest marker to the pointer, within a few pixels.
+        let near = response.hover_pos().and_then(|pointer| {
+            self.timeline()
+                .markers()
+                .iter()
+                .map(|m| ((x_of(m.at) - pointer.x).abs(), *m))
+                .filter(|(distance, _)| *distance <= 5.0)
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, m)| m)
+        });
+        if let Some(marker) = near {
+            let text = format!(
+                "{} (event {}): click to go there",
+                describe(marker),
+                marker.at
+            );
+            if response.on_hover_text(RichText::new(text)).clicked() {
+                self.pause();
+                self.jump(marker.at);
+            }
+        }
+    }
+}
+
+fn marker_color(kind: MarkerKind) -> Color32 {
+    match kind {
+        MarkerKind::Death {
+            species: Species::Camel,
+            ..
+        } => Color32::from_rgb(255, 60, 60),
+        MarkerKind::Death { .. } => Color32::from_rgb(200, 110, 90),
+        MarkerKind::Hatch { .. } => Color32::from_rgb(200, 120, 230),
+        MarkerKind::KnockOut { .. } => Color32::from_rgb(240, 210, 80),
+        MarkerKind::Descend { .. } => Color32::from_rgb(100, 160, 255),
+        MarkerKind::End(_) => Color32::WHITE,
+    }
+}
+
+fn describe(marker: Marker) -> String {
+    match marker.kind {
+        MarkerKind::Death { species, .. } => format!("the {} died", species.name()),
+        MarkerKind::Hatch { .. } => "an egg hatched".to_owned(),
+        MarkerKind::KnockOut { species, .. } => {
+            format!("the {} was knocked out", species.name())
+        }
+        MarkerKind::Descend { depth } => format!("down to depth {depth}"),
+        MarkerKind::End(Outcome::Won) => "the camel reached the oasis".to_owned(),
+        MarkerKind::End(Outcome::Died) => "the game ended in death".to_owned(),
+        MarkerKind::End(Outcome::Quit) => "the player quit".to_owned(),
     }
 }

@@ -1,4 +1,5 @@
-//! The start screen: New game, Continue, Load, Quit; and the list of saved games.
+//! The start screen: New game, Continue, Load, Watch a replay, Quit; and the list of
+//! saved games to load or to watch.
 
 use macroquad::prelude::*;
 use sandglass_core::store::{GameMeta, Status};
@@ -6,7 +7,7 @@ use sandglass_core::Ruleset;
 
 use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
-use super::{App, Go};
+use super::{App, Go, Tape};
 use crate::games::utc;
 use crate::keys::{bind, Input, Key, Mode};
 
@@ -24,6 +25,8 @@ pub struct StartScreen {
 struct List {
     games: Vec<GameMeta>,
     choice: usize,
+    /// Picking a game opens its replay rather than the game.
+    watch: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -31,13 +34,15 @@ enum Entry {
     New,
     Continue,
     Load,
+    Watch,
     Quit,
 }
 
-const ENTRIES: [(Entry, char, &str); 4] = [
+const ENTRIES: [(Entry, char, &str); 5] = [
     (Entry::New, 'n', "New game"),
     (Entry::Continue, 'c', "Continue"),
     (Entry::Load, 'l', "Load"),
+    (Entry::Watch, 'w', "Watch a replay"),
     (Entry::Quit, 'q', "Quit"),
 ];
 
@@ -73,7 +78,11 @@ impl StartScreen {
         }
         let picked = match input {
             Input::Move(dir) => {
-                let step = if dir.delta().1 < 0 { 3 } else { 1 };
+                let step = if dir.delta().1 < 0 {
+                    ENTRIES.len() - 1
+                } else {
+                    1
+                };
                 self.choice = (self.choice + step) % ENTRIES.len();
                 None
             }
@@ -94,12 +103,16 @@ impl StartScreen {
                     Go::Stay
                 }
             },
-            Some(Entry::Load) => {
+            Some(entry @ (Entry::Load | Entry::Watch)) => {
                 match app.store.games() {
                     Ok(mut games) if !games.is_empty() => {
                         // Newest first: the one just played is the likeliest choice.
                         games.sort_by_key(|m| std::cmp::Reverse((m.last_played, m.id)));
-                        self.list = Some(List { games, choice: 0 });
+                        self.list = Some(List {
+                            games,
+                            choice: 0,
+                            watch: entry == Entry::Watch,
+                        });
                         self.error = None;
                     }
                     Ok(_) => self.error = Some("There are no saved games yet.".into()),
@@ -119,7 +132,9 @@ impl StartScreen {
         let count = list.games.len();
         let pick = |list: &List, i: usize| {
             let meta = &list.games[i];
-            if meta.status == Status::Alive {
+            if list.watch {
+                Go::Watch(Tape::Game(meta.id))
+            } else if meta.status == Status::Alive {
                 Go::Play(meta.id)
             } else {
                 Go::Over(meta.id)
@@ -197,7 +212,12 @@ impl StartScreen {
                     .draw("Arrows and Enter, or the letter.", x, y, size, DIM);
             }
             Some(list) => {
-                app.text.bold("Saved games", x, y, size, TITLE);
+                let title = if list.watch {
+                    "Watch a replay"
+                } else {
+                    "Saved games"
+                };
+                app.text.bold(title, x, y, size, TITLE);
                 y += line * 1.5;
                 // Smaller, so that a row fits its date at the default window size.
                 let size = (size * 0.85).round();
@@ -237,13 +257,12 @@ impl StartScreen {
                     y += line;
                 }
                 y += line;
-                app.text.draw(
-                    "Enter plays a live game or shows how a finished one ended. Escape: back.",
-                    x,
-                    y,
-                    size,
-                    DIM,
-                );
+                let help = if list.watch {
+                    "Enter opens the game's replay on a timeline. Escape: back."
+                } else {
+                    "Enter plays a live game or shows how a finished one ended. Escape: back."
+                };
+                app.text.draw(help, x, y, size, DIM);
             }
         }
         if let Some(error) = &self.error {
