@@ -198,6 +198,19 @@ pub struct Frame {
 }
 
 impl Frame {
+    /// What to draw at `time`: the playback's frame while it runs (dropped once done),
+    /// otherwise `state` as it stands.
+    pub fn at(playback: &mut Option<Playback>, state: &State, time: f64) -> Frame {
+        let Some(running) = playback else {
+            return Frame::still(state);
+        };
+        let frame = running.frame(time);
+        if running.is_done() {
+            *playback = None;
+        }
+        frame
+    }
+
     /// The state as it stands, nothing moving.
     pub fn still(state: &State) -> Frame {
         Frame {

@@ -72,10 +72,7 @@ impl BenchScreen {
     }
 
     pub fn draw(&mut self, app: &mut App, time: f64) {
-        let frame = match &mut self.playback {
-            Some(playback) => playback.frame(time),
-            None => Frame::still(self.live.state()),
-        };
+        let frame = Frame::at(&mut self.playback, self.live.state(), time);
         let state = self.live.state();
         let map = state.map();
         let layout = Layout::new(screen_width(), screen_height(), map.width(), map.height());

@@ -230,16 +230,7 @@ impl GameScreen {
     }
 
     pub fn draw(&mut self, app: &mut App, time: f64) {
-        let frame = match &mut self.playback {
-            Some(playback) => {
-                let frame = playback.frame(time);
-                if playback.is_done() {
-                    self.playback = None;
-                }
-                frame
-            }
-            None => Frame::still(self.session.state()),
-        };
+        let frame = Frame::at(&mut self.playback, self.session.state(), time);
         let state = self.session.state();
         let map = state.map();
         let layout = Layout::new(screen_width(), screen_height(), map.width(), map.height());

@@ -257,16 +257,7 @@ impl ReplayScreen {
     }
 
     pub fn draw(&mut self, app: &mut App, time: f64) {
-        let frame = match &mut self.playback {
-            Some(playback) => {
-                let frame = playback.frame(time);
-                if playback.is_done() {
-                    self.playback = None;
-                }
-                frame
-            }
-            None => Frame::still(self.state()),
-        };
+        let frame = Frame::at(&mut self.playback, self.replay.timeline.cursor(), time);
         let state = self.timeline().cursor();
         let map = state.map();
         // The timeline strip takes the bottom of the window.
