@@ -74,6 +74,15 @@ impl Replay {
     }
 }
 
+/// Taking over copies the log up to the cursor, which takes a moment on a long game: the
+/// first update after the request says so on the screen, the next one does it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TakeOver {
+    No,
+    Asked,
+    Now,
+}
+
 pub struct ReplayScreen {
     replay: Replay,
     playing: bool,
@@ -81,8 +90,7 @@ pub struct ReplayScreen {
     /// When the next step is due while playing.
     next_step: f64,
     playback: Option<Playback>,
-    /// Asked for in the strip; done on the next update, which has the store at hand.
-    take_over: bool,
+    take_over: TakeOver,
     /// Why the last request could not be done.
     note: Option<String>,
 }
@@ -98,7 +106,7 @@ impl ReplayScreen {
             speed: 1,
             next_step: time + STEP,
             playback: None,
-            take_over: false,
+            take_over: TakeOver::No,
             note: None,
         };
         let first = screen.timeline().take_over_at(0);
@@ -142,8 +150,18 @@ impl ReplayScreen {
 
     /// Plays on by itself while not paused, and does what the strip asked for.
     pub fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
-        if std::mem::take(&mut self.take_over) {
-            return self.take_over(app);
+        match self.take_over {
+            TakeOver::No => {}
+            TakeOver::Asked => {
+                self.pause();
+                self.note = Some("Taking over: copying the log up to here...".into());
+                self.take_over = TakeOver::Now;
+                return Ok(Go::Stay);
+            }
+            TakeOver::Now => {
+                self.take_over = TakeOver::No;
+                return self.fork_here(app);
+            }
         }
         if !self.playing || time < self.next_step {
             return Ok(Go::Stay);
@@ -197,7 +215,7 @@ impl ReplayScreen {
             }
             Key::Char('+' | '=') => self.speed = (self.speed * 2).min(FASTEST),
             Key::Char('-') => self.speed = (self.speed / 2).max(1),
-            Key::Char('t') => self.take_over = true,
+            Key::Char('t') => self.take_over = TakeOver::Asked,
             Key::Char('q') | Key::Code(KeyCode::Escape) => return self.back(),
             _ => {
                 let to = match key {
@@ -228,7 +246,7 @@ impl ReplayScreen {
 
     /// Forks a new live game whose log is this replay's up to the cursor (back to the
     /// last point where the player was to act), and plays it.
-    fn take_over(&mut self, app: &mut App) -> anyhow::Result<Go> {
+    fn fork_here(&mut self, app: &mut App) -> anyhow::Result<Go> {
         let timeline = self.timeline();
         let at = timeline.take_over_at(self.position());
         if at == timeline.end() && timeline.outcome().is_some() {
@@ -304,7 +322,7 @@ impl ReplayScreen {
             if lines.len() == draw_map::LOG_LINES {
                 lines.remove(0);
             }
-            lines.push((note.clone(), hud::BAD));
+            lines.push((note.clone(), hud::ASK));
         }
         lines
     }
@@ -358,7 +376,7 @@ impl ReplayScreen {
                 .on_hover_text("A new saved game whose log is this one's up to here (t)")
                 .clicked()
             {
-                self.take_over = true;
+                self.take_over = TakeOver::Asked;
             }
             ui.separator();
             let timeline = self.timeline();
