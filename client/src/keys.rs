@@ -294,24 +294,20 @@ mod tests {
         }
     }
 
+    fn assert_codes(expected: &[(KeyCode, Direction)]) {
+        for &(code, dir) in expected {
+            assert_eq!(play(Key::Code(code)), Some(Input::Move(dir)), "{code:?}");
+        }
+    }
+
     #[test]
     fn arrows_move() {
-        assert_eq!(
-            play(Key::Code(KeyCode::Up)),
-            Some(Input::Move(Direction::N))
-        );
-        assert_eq!(
-            play(Key::Code(KeyCode::Down)),
-            Some(Input::Move(Direction::S))
-        );
-        assert_eq!(
-            play(Key::Code(KeyCode::Left)),
-            Some(Input::Move(Direction::W))
-        );
-        assert_eq!(
-            play(Key::Code(KeyCode::Right)),
-            Some(Input::Move(Direction::E))
-        );
+        assert_codes(&[
+            (KeyCode::Up, Direction::N),
+            (KeyCode::Down, Direction::S),
+            (KeyCode::Left, Direction::W),
+            (KeyCode::Right, Direction::E),
+        ]);
     }
 
     #[test]
@@ -334,22 +330,12 @@ mod tests {
 
     #[test]
     fn numpad_with_num_lock_off_still_moves_diagonally() {
-        assert_eq!(
-            play(Key::Code(KeyCode::Home)),
-            Some(Input::Move(Direction::NW))
-        );
-        assert_eq!(
-            play(Key::Code(KeyCode::PageUp)),
-            Some(Input::Move(Direction::NE))
-        );
-        assert_eq!(
-            play(Key::Code(KeyCode::End)),
-            Some(Input::Move(Direction::SW))
-        );
-        assert_eq!(
-            play(Key::Code(KeyCode::PageDown)),
-            Some(Input::Move(Direction::SE))
-        );
+        assert_codes(&[
+            (KeyCode::Home, Direction::NW),
+            (KeyCode::PageUp, Direction::NE),
+            (KeyCode::End, Direction::SW),
+            (KeyCode::PageDown, Direction::SE),
+        ]);
     }
 
     #[test]

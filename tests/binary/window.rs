@@ -238,7 +238,17 @@ impl Xvfb {
             .expect("a free X display number");
         let name = format!(":{number}");
         let process = Command::new("Xvfb")
-            .args([&name, "-screen", "0", "1024x640x24", "-nolisten", "tcp"])
+            // -noreset: by default Xvfb resets when its last client leaves, and a window
+            // opening during the reset fails to connect.
+            .args([
+                &name,
+                "-screen",
+                "0",
+                "1024x640x24",
+                "-nolisten",
+                "tcp",
+                "-noreset",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
