@@ -48,6 +48,7 @@ pub struct Pace {
 }
 
 impl TimeModel {
+    #[inline]
     pub fn threshold(self) -> u16 {
         match self {
             TimeModel::Classic { threshold, .. } => threshold,
@@ -56,10 +57,12 @@ impl TimeModel {
     }
 
     /// The energy an actor needs before it may act at all.
+    #[inline]
     pub fn ready_at(self, stats: &Stats) -> u16 {
         self.threshold().max(self.base_cost(stats))
     }
 
+    #[inline]
     pub fn is_ready(self, energy: Energy, stats: &Stats) -> bool {
         energy.0 >= self.ready_at(stats)
     }
@@ -98,6 +101,7 @@ impl TimeModel {
         }
     }
 
+    #[inline]
     pub fn base_cost(self, stats: &Stats) -> u16 {
         match self {
             TimeModel::Classic { .. } => stats.move_cost,

@@ -120,6 +120,7 @@ impl Map {
         self.height
     }
 
+    #[inline]
     fn index(&self, pos: Pos) -> Option<usize> {
         let inside =
             pos.x >= 0 && pos.y >= 0 && (pos.x as u16) < self.width && (pos.y as u16) < self.height;
@@ -131,15 +132,18 @@ impl Map {
     }
 
     /// Outside the map counts as cactus.
+    #[inline]
     pub fn terrain(&self, pos: Pos) -> Terrain {
         self.index(pos).map_or(Terrain::Cactus, |i| self.terrain[i])
     }
 
+    #[inline]
     pub fn occupant(&self, pos: Pos) -> Option<ActorId> {
         self.index(pos).and_then(|i| self.occupant[i])
     }
 
     /// Passable and nobody there.
+    #[inline]
     pub fn is_free(&self, pos: Pos) -> bool {
         self.terrain(pos).is_passable() && self.occupant(pos).is_none()
     }
