@@ -111,18 +111,9 @@ impl Atlas {
     pub fn fill(&self, x: f32, y: f32, w: f32, h: f32, color: Color) {
         let Some(texture) = &self.texture else { return };
         let solid = self.glyphs.len() as f32 * f32::from(self.cell.0);
-        draw_texture_ex(
-            texture,
-            x.round(),
-            y.round(),
-            color,
-            DrawTextureParams {
-                // The middle of the solid cell: no neighbour's edge can bleed in.
-                source: Some(Rect::new(solid + 0.25, 0.25, 0.5, 0.5)),
-                dest_size: Some(vec2(w.round(), h.round())),
-                ..Default::default()
-            },
-        );
+        // The middle of the solid cell: no neighbour's edge can bleed in.
+        let source = Rect::new(solid + 0.25, 0.25, 0.5, 0.5);
+        quad(texture, source, x, y, vec2(w.round(), h.round()), color);
     }
 
     /// Draws the glyph in `slot` on an opaque dark tile filling the cell, tinted `color`
@@ -137,16 +128,22 @@ impl Atlas {
     pub fn draw(&self, slot: usize, x: f32, y: f32, color: Color) {
         let Some(texture) = &self.texture else { return };
         let (w, h) = (f32::from(self.cell.0), f32::from(self.cell.1));
-        draw_texture_ex(
-            texture,
-            x.round(),
-            y.round(),
-            color,
-            DrawTextureParams {
-                source: Some(Rect::new(slot as f32 * w, 0.0, w, h)),
-                dest_size: Some(vec2(w, h)),
-                ..Default::default()
-            },
-        );
+        let source = Rect::new(slot as f32 * w, 0.0, w, h);
+        quad(texture, source, x, y, vec2(w, h), color);
     }
+}
+
+/// Draws `source` of the atlas at `(x, y)` on whole pixels, `size` large, tinted `color`.
+fn quad(texture: &Texture2D, source: Rect, x: f32, y: f32, size: Vec2, color: Color) {
+    draw_texture_ex(
+        texture,
+        x.round(),
+        y.round(),
+        color,
+        DrawTextureParams {
+            source: Some(source),
+            dest_size: Some(size),
+            ..Default::default()
+        },
+    );
 }

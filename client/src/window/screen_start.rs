@@ -195,13 +195,7 @@ impl StartScreen {
                         }
                     }
                     if i == self.choice {
-                        draw_rectangle(
-                            x - size * 0.5,
-                            y,
-                            w - 2.0 * x + size,
-                            line,
-                            Color::new(0.3, 0.22, 0.1, 1.0),
-                        );
+                        highlight(x, y, w, size);
                     }
                     app.text
                         .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
@@ -239,13 +233,7 @@ impl StartScreen {
                         utc(meta.last_played)
                     );
                     if i == list.choice {
-                        draw_rectangle(
-                            x - size * 0.5,
-                            y,
-                            w - 2.0 * x + size,
-                            line,
-                            Color::new(0.3, 0.22, 0.1, 1.0),
-                        );
+                        highlight(x, y, w, size);
                     }
                     let color = if meta.status == Status::Alive {
                         TEXT
@@ -278,4 +266,16 @@ impl StartScreen {
                 .draw("No game to continue yet.", x, h - line * 2.0, size, ASK);
         }
     }
+}
+
+/// The band behind the chosen row of a list whose text starts at `x` in a window `w` wide.
+fn highlight(x: f32, y: f32, w: f32, size: f32) {
+    let band = Color::new(0.3, 0.22, 0.1, 1.0);
+    draw_rectangle(
+        x - size * 0.5,
+        y,
+        w - 2.0 * x + size,
+        line_height(size),
+        band,
+    );
 }
