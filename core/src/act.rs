@@ -14,7 +14,7 @@ use crate::map::Terrain;
 use crate::message::Msg;
 use crate::rng::{Draws, NeedDraw};
 use crate::species::Species;
-use crate::state::{Conditions, Outcome, Phase, State};
+use crate::state::{Outcome, Phase, State};
 
 /// An elephant that hits a cactus is out for this many of its turns.
 pub const KNOCKOUT_TURNS: u16 = 20;
@@ -211,6 +211,7 @@ fn throw(
 
 impl State {
     /// Changes the state and tells the observer.
+    #[inline(always)]
     pub(crate) fn change(&mut self, change: Change, obs: &mut impl Observer) {
         self.apply(&change);
         obs.changed(self, &change);
@@ -241,10 +242,23 @@ impl State {
         cost: u16,
         obs: &mut impl Observer,
     ) {
-        let before = self.actors[id.index()].energy.0;
-        self.change(Change::Spend { actor: id, cost }, obs);
-        if !matches!(action, Action::Dash) {
-            self.take_turn(id, obs);
+        let before = self.clocks[id.index()].energy.0;
+        let turn = !matches!(action, Action::Dash);
+        let poisoned = turn && self.actors[id.index()].conditions.poisoned > 0;
+        if turn {
+            self.turn_ends_conditions(id, obs);
+        }
+        self.change(
+            Change::Spend {
+                actor: id,
+                cost,
+                turn,
+            },
+            obs,
+        );
+        if poisoned {
+            // Poison hurts with every turn it lasts, its last included.
+            self.hurt(id, 1, None, obs);
         }
         if self.actors[id.index()].present {
             self.carry_out(id, action, obs);
@@ -254,7 +268,7 @@ impl State {
             actor: id,
             action,
             energy_before: before,
-            energy_after: self.actors[id.index()].energy.0,
+            energy_after: self.clocks[id.index()].energy.0,
         };
         obs.acted(self, &record);
         let still_acting = || {
@@ -267,29 +281,21 @@ impl State {
         }
     }
 
-    /// Conditions run down with every action taken; poison hurts.
-    fn take_turn(&mut self, id: ActorId, obs: &mut impl Observer) {
-        let actor = &self.actors[id.index()];
-        let c = actor.conditions;
-        if actor.knocked_out == 0 && c == Conditions::default() {
-            // Nothing to count down: the common case, kept cheap.
-            return self.change(Change::TurnTaken { actor: id }, obs);
+    /// Tells the camel which of its conditions end with the turn it is taking.
+    fn turn_ends_conditions(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let c = self.actors[id.index()].conditions;
+        if c.is_none() || !self.is_player(id) {
+            return;
         }
-        if self.is_player(id) {
-            for (left, effect) in [
-                (c.haste, Effect::Haste),
-                (c.slow, Effect::Slow),
-                (c.confused, Effect::Confusion),
-                (c.poisoned, Effect::Poison),
-            ] {
-                if left == 1 {
-                    self.say(Msg::ConditionEnds(effect), obs);
-                }
+        for (left, effect) in [
+            (c.haste, Effect::Haste),
+            (c.slow, Effect::Slow),
+            (c.confused, Effect::Confusion),
+            (c.poisoned, Effect::Poison),
+        ] {
+            if left == 1 {
+                self.say(Msg::ConditionEnds(effect), obs);
             }
-        }
-        self.change(Change::TurnTaken { actor: id }, obs);
-        if c.poisoned > 0 {
-            self.hurt(id, 1, None, obs);
         }
     }
 

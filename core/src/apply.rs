@@ -27,13 +27,12 @@ pub enum Change {
     Reorder,
     /// The next actor's turn.
     NextTurn,
+    /// An action is paid for. Every action but a dash is also one of the actor's turns:
+    /// `turn` counts it, and conditions and knock-outs run down by one.
     Spend {
         actor: ActorId,
         cost: u16,
-    },
-    /// An action was taken: counts down conditions and knock-outs.
-    TurnTaken {
-        actor: ActorId,
+        turn: bool,
     },
     Dash {
         actor: ActorId,
@@ -104,6 +103,7 @@ pub enum Change {
 }
 
 impl State {
+    #[inline(always)]
     pub(crate) fn apply(&mut self, change: &Change) {
         match *change {
             Change::StartTick => {
@@ -112,9 +112,11 @@ impl State {
                     self.refresh_order();
                 }
                 let time = self.ruleset.time;
-                for actor in self.actors.iter_mut().filter(|a| a.present) {
-                    let carried = time.carry(actor.energy, &actor.stats);
-                    actor.energy = time.gain(carried, &actor.stats);
+                // Gone actors' clocks are stopped: they neither gain nor lose.
+                for clock in &mut self.clocks {
+                    time.start_tick(clock);
+                }
+                for actor in self.actors.iter_mut().filter(|a| a.dashing && a.present) {
                     actor.dashing = false;
                 }
             }
@@ -136,19 +138,19 @@ impl State {
                     self.phase = Phase::Act { slot: slot + 1 };
                 }
             }
-            Change::Spend { actor, cost } => {
-                let a = &mut self.actors[actor.index()];
-                a.energy = Energy(a.energy.0.saturating_sub(cost));
-            }
-            Change::TurnTaken { actor } => {
-                let a = &mut self.actors[actor.index()];
-                a.turns += 1;
-                a.knocked_out = a.knocked_out.saturating_sub(1);
-                let c = &mut a.conditions;
-                c.haste = c.haste.saturating_sub(1);
-                c.slow = c.slow.saturating_sub(1);
-                c.confused = c.confused.saturating_sub(1);
-                c.poisoned = c.poisoned.saturating_sub(1);
+            Change::Spend { actor, cost, turn } => {
+                let clock = &mut self.clocks[actor.index()];
+                clock.energy = Energy(clock.energy.0.saturating_sub(cost));
+                if turn {
+                    let a = &mut self.actors[actor.index()];
+                    a.turns += 1;
+                    a.knocked_out = a.knocked_out.saturating_sub(1);
+                    let c = &mut a.conditions;
+                    c.haste = c.haste.saturating_sub(1);
+                    c.slow = c.slow.saturating_sub(1);
+                    c.confused = c.confused.saturating_sub(1);
+                    c.poisoned = c.poisoned.saturating_sub(1);
+                }
             }
             Change::Dash { actor } => self.actors[actor.index()].dashing = true,
             Change::Move { actor, to } => {
@@ -225,6 +227,8 @@ impl State {
     pub(crate) fn add_actor(&mut self, actor: Actor) -> ActorId {
         let id = ActorId(self.actors.len() as u32);
         self.world.map.set_occupant(actor.pos, Some(id));
+        self.clocks
+            .push(self.ruleset.time.clock(Energy(0), &actor.stats));
         self.actors.push(actor);
         if self.ruleset.order == crate::tape::TurnOrder::Initiative {
             self.unrolled.push_back(id);
@@ -236,6 +240,8 @@ impl State {
     fn remove(&mut self, id: ActorId) {
         let actor = &mut self.actors[id.index()];
         actor.present = false;
+        let clock = &mut self.clocks[id.index()];
+        *clock = clock.stopped();
         let pos = actor.pos;
         if self.world.map.occupant(pos) == Some(id) {
             self.world.map.set_occupant(pos, None);

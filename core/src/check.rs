@@ -152,11 +152,12 @@ fn check_move(state: &State, dir: Direction) -> Result<(), Rejection> {
         return Err(Rejection::Blocked(terrain));
     }
     let need = state.cost_of(id, &Action::Step { to });
-    if need > me.energy.0 {
+    let have = state.energy(id).0;
+    if need > have {
         return Err(Rejection::TooTired {
             terrain,
             need,
-            have: me.energy.0,
+            have,
         });
     }
     Ok(())

@@ -25,6 +25,37 @@ pub struct Stats {
     pub move_cost: u16,
 }
 
+/// An actor's standing in the time system: its energy, and what its stats make of the
+/// rules. The tick's two hot loops (everyone gains; the scan for the next actor ready to
+/// act) read nothing else, so clocks are kept in a dense array beside the actors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub energy: Energy,
+    /// The energy it needs before it may act; never reached once the actor is gone.
+    ready: u16,
+    /// The most it carries into the next tick (in `classic`, also where its gain stops).
+    cap: u16,
+    /// What it gains each tick; nothing once gone.
+    gain: u16,
+}
+
+impl Clock {
+    #[inline]
+    pub fn is_ready(&self) -> bool {
+        self.energy.0 >= self.ready
+    }
+
+    /// The clock of an actor that is gone: it keeps its energy, never gains and never acts.
+    pub fn stopped(self) -> Clock {
+        Clock {
+            energy: self.energy,
+            ready: u16::MAX,
+            cap: u16::MAX,
+            gain: 0,
+        }
+    }
+}
+
 /// The threshold and action cost of `nethack`, where normal speed is also 12.
 pub const NETHACK_UNIT: u16 = 12;
 
@@ -67,23 +98,34 @@ impl TimeModel {
         energy.0 >= self.ready_at(stats)
     }
 
-    /// Phase one of a tick.
-    pub fn gain(self, energy: Energy, stats: &Stats) -> Energy {
-        match self {
-            TimeModel::Classic { gain, .. } => {
-                Energy(energy.0.saturating_add(gain).min(stats.max_energy))
-            }
-            // Never clipped within the tick: see `carry`.
-            TimeModel::Nethack => Energy(energy.0.saturating_add(stats.speed)),
+    /// The clock of an actor with these stats holding `energy`.
+    pub fn clock(self, energy: Energy, stats: &Stats) -> Clock {
+        Clock {
+            energy,
+            ready: self.ready_at(stats),
+            cap: self.max_energy(stats),
+            gain: match self {
+                TimeModel::Classic { gain, .. } => gain,
+                TimeModel::Nethack => stats.speed,
+            },
         }
     }
 
-    /// What an actor keeps when its tick ends.
-    pub fn carry(self, energy: Energy, stats: &Stats) -> Energy {
-        Energy(energy.0.min(self.max_energy(stats)))
+    /// Phase one of a tick: the actor keeps what it may carry from the last tick, and gains.
+    #[inline]
+    pub fn start_tick(self, clock: &mut Clock) {
+        let carried = clock.energy.0.min(clock.cap);
+        let gained = carried.saturating_add(clock.gain);
+        clock.energy = Energy(match self {
+            // The gain is clipped at max energy.
+            TimeModel::Classic { .. } => gained.min(clock.cap),
+            // Never clipped within the tick: only what is carried out of it is.
+            TimeModel::Nethack => gained,
+        });
     }
 
     /// The bound shown on the energy bar and applied to what is carried between ticks.
+    #[inline]
     pub fn max_energy(self, stats: &Stats) -> u16 {
         match self {
             TimeModel::Classic { .. } => stats.max_energy,
@@ -94,6 +136,7 @@ impl TimeModel {
 
     /// The most energy an actor can hold when it acts. No cost exceeds it, so that no
     /// action is out of reach forever (a slowed elephant still crosses the dunes).
+    #[inline]
     pub fn peak(self, stats: &Stats) -> u16 {
         match self {
             TimeModel::Classic { .. } => stats.max_energy,
@@ -110,6 +153,7 @@ impl TimeModel {
     }
 
     /// The cost of an action for this actor, on this terrain, at this pace.
+    #[inline]
     pub fn cost(self, stats: &Stats, cost: Cost, pace: Pace) -> u16 {
         let base = u32::from(self.base_cost(stats));
         let (mut num, mut den) = match cost {
@@ -128,7 +172,13 @@ impl TimeModel {
             num *= 3;
             den *= 2;
         }
-        let cost = (base * num).div_ceil(den).max(1);
+        // Most actions need no division, and a division is the slowest step of a turn.
+        let cost = if den == 1 {
+            base * num
+        } else {
+            (base * num).div_ceil(den)
+        }
+        .max(1);
         cost.min(u32::from(self.peak(stats))) as u16
     }
 
@@ -160,20 +210,26 @@ mod tests {
 
     /// Runs one actor that spends its base cost whenever it can; returns actions per tick.
     fn actions_per_tick(model: TimeModel, s: Stats, ticks: usize) -> Vec<u32> {
-        let mut energy = Energy(0);
+        let mut clock = model.clock(Energy(0), &s);
         let cost = model.cost(&s, Cost::Action, Pace::default());
         (0..ticks)
             .map(|_| {
-                energy = model.gain(energy, &s);
+                model.start_tick(&mut clock);
                 let mut acted = 0;
-                while model.is_ready(energy, &s) {
-                    energy = Energy(energy.0 - cost);
+                while clock.is_ready() {
+                    clock.energy = Energy(clock.energy.0 - cost);
                     acted += 1;
                 }
-                energy = model.carry(energy, &s);
                 acted
             })
             .collect()
+    }
+
+    /// The energy after phase one of a tick, starting from `energy`.
+    fn after_gain(model: TimeModel, s: Stats, energy: u16) -> u16 {
+        let mut clock = model.clock(Energy(energy), &s);
+        model.start_tick(&mut clock);
+        clock.energy.0
     }
 
     #[test]
@@ -191,14 +247,15 @@ mod tests {
     #[test]
     fn classic_slow_actor_moves_every_second_tick() {
         let s = stats(0, 150, 150);
-        let mut energy = Energy(0);
+        let mut clock = CLASSIC.clock(Energy(0), &s);
         let mut trace = vec![];
         for _ in 0..4 {
-            energy = CLASSIC.gain(energy, &s);
-            trace.push(energy.0);
-            if CLASSIC.is_ready(energy, &s) {
-                energy = Energy(energy.0 - CLASSIC.cost(&s, Cost::Action, Pace::default()));
-                trace.push(energy.0);
+            CLASSIC.start_tick(&mut clock);
+            trace.push(clock.energy.0);
+            if clock.is_ready() {
+                clock.energy =
+                    Energy(clock.energy.0 - CLASSIC.cost(&s, Cost::Action, Pace::default()));
+                trace.push(clock.energy.0);
             }
         }
         // 100, then 200 clipped to 150, moves, 0, ...
@@ -216,18 +273,29 @@ mod tests {
 
     #[test]
     fn classic_gain_is_clipped_at_max_energy() {
-        let s = stats(0, 150, 150);
-        assert_eq!(CLASSIC.gain(Energy(120), &s), Energy(150));
+        assert_eq!(after_gain(CLASSIC, stats(0, 150, 150), 120), 150);
     }
 
     #[test]
     fn nethack_gain_is_never_clipped_but_the_carry_is() {
-        let s = stats(12, 0, 0);
-        assert_eq!(TimeModel::Nethack.gain(Energy(12), &s), Energy(24));
-        assert_eq!(TimeModel::Nethack.carry(Energy(24), &s), Energy(12));
-        let fast = stats(16, 0, 0);
-        assert_eq!(TimeModel::Nethack.carry(Energy(30), &fast), Energy(24));
-        assert_eq!(TimeModel::Nethack.max_energy(&stats(25, 0, 0)), 36);
+        let n = TimeModel::Nethack;
+        // Speed 12 carries at most 12: 24 left over becomes 12, then gains 12.
+        assert_eq!(after_gain(n, stats(12, 0, 0), 12), 24);
+        assert_eq!(after_gain(n, stats(12, 0, 0), 24), 24);
+        // Speed 16 carries at most 24: 30 becomes 24, then gains 16, unclipped.
+        assert_eq!(after_gain(n, stats(16, 0, 0), 30), 40);
+        assert_eq!(n.max_energy(&stats(25, 0, 0)), 36);
+    }
+
+    #[test]
+    fn a_stopped_clock_keeps_its_energy_and_never_acts() {
+        for model in [CLASSIC, TimeModel::Nethack] {
+            let s = stats(24, 150, 100);
+            let mut clock = model.clock(Energy(100), &s).stopped();
+            model.start_tick(&mut clock);
+            assert_eq!(clock.energy, Energy(100));
+            assert!(!clock.is_ready());
+        }
     }
 
     #[test]

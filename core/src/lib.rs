@@ -11,6 +11,7 @@ pub mod bot;
 pub mod check;
 pub mod command;
 pub mod drive;
+mod encoding;
 pub mod energy;
 pub mod geometry;
 pub mod ids;

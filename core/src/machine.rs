@@ -9,6 +9,7 @@ use crate::act::{resolve_command, Action, ActionRecord};
 use crate::apply::Change;
 use crate::check::{validate, Rejection};
 use crate::command::Command;
+use crate::energy::{Cost, Pace};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Effect, Mycology};
 use crate::level::{generate, Level};
@@ -58,6 +59,7 @@ impl State {
             phase: Phase::StartTick,
             need: Need::Draw,
             actors: vec![],
+            clocks: vec![],
             names: BTreeMap::new(),
             order: vec![],
             order_stale: true,
@@ -174,11 +176,10 @@ impl State {
                 }
                 Phase::Act { slot } => {
                     // Skip the actors that cannot act; this scan is the tick's hot loop.
-                    let time = self.ruleset.time;
-                    let ready = self.order[slot as usize..].iter().position(|id| {
-                        let a = &self.actors[id.index()];
-                        a.present && time.is_ready(a.energy, &a.stats)
-                    });
+                    let clocks = &self.clocks;
+                    let ready = self.order[slot as usize..]
+                        .iter()
+                        .position(|id| clocks[id.index()].is_ready());
                     let Some(skipped) = ready else {
                         self.phase = Phase::StartTick;
                         continue;
@@ -187,6 +188,10 @@ impl State {
                     self.phase = Phase::Act { slot };
                     let id = self.order[slot as usize];
                     let actor = &self.actors[id.index()];
+                    if actor.behaviour == Behaviour::Idle && actor.conditions.is_none() {
+                        self.idle_turn(id, obs);
+                        continue;
+                    }
                     let decided = if actor.behaviour == Behaviour::Player {
                         let Some(command) = self.pending else {
                             break Need::Command;
@@ -212,10 +217,42 @@ impl State {
     /// A creature that cannot afford what it chose waits for the energy instead.
     fn take(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
         let cost = self.cost_of(id, &action);
-        if cost <= self.actors[id.index()].energy.0 {
+        if cost <= self.clocks[id.index()].energy.0 {
             self.perform(id, action, cost, obs);
         } else {
             self.perform(id, Action::Rest, 0, obs);
+        }
+    }
+
+    /// An idle actor's turn, settled in one go: it waits for as long as it can act. What
+    /// observers see is what `perform` would show for each `Wait`; deciding each one is
+    /// skipped because an idle actor needs no draw and touches nothing but its own energy,
+    /// and scenarios hold crowds of them.
+    fn idle_turn(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let stats = self.actors[id.index()].stats;
+        let cost = self
+            .ruleset
+            .time
+            .cost(&stats, Cost::Action, Pace::default());
+        while self.clocks[id.index()].is_ready() {
+            let before = self.clocks[id.index()].energy.0;
+            let turn = true;
+            self.change(
+                Change::Spend {
+                    actor: id,
+                    cost,
+                    turn,
+                },
+                obs,
+            );
+            let record = ActionRecord {
+                tick: self.tick,
+                actor: id,
+                action: Action::Wait,
+                energy_before: before,
+                energy_after: before - cost,
+            };
+            obs.acted(self, &record);
         }
     }
 

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
-use crate::energy::{Energy, Pace, Stats};
+use crate::energy::{Clock, Energy, Pace, Stats};
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
@@ -23,13 +23,19 @@ pub struct Conditions {
     pub poisoned: u16,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+impl Conditions {
+    pub fn is_none(&self) -> bool {
+        *self == Conditions::default()
+    }
+}
+
+/// An actor; its energy is kept apart, in its `Clock` (see `State::clocks`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Actor {
     pub(crate) species: Species,
     pub(crate) behaviour: Behaviour,
     pub(crate) pos: Pos,
     pub(crate) stats: Stats,
-    pub(crate) energy: Energy,
     pub(crate) hp: i16,
     pub(crate) max_hp: i16,
     pub(crate) initiative: u32,
@@ -51,7 +57,6 @@ impl Actor {
             behaviour,
             pos,
             stats,
-            energy: Energy(0),
             hp: species.max_hp(),
             max_hp: species.max_hp(),
             initiative: 0,
@@ -75,9 +80,6 @@ impl Actor {
     }
     pub fn stats(&self) -> Stats {
         self.stats
-    }
-    pub fn energy(&self) -> Energy {
-        self.energy
     }
     pub fn hp(&self) -> i16 {
         self.hp
@@ -163,13 +165,18 @@ pub(crate) struct World {
     pub(crate) player: Option<ActorId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Encoded (for hashes and snapshots) by `encoding`, not by deriving: the encoding stays
+/// the same whatever the layout in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub(crate) ruleset: Ruleset,
     pub(crate) tick: Tick,
     pub(crate) phase: Phase,
     pub(crate) need: Need,
+    /// Every actor that has been in the game; an `ActorId` is an index.
     pub(crate) actors: Vec<Actor>,
+    /// Each actor's clock, by the same index.
+    pub(crate) clocks: Vec<Clock>,
     /// Names given by a scenario file; game actors go by their species.
     pub(crate) names: BTreeMap<ActorId, String>,
     /// This tick's turn order. Under `Initiative` it changes only when actors come or go.
@@ -284,21 +291,22 @@ impl State {
         }
     }
 
+    pub fn energy(&self, id: ActorId) -> Energy {
+        self.clocks.get(id.index()).map_or(Energy(0), |c| c.energy)
+    }
+
     /// The first tick at which `id` will be able to act again, assuming it takes no action
     /// before then. Shown by the energy panel.
     pub fn next_ready_tick(&self, id: ActorId) -> Option<Tick> {
-        let actor = self.actor(id)?;
-        let time = self.time();
-        if time.is_ready(actor.energy, &actor.stats) && self.current_actor() == Some(id) {
+        let mut clock = *self.clocks.get(id.index())?;
+        if clock.is_ready() && self.current_actor() == Some(id) {
             return Some(self.tick);
         }
-        let mut energy = time.carry(actor.energy, &actor.stats);
         for ahead in 1..=64 {
-            energy = time.gain(energy, &actor.stats);
-            if time.is_ready(energy, &actor.stats) {
+            self.time().start_tick(&mut clock);
+            if clock.is_ready() {
                 return Some(Tick(self.tick.0 + ahead));
             }
-            energy = time.carry(energy, &actor.stats);
         }
         None
     }
@@ -311,21 +319,14 @@ impl State {
 
     /// The canonical encoding, used for hashing and snapshots.
     pub fn encode(&self) -> Vec<u8> {
-        bincode::serde::encode_to_vec(self, canonical()).expect("a state always encodes")
+        crate::encoding::encode(self)
     }
 
     pub fn decode(bytes: &[u8]) -> Result<State, bincode::error::DecodeError> {
-        let (state, _) = bincode::serde::decode_from_slice(bytes, canonical())?;
-        Ok(state)
+        crate::encoding::decode(bytes)
     }
 
     pub(crate) fn is_player(&self, id: ActorId) -> bool {
         self.world.player == Some(id)
     }
-}
-
-pub(crate) fn canonical() -> impl bincode::config::Config {
-    bincode::config::standard()
-        .with_little_endian()
-        .with_fixed_int_encoding()
 }

@@ -89,7 +89,7 @@ fn rest_keeps_energy_up_to_the_bound() {
         .iter()
         .all(|(_, _, action, before, after)| *action == Action::Rest && before == after));
     let id = find(live.state(), "sleeper").unwrap();
-    assert_eq!(live.state().actor(id).unwrap().energy().0, 250);
+    assert_eq!(live.state().energy(id).0, 250);
 }
 
 #[test]
@@ -114,12 +114,13 @@ fn game(seed: u64, ruleset: Ruleset) -> (Header, Live, Vec<Event>) {
 #[test]
 fn a_zero_cost_action_leaves_the_turn_open() {
     let (_, mut live, mut tape) = game(5, Ruleset::NETHACK);
-    let before = live.state().player().unwrap().energy();
+    let camel = live.state().player_id().unwrap();
+    let before = live.state().energy(camel);
     let tick = live.state().tick();
     let need = live.command(Command::Dash, &mut (), &mut tape).unwrap();
     assert_eq!(need, Need::Command);
     assert_eq!(live.state().tick(), tick);
-    assert_eq!(live.state().player().unwrap().energy(), before);
+    assert_eq!(live.state().energy(camel), before);
     assert!(live.state().player().unwrap().is_dashing());
     assert_eq!(
         live.command(Command::Dash, &mut (), &mut tape),

@@ -223,7 +223,7 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         }
     }
     col.gap();
-    if let Some(camel) = state.player() {
+    if let (Some(id), Some(camel)) = (state.player_id(), state.player()) {
         let hp_color = if camel.hp() * 3 <= camel.max_hp() {
             BAD
         } else {
@@ -236,7 +236,7 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         // more than it may carry into the next tick.
         col.bar(
             "Energy",
-            camel.energy().0.into(),
+            state.energy(id).0.into(),
             time.peak(&stats).into(),
             Color::new(0.35, 0.55, 0.9, 1.0),
         );

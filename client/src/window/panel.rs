@@ -114,8 +114,8 @@ fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
         cell(ui, w_name, RichText::new(state.name_of(id)).color(color));
         cell(ui, w_pos, mono(format!("{},{}", pos.x, pos.y)));
         cell(ui, w_speed, mono(speed));
-        energy_bar(ui, state, actor);
-        cell(ui, w_energy, mono(format!("{}/{max}", actor.energy().0)));
+        energy_bar(ui, state, id, actor);
+        cell(ui, w_energy, mono(format!("{}/{max}", state.energy(id).0)));
         cell(ui, w_cost, mono(cost.to_string()));
         cell(ui, w_ready, mono(ready));
     });
@@ -132,27 +132,28 @@ fn acts_this_tick(state: &State, id: ActorId, actor: &Actor) -> bool {
     ) else {
         return false;
     };
-    mine >= current && state.time().is_ready(actor.energy(), &actor.stats())
+    mine >= current && state.time().is_ready(state.energy(id), &actor.stats())
 }
 
 /// Energy against the most the actor can hold when it acts, with marks at its max
 /// energy (what it may carry into the next tick) and at what it needs to act.
-fn energy_bar(ui: &mut Ui, state: &State, actor: &Actor) {
+fn energy_bar(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor) {
     let time = state.time();
     let stats = actor.stats();
+    let energy = state.energy(id);
     let (rect, _) = ui.allocate_exact_size(Vec2::new(BAR, ROW - 6.0), Sense::hover());
     let scale = f32::from(time.peak(&stats).max(1));
     let x_of = |energy: u16| rect.left() + rect.width() * (f32::from(energy) / scale).min(1.0);
     let painter = ui.painter();
     painter.rect_filled(rect, 2.0, Color32::from_gray(40));
-    let ready = time.is_ready(actor.energy(), &stats);
+    let ready = time.is_ready(energy, &stats);
     let fill = if ready {
         Color32::from_rgb(90, 190, 90)
     } else {
         Color32::from_rgb(70, 120, 200)
     };
     let mut filled = rect;
-    filled.set_right(x_of(actor.energy().0));
+    filled.set_right(x_of(energy.0));
     painter.rect_filled(filled, 2.0, fill);
     for (energy, color) in [
         (time.max_energy(&stats), Color32::WHITE),
