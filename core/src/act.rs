@@ -231,7 +231,7 @@ impl State {
             }
             _ => Cost::Action,
         };
-        self.ruleset.time.cost(&actor.stats, cost, actor.pace())
+        self.ruleset.time.cost(&actor.stats, cost, self.pace(id))
     }
 
     /// Carries out a decided action: pays its `cost`, then makes its changes.
@@ -252,7 +252,7 @@ impl State {
             Change::Spend {
                 actor: id,
                 cost,
-                turn,
+                turns: u16::from(turn),
             },
             obs,
         );

@@ -27,12 +27,13 @@ pub enum Change {
     Reorder,
     /// The next actor's turn.
     NextTurn,
-    /// An action is paid for. Every action but a dash is also one of the actor's turns:
-    /// `turn` counts it, and conditions and knock-outs run down by one.
+    /// Actions are paid for, and counted as the actor's turns: conditions and knock-outs
+    /// run down by as many. One action is one turn, but a dash is none; an idle actor's
+    /// waits may be paid for all at once (see `State::next_to_decide`).
     Spend {
         actor: ActorId,
         cost: u16,
-        turn: bool,
+        turns: u16,
     },
     Dash {
         actor: ActorId,
@@ -116,9 +117,6 @@ impl State {
                 for clock in &mut self.clocks {
                     time.start_tick(clock);
                 }
-                for actor in self.actors.iter_mut().filter(|a| a.dashing && a.present) {
-                    actor.dashing = false;
-                }
             }
             Change::Initiative { actor, value } => {
                 self.actors[actor.index()].initiative = value;
@@ -138,21 +136,16 @@ impl State {
                     self.phase = Phase::Act { slot: slot + 1 };
                 }
             }
-            Change::Spend { actor, cost, turn } => {
+            Change::Spend { actor, cost, turns } => {
                 let clock = &mut self.clocks[actor.index()];
                 clock.energy = Energy(clock.energy.0.saturating_sub(cost));
-                if turn {
-                    let a = &mut self.actors[actor.index()];
-                    a.turns += 1;
-                    a.knocked_out = a.knocked_out.saturating_sub(1);
-                    let c = &mut a.conditions;
-                    c.haste = c.haste.saturating_sub(1);
-                    c.slow = c.slow.saturating_sub(1);
-                    c.confused = c.confused.saturating_sub(1);
-                    c.poisoned = c.poisoned.saturating_sub(1);
+                clock.turns += u32::from(turns);
+                // An idle clock has nothing counting down.
+                if !clock.idle && turns > 0 {
+                    self.count_down(actor, turns);
                 }
             }
-            Change::Dash { actor } => self.actors[actor.index()].dashing = true,
+            Change::Dash { actor } => self.clocks[actor.index()].dashing = true,
             Change::Move { actor, to } => {
                 let from = self.actors[actor.index()].pos;
                 self.world.map.set_occupant(from, None);
@@ -177,6 +170,7 @@ impl State {
                     Effect::Poison => c.poisoned = turns,
                     Effect::Heal => {}
                 }
+                self.recheck_idle(actor);
             }
             Change::Die { actor } | Change::Vanish { actor } => self.remove(actor),
             Change::Spawn {
@@ -187,7 +181,10 @@ impl State {
                 self.add_actor(Actor::new(species, behaviour, at, species.stats()));
             }
             Change::Charge { actor, dir } => self.actors[actor.index()].charging = dir,
-            Change::KnockOut { actor, turns } => self.actors[actor.index()].knocked_out = turns,
+            Change::KnockOut { actor, turns } => {
+                self.actors[actor.index()].knocked_out = turns;
+                self.recheck_idle(actor);
+            }
             Change::PickUp { floor_index } => {
                 let (_, item) = self.world.floor.remove(floor_index);
                 self.world.inventory.push(item);
@@ -227,14 +224,36 @@ impl State {
     pub(crate) fn add_actor(&mut self, actor: Actor) -> ActorId {
         let id = ActorId(self.actors.len() as u32);
         self.world.map.set_occupant(actor.pos, Some(id));
-        self.clocks
-            .push(self.ruleset.time.clock(Energy(0), &actor.stats));
+        self.clocks.push(self.ruleset.time.clock(&actor.stats));
         self.actors.push(actor);
+        self.recheck_idle(id);
         if self.ruleset.order == crate::tape::TurnOrder::Initiative {
             self.unrolled.push_back(id);
         }
         self.order_stale = true;
         id
+    }
+
+    /// Turns taken: conditions and knock-outs run down by as many.
+    fn count_down(&mut self, id: ActorId, turns: u16) {
+        let a = &mut self.actors[id.index()];
+        a.knocked_out = a.knocked_out.saturating_sub(turns);
+        let c = &mut a.conditions;
+        c.haste = c.haste.saturating_sub(turns);
+        c.slow = c.slow.saturating_sub(turns);
+        c.confused = c.confused.saturating_sub(turns);
+        c.poisoned = c.poisoned.saturating_sub(turns);
+        self.recheck_idle(id);
+    }
+
+    /// Keeps `Clock::idle` true exactly for idle actors, present, with nothing counting
+    /// down.
+    pub(crate) fn recheck_idle(&mut self, id: ActorId) {
+        let a = &self.actors[id.index()];
+        self.clocks[id.index()].idle = a.behaviour == Behaviour::Idle
+            && a.present
+            && a.knocked_out == 0
+            && a.conditions.is_none();
     }
 
     fn remove(&mut self, id: ActorId) {

@@ -73,7 +73,7 @@ fn brood(state: &State) -> usize {
 
 /// Does nothing until its 10th turn, then hatches.
 fn egg(state: &State, id: ActorId) -> Action {
-    if state.actors[id.index()].turns + 1 >= HATCH_TURN {
+    if state.turns(id) + 1 >= HATCH_TURN {
         Action::Hatch
     } else {
         Action::Wait

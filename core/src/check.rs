@@ -127,7 +127,7 @@ pub fn validate(state: &State, command: &Command) -> Result<(), Rejection> {
             _ => Err(Rejection::NoStairs),
         },
         Command::Dash => {
-            if me.is_dashing() {
+            if state.is_dashing(id) {
                 Err(Rejection::AlreadyDashed)
             } else {
                 Ok(())

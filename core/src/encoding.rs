@@ -3,15 +3,15 @@
 //! bincode 2 with fixed-width little-endian integers, field by field in the order below;
 //! every collection in the state is ordered. It is written out here rather than derived so
 //! that it does not follow the layout in memory: energy lives in a dense array of clocks
-//! beside the actors (see `energy::Clock`) but is encoded inside each actor's record, and
-//! a clock's other figures are worked out again from the stats when decoding.
+//! beside the actors (see `energy::Clock`) but is encoded inside each actor's record, as
+//! are its turns and dash; a clock's other figures are worked out again when decoding.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
 use crate::command::Command;
-use crate::energy::{Energy, Stats};
+use crate::energy::{Clock, Energy, Stats};
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::message::MessageLog;
@@ -32,7 +32,7 @@ pub(crate) fn encode(state: &State) -> Vec<u8> {
         tick: state.tick,
         phase: &state.phase,
         need: state.need,
-        actors: actors.map(|(a, c)| Record::of(a, c.energy)).collect(),
+        actors: actors.map(|(a, c)| Record::of(a, c)).collect(),
         names: &state.names,
         order: &state.order,
         order_stale: state.order_stale,
@@ -55,7 +55,10 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<State, bincode::error::DecodeError>
         .actors
         .into_iter()
         .map(|record| {
-            let clock = time.clock(record.energy, &record.stats);
+            let mut clock = time.clock(&record.stats);
+            clock.energy = record.energy;
+            clock.turns = record.turns;
+            clock.dashing = record.dashing;
             let actor = record.into_actor();
             let clock = if actor.present {
                 clock
@@ -65,7 +68,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<State, bincode::error::DecodeError>
             (actor, clock)
         })
         .unzip();
-    Ok(State {
+    let mut state = State {
         ruleset: d.ruleset,
         tick: d.tick,
         phase: d.phase,
@@ -83,7 +86,11 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<State, bincode::error::DecodeError>
         messages: d.messages,
         events: d.events,
         draws_folded: d.draws_folded,
-    })
+    };
+    for i in 0..state.actors.len() {
+        state.recheck_idle(ActorId(i as u32));
+    }
+    Ok(state)
 }
 
 #[derive(Serialize)]
@@ -146,19 +153,19 @@ struct Record {
 }
 
 impl Record {
-    fn of(a: &Actor, energy: Energy) -> Record {
+    fn of(a: &Actor, clock: &Clock) -> Record {
         Record {
             species: a.species,
             behaviour: a.behaviour,
             pos: a.pos,
             stats: a.stats,
-            energy,
+            energy: clock.energy,
             hp: a.hp,
             max_hp: a.max_hp,
             initiative: a.initiative,
             present: a.present,
-            dashing: a.dashing,
-            turns: a.turns,
+            dashing: clock.dashing,
+            turns: clock.turns,
             knocked_out: a.knocked_out,
             charging: a.charging,
             conditions: a.conditions,
@@ -175,8 +182,6 @@ impl Record {
             max_hp: self.max_hp,
             initiative: self.initiative,
             present: self.present,
-            dashing: self.dashing,
-            turns: self.turns,
             knocked_out: self.knocked_out,
             charging: self.charging,
             conditions: self.conditions,

@@ -25,18 +25,28 @@ pub struct Stats {
     pub move_cost: u16,
 }
 
-/// An actor's standing in the time system: its energy, and what its stats make of the
-/// rules. The tick's two hot loops (everyone gains; the scan for the next actor ready to
-/// act) read nothing else, so clocks are kept in a dense array beside the actors.
+/// An actor's standing in the time system: its energy and turns, and what its stats make
+/// of the rules. The tick's hot loops (everyone gains; the scan for the next actor ready
+/// to act; an idle crowd waiting) read nothing else, so clocks are kept in a dense array
+/// beside the actors.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
     pub energy: Energy,
+    /// Actions taken so far (an egg hatches on its 10th).
+    pub turns: u32,
     /// The energy it needs before it may act; never reached once the actor is gone.
     ready: u16,
     /// The most it carries into the next tick (in `classic`, also where its gain stops).
     cap: u16,
     /// What it gains each tick; nothing once gone.
     gain: u16,
+    /// What one ordinary action costs it, at its own pace.
+    pub cost: u16,
+    /// An idle actor with nothing counting down (no condition, no knock-out): every
+    /// action it takes is a `Wait` at `cost`, so its turns are settled without deciding.
+    pub idle: bool,
+    /// Dashed this tick: dash is once per tick, and halves steps for the rest of it.
+    pub dashing: bool,
 }
 
 impl Clock {
@@ -45,13 +55,25 @@ impl Clock {
         self.energy.0 >= self.ready
     }
 
+    /// How many ordinary actions its energy pays for now, one after another.
+    #[inline]
+    pub fn waits(&self) -> u16 {
+        if self.is_ready() {
+            // `ready` is never below `cost`, so energy never runs out partway.
+            (self.energy.0 - self.ready) / self.cost.max(1) + 1
+        } else {
+            0
+        }
+    }
+
     /// The clock of an actor that is gone: it keeps its energy, never gains and never acts.
     pub fn stopped(self) -> Clock {
         Clock {
-            energy: self.energy,
             ready: u16::MAX,
             cap: u16::MAX,
             gain: 0,
+            idle: false,
+            ..self
         }
     }
 }
@@ -98,22 +120,28 @@ impl TimeModel {
         energy.0 >= self.ready_at(stats)
     }
 
-    /// The clock of an actor with these stats holding `energy`.
-    pub fn clock(self, energy: Energy, stats: &Stats) -> Clock {
+    /// The clock of a newcomer with these stats; not idle until said so.
+    pub fn clock(self, stats: &Stats) -> Clock {
         Clock {
-            energy,
+            energy: Energy(0),
+            turns: 0,
             ready: self.ready_at(stats),
             cap: self.max_energy(stats),
             gain: match self {
                 TimeModel::Classic { gain, .. } => gain,
                 TimeModel::Nethack => stats.speed,
             },
+            cost: self.cost(stats, Cost::Action, Pace::default()),
+            idle: false,
+            dashing: false,
         }
     }
 
-    /// Phase one of a tick: the actor keeps what it may carry from the last tick, and gains.
+    /// Phase one of a tick: the actor keeps what it may carry from the last tick, and
+    /// gains; a dash ends with the tick it was made in.
     #[inline]
     pub fn start_tick(self, clock: &mut Clock) {
+        clock.dashing = false;
         let carried = clock.energy.0.min(clock.cap);
         let gained = carried.saturating_add(clock.gain);
         clock.energy = Energy(match self {
@@ -210,7 +238,7 @@ mod tests {
 
     /// Runs one actor that spends its base cost whenever it can; returns actions per tick.
     fn actions_per_tick(model: TimeModel, s: Stats, ticks: usize) -> Vec<u32> {
-        let mut clock = model.clock(Energy(0), &s);
+        let mut clock = model.clock(&s);
         let cost = model.cost(&s, Cost::Action, Pace::default());
         (0..ticks)
             .map(|_| {
@@ -227,7 +255,8 @@ mod tests {
 
     /// The energy after phase one of a tick, starting from `energy`.
     fn after_gain(model: TimeModel, s: Stats, energy: u16) -> u16 {
-        let mut clock = model.clock(Energy(energy), &s);
+        let mut clock = model.clock(&s);
+        clock.energy = Energy(energy);
         model.start_tick(&mut clock);
         clock.energy.0
     }
@@ -247,7 +276,7 @@ mod tests {
     #[test]
     fn classic_slow_actor_moves_every_second_tick() {
         let s = stats(0, 150, 150);
-        let mut clock = CLASSIC.clock(Energy(0), &s);
+        let mut clock = CLASSIC.clock(&s);
         let mut trace = vec![];
         for _ in 0..4 {
             CLASSIC.start_tick(&mut clock);
@@ -291,7 +320,9 @@ mod tests {
     fn a_stopped_clock_keeps_its_energy_and_never_acts() {
         for model in [CLASSIC, TimeModel::Nethack] {
             let s = stats(24, 150, 100);
-            let mut clock = model.clock(Energy(100), &s).stopped();
+            let mut clock = model.clock(&s);
+            clock.energy = Energy(100);
+            let mut clock = clock.stopped();
             model.start_tick(&mut clock);
             assert_eq!(clock.energy, Energy(100));
             assert!(!clock.is_ready());

@@ -9,7 +9,6 @@ use crate::act::{resolve_command, Action, ActionRecord};
 use crate::apply::Change;
 use crate::check::{validate, Rejection};
 use crate::command::Command;
-use crate::energy::{Cost, Pace};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Effect, Mycology};
 use crate::level::{generate, Level};
@@ -24,11 +23,17 @@ use std::collections::{BTreeMap, VecDeque};
 /// Watches the fold: every change as it is applied, every action as it is taken.
 /// Both default to nothing, and `()` watches nothing at no cost.
 pub trait Observer {
+    /// Whether it is shown each action of an idle actor's turn. When not, the turn is
+    /// paid for with one change, which is all a crowd of idle actors costs a tick.
+    const SEES_EACH_WAIT: bool = true;
+
     fn changed(&mut self, _state: &State, _change: &Change) {}
     fn acted(&mut self, _state: &State, _record: &ActionRecord) {}
 }
 
-impl Observer for () {}
+impl Observer for () {
+    const SEES_EACH_WAIT: bool = false;
+}
 
 /// Why an event could not be folded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
@@ -175,23 +180,13 @@ impl State {
                     self.phase = Phase::Act { slot: 0 };
                 }
                 Phase::Act { slot } => {
-                    // Skip the actors that cannot act; this scan is the tick's hot loop.
-                    let clocks = &self.clocks;
-                    let ready = self.order[slot as usize..]
-                        .iter()
-                        .position(|id| clocks[id.index()].is_ready());
-                    let Some(skipped) = ready else {
+                    let Some(slot) = self.next_to_decide(slot, obs) else {
                         self.phase = Phase::StartTick;
                         continue;
                     };
-                    let slot = slot + skipped as u32;
                     self.phase = Phase::Act { slot };
                     let id = self.order[slot as usize];
                     let actor = &self.actors[id.index()];
-                    if actor.behaviour == Behaviour::Idle && actor.conditions.is_none() {
-                        self.idle_turn(id, obs);
-                        continue;
-                    }
                     let decided = if actor.behaviour == Behaviour::Player {
                         let Some(command) = self.pending else {
                             break Need::Command;
@@ -224,24 +219,53 @@ impl State {
         }
     }
 
-    /// An idle actor's turn, settled in one go: it waits for as long as it can act. What
-    /// observers see is what `perform` would show for each `Wait`; deciding each one is
-    /// skipped because an idle actor needs no draw and touches nothing but its own energy,
-    /// and scenarios hold crowds of them.
+    /// The tick's hot loop: from `slot` on, skips the actors that cannot act and settles
+    /// the turns of idle ones, up to the first actor whose action must be decided.
+    fn next_to_decide<O: Observer>(&mut self, slot: u32, obs: &mut O) -> Option<u32> {
+        for slot in slot..self.order.len() as u32 {
+            let id = self.order[slot as usize];
+            let clock = self.clocks[id.index()];
+            if clock.idle && !O::SEES_EACH_WAIT {
+                // No branch on whether it can act: none is paid for when it cannot.
+                let waits = clock.waits();
+                let cost = waits * clock.cost;
+                let actor = id;
+                self.change(
+                    Change::Spend {
+                        actor,
+                        cost,
+                        turns: waits,
+                    },
+                    obs,
+                );
+                continue;
+            }
+            if !clock.is_ready() {
+                continue;
+            }
+            if !clock.idle {
+                return Some(slot);
+            }
+            self.phase = Phase::Act { slot };
+            self.idle_turn(id, obs);
+        }
+        None
+    }
+
+    /// An idle actor's turn, one `Wait` after another as `perform` would show them;
+    /// deciding each is skipped because an idle actor needs no draw and touches nothing
+    /// but its own clock.
     fn idle_turn(&mut self, id: ActorId, obs: &mut impl Observer) {
-        let stats = self.actors[id.index()].stats;
-        let cost = self
-            .ruleset
-            .time
-            .cost(&stats, Cost::Action, Pace::default());
-        while self.clocks[id.index()].is_ready() {
+        let clock = self.clocks[id.index()];
+        let cost = clock.cost;
+        for _ in 0..clock.waits() {
             let before = self.clocks[id.index()].energy.0;
-            let turn = true;
+            let turns = 1;
             self.change(
                 Change::Spend {
                     actor: id,
                     cost,
-                    turn,
+                    turns,
                 },
                 obs,
             );

@@ -29,7 +29,8 @@ impl Conditions {
     }
 }
 
-/// An actor; its energy is kept apart, in its `Clock` (see `State::clocks`).
+/// An actor; its energy, turns and dash are kept apart, in its `Clock` (see
+/// `State::clocks`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Actor {
     pub(crate) species: Species,
@@ -41,10 +42,6 @@ pub struct Actor {
     pub(crate) initiative: u32,
     /// False once dead or gone (hatched, left behind on an upper level).
     pub(crate) present: bool,
-    /// Dashed this tick: dash is once per tick, and halves steps for the rest of it.
-    pub(crate) dashing: bool,
-    /// Actions taken so far (an egg hatches on its 10th).
-    pub(crate) turns: u32,
     pub(crate) knocked_out: u16,
     pub(crate) charging: Option<Direction>,
     pub(crate) conditions: Conditions,
@@ -61,8 +58,6 @@ impl Actor {
             max_hp: species.max_hp(),
             initiative: 0,
             present: true,
-            dashing: false,
-            turns: 0,
             knocked_out: 0,
             charging: None,
             conditions: Conditions::default(),
@@ -93,9 +88,6 @@ impl Actor {
     pub fn is_present(&self) -> bool {
         self.present
     }
-    pub fn turns(&self) -> u32 {
-        self.turns
-    }
     pub fn knocked_out(&self) -> u16 {
         self.knocked_out
     }
@@ -104,17 +96,6 @@ impl Actor {
     }
     pub fn conditions(&self) -> Conditions {
         self.conditions
-    }
-    pub fn is_dashing(&self) -> bool {
-        self.dashing
-    }
-
-    pub fn pace(&self) -> Pace {
-        Pace {
-            dashing: self.dashing,
-            hasted: self.conditions.haste > 0,
-            slowed: self.conditions.slow > 0,
-        }
     }
 }
 
@@ -293,6 +274,27 @@ impl State {
 
     pub fn energy(&self, id: ActorId) -> Energy {
         self.clocks.get(id.index()).map_or(Energy(0), |c| c.energy)
+    }
+
+    /// Whether `id` dashed this tick.
+    pub fn is_dashing(&self, id: ActorId) -> bool {
+        self.clocks.get(id.index()).is_some_and(|c| c.dashing)
+    }
+
+    /// How fast `id` goes just now.
+    pub fn pace(&self, id: ActorId) -> Pace {
+        let conditions = self.actors.get(id.index()).map(|a| a.conditions);
+        let conditions = conditions.unwrap_or_default();
+        Pace {
+            dashing: self.is_dashing(id),
+            hasted: conditions.haste > 0,
+            slowed: conditions.slow > 0,
+        }
+    }
+
+    /// Actions `id` has taken so far.
+    pub fn turns(&self, id: ActorId) -> u32 {
+        self.clocks.get(id.index()).map_or(0, |c| c.turns)
     }
 
     /// The first tick at which `id` will be able to act again, assuming it takes no action

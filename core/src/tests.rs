@@ -64,6 +64,50 @@ fn nethack_speed_16_acts_1_1_2_times_per_tick() {
     assert_eq!(actions_per_tick(&log, "speedy", 6), vec![1, 1, 2, 1, 1, 2]);
 }
 
+/// Idle actors' turns are paid for in one change when nobody watches each wait: the state
+/// is the same as when every wait is shown, under both rulesets, beside creatures that
+/// decide and a resting actor.
+#[test]
+fn an_idle_crowd_settled_at_once_is_the_crowd_shown_wait_by_wait() {
+    for ruleset in [
+        "ruleset = \"nethack\"",
+        "ruleset = \"classic\"\ngain = 100\nthreshold = 100",
+    ] {
+        let mut toml = format!(
+            "{ruleset}\nmap = \"\"\"\n{}\"\"\"\n",
+            "........\n".repeat(6)
+        );
+        for i in 0..40 {
+            let speed = 4 + (i * 5) % 30;
+            let behaviour = match i % 8 {
+                0 => "behaviour = \"wander\"".to_owned(),
+                1 => "behaviour = \"rest\"".to_owned(),
+                2 => "species = \"snake\"".to_owned(),
+                _ => format!(
+                    "behaviour = \"idle\"\nmax_energy = {}\nmove_cost = {}",
+                    100 + i * 3,
+                    60 + i * 2
+                ),
+            };
+            toml.push_str(&format!(
+                "[[actor]]\nname = \"a{i}\"\nat = [{}, {}]\nspeed = {speed}\n{behaviour}\n",
+                i % 8,
+                i / 8
+            ));
+        }
+        let (state, seed) = scenario(&toml);
+        let (watched, log) = run(state.clone(), seed, 50);
+        let mut unwatched = Live::resume(seed, state);
+        unwatched.run_ticks(Tick(50), &mut (), &mut Vec::new());
+        assert_eq!(unwatched.state(), watched.state());
+        let waits = log.iter().filter(|e| e.2 == Action::Wait).count();
+        assert!(
+            waits > 1_000,
+            "{ruleset}: the idle actors waited {waits} times"
+        );
+    }
+}
+
 #[test]
 fn classic_slow_actor_moves_every_second_tick() {
     let (state, seed) = scenario(
@@ -121,7 +165,7 @@ fn a_zero_cost_action_leaves_the_turn_open() {
     assert_eq!(need, Need::Command);
     assert_eq!(live.state().tick(), tick);
     assert_eq!(live.state().energy(camel), before);
-    assert!(live.state().player().unwrap().is_dashing());
+    assert!(live.state().is_dashing(camel));
     assert_eq!(
         live.command(Command::Dash, &mut (), &mut tape),
         Err(crate::Rejection::AlreadyDashed)

@@ -249,7 +249,7 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         col.line(&speed, TEXT);
         let c = camel.conditions();
         let mut states = vec![];
-        if camel.is_dashing() {
+        if state.is_dashing(id) {
             states.push(("dashing".to_owned(), GOOD));
         }
         for (turns, name, color) in [

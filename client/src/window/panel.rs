@@ -97,7 +97,7 @@ fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
         TimeModel::Classic { gain, .. } => format!("{gain}/{}", stats.move_cost),
     };
     let max = time.max_energy(&stats);
-    let cost = time.cost(&stats, Cost::Action, actor.pace());
+    let cost = time.cost(&stats, Cost::Action, state.pace(id));
     let ready = if acts_this_tick(state, id, actor) {
         "now".to_owned()
     } else {
