@@ -4,26 +4,35 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use sandglass_core::ids::Tick;
-use sandglass_core::scenario::Scenario;
+use sandglass_core::scenario::{ActorSpec, Scenario};
 use sandglass_core::{Live, State};
 
 /// A square-ish map holding `n` idle actors with speeds 6..=24 (nethack), one per cell.
 fn crowd(n: usize) -> (State, u64) {
     let side = (n as f64).sqrt().ceil() as usize;
     let row = ".".repeat(side);
-    let map = std::iter::repeat_n(row.as_str(), side)
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut toml = format!("ruleset = \"nethack\"\nmap = \"\"\"\n{map}\n\"\"\"\n");
-    for i in 0..n {
-        let speed = 6 + (i * 7) % 19;
-        toml.push_str(&format!(
-            "[[actor]]\nname = \"a{i}\"\nat = [{}, {}]\nspeed = {speed}\nbehaviour = \"idle\"\n",
-            i % side,
-            i / side
-        ));
-    }
-    let scenario = Scenario::parse(&toml).expect("bench scenario parses");
+    let actors = (0..n)
+        .map(|i| ActorSpec {
+            name: format!("a{i}"),
+            at: [(i % side) as i16, (i / side) as i16],
+            species: None,
+            behaviour: Some("idle".to_owned()),
+            speed: Some(6 + (i as u16 * 7) % 19),
+            max_energy: None,
+            move_cost: None,
+        })
+        .collect();
+    let scenario = Scenario {
+        ruleset: "nethack".to_owned(),
+        gain: None,
+        threshold: None,
+        order: None,
+        seed: 0,
+        map: std::iter::repeat_n(row.as_str(), side)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        actors,
+    };
     (
         scenario.build().expect("bench scenario builds"),
         scenario.seed,
