@@ -237,6 +237,9 @@ impl State {
     /// Turns taken: conditions and knock-outs run down by as many.
     fn count_down(&mut self, id: ActorId, turns: u16) {
         let a = &mut self.actors[id.index()];
+        if a.knocked_out == 0 && a.conditions.is_none() {
+            return;
+        }
         a.knocked_out = a.knocked_out.saturating_sub(turns);
         let c = &mut a.conditions;
         c.haste = c.haste.saturating_sub(turns);

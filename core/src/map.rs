@@ -154,6 +154,7 @@ impl Map {
         }
     }
 
+    #[inline]
     pub(crate) fn set_occupant(&mut self, pos: Pos, who: Option<ActorId>) {
         if let Some(i) = self.index(pos) {
             self.occupant[i] = who;
