@@ -12,7 +12,8 @@ use crate::check::{validate, Rejection};
 use crate::command::Command;
 use crate::ids::{EventIndex, Tick};
 use crate::machine::{FeedError, Observer};
-use crate::rng::Generator;
+use crate::rng::{DrawSource, Generator};
+use std::iter::Peekable;
 use crate::state::{Need, State};
 use crate::tape::{Event, Header, FORMAT_VERSION, RULES_VERSION};
 
@@ -143,10 +144,30 @@ pub fn fold_from(
     events: impl IntoIterator<Item = Event>,
     obs: &mut impl Observer,
 ) -> Result<State, FoldError> {
-    for event in events {
-        feed_at(&mut state, event, obs)?;
+    let mut events = events.into_iter().peekable();
+    while let Some(event) = events.next() {
+        let index = EventIndex(state.events_folded());
+        let mut more = TapeDraws(&mut events);
+        state
+            .feed_pulling(event, &mut more, obs)
+            .map_err(|e| FoldError {
+                index,
+                kind: e.into(),
+            })?;
     }
     finish(state)
+}
+
+/// The draws that come next on a tape, for a step that wants them while it runs.
+struct TapeDraws<'a, I: Iterator<Item = Event>>(&'a mut Peekable<I>);
+
+impl<I: Iterator<Item = Event>> DrawSource for TapeDraws<'_, I> {
+    fn pull(&mut self) -> Option<u32> {
+        match self.0.next_if(|e| matches!(e, Event::Draw(_)))? {
+            Event::Draw(value) => Some(value),
+            Event::Command(_) => None,
+        }
+    }
 }
 
 fn feed_at(state: &mut State, event: Event, obs: &mut impl Observer) -> Result<(), FoldError> {

@@ -15,7 +15,7 @@ use crate::item::{Effect, Mycology};
 use crate::level::{generate, Level};
 use crate::map::{Map, Terrain};
 use crate::message::{MessageLog, Msg};
-use crate::rng::{Draws, NeedDraw};
+use crate::rng::{DrawSource, Draws, NeedDraw};
 use crate::species::Behaviour;
 use crate::state::{Need, Phase, State, World};
 use crate::tape::{Event, Header, TurnOrder};
@@ -54,7 +54,7 @@ impl State {
     pub fn new(header: &Header, obs: &mut impl Observer) -> State {
         let mut state = State::empty(header.ruleset, Map::filled(1, 1, Terrain::Sand));
         state.phase = Phase::Generate { depth: 1 };
-        state.advance(obs, Tick(u64::MAX));
+        state.advance(obs, Tick(u64::MAX), None);
         state
     }
 
@@ -99,6 +99,23 @@ impl State {
         obs: &mut impl Observer,
         last: Tick,
     ) -> Result<Need, FeedError> {
+        self.accept(event)?;
+        Ok(self.advance(obs, last, None))
+    }
+
+    /// `feed`, then as many of the draws `more` holds as the machine asks for before it
+    /// next stops: the same as feeding each of them, one `feed` at a time.
+    pub fn feed_pulling(
+        &mut self,
+        event: Event,
+        more: &mut dyn DrawSource,
+        obs: &mut impl Observer,
+    ) -> Result<Need, FeedError> {
+        self.accept(event)?;
+        Ok(self.advance(obs, Tick(u64::MAX), Some(more)))
+    }
+
+    fn accept(&mut self, event: Event) -> Result<(), FeedError> {
         match (self.need, event) {
             (Need::Nothing, _) => return Err(FeedError::AfterEnd),
             (Need::Draw, Event::Draw(value)) => {
@@ -117,17 +134,23 @@ impl State {
             (Need::Pause, Event::Command(_)) => return Err(FeedError::CommandWhenDrawDue),
         }
         self.events += 1;
-        Ok(self.advance(obs, last))
+        Ok(())
     }
 
     /// Runs until the end of tick `last` (or an earlier need). Scenarios have no player,
     /// so this is how they are driven; draws must still be fed as asked.
     pub fn run_ticks(&mut self, last: Tick, obs: &mut impl Observer) -> Need {
-        self.advance(obs, last)
+        self.advance(obs, last, None)
     }
 
-    /// The heart of the machine: runs until something from outside is needed.
-    fn advance(&mut self, obs: &mut impl Observer, last: Tick) -> Need {
+    /// The heart of the machine: runs until something from outside is needed. Decisions
+    /// may take their draws from `more` as they run.
+    fn advance(
+        &mut self,
+        obs: &mut impl Observer,
+        last: Tick,
+        mut more: Option<&mut dyn DrawSource>,
+    ) -> Need {
         self.need = loop {
             // An actor that appeared needs its initiative before anything else happens.
             if let Some(&actor) = self.unrolled.front() {
@@ -187,17 +210,29 @@ impl State {
                     };
                     self.phase = Phase::Act { slot };
                     let id = self.order[slot as usize];
-                    let actor = &self.actors[id.index()];
-                    let decided = if actor.behaviour == Behaviour::Player {
-                        let Some(command) = self.pending else {
-                            break Need::Command;
-                        };
-                        resolve_command(self, id, command, &mut Draws::new(&self.draws))
-                    } else {
-                        crate::behaviour::decide(self, id, &mut Draws::new(&self.draws))
+                    let player = self.actors[id.index()].behaviour == Behaviour::Player;
+                    if player && self.pending.is_none() {
+                        break Need::Command;
+                    }
+                    let mut draws = match more.as_deref_mut() {
+                        Some(more) => Draws::pulling(&self.draws, more),
+                        None => Draws::new(&self.draws),
                     };
+                    let decided = match self.pending {
+                        Some(command) if player => resolve_command(self, id, command, &mut draws),
+                        _ => crate::behaviour::decide(self, id, &mut draws),
+                    };
+                    let (pulled, count) = draws.into_pulled();
+                    if count > 0 {
+                        // Each pulled draw is an event folded.
+                        self.events += count as u64;
+                        self.draws_folded += count as u64;
+                    }
                     match decided {
-                        Err(NeedDraw) => break Need::Draw,
+                        Err(NeedDraw) => {
+                            self.draws.extend_from_slice(&pulled[..count]);
+                            break Need::Draw;
+                        }
                         Ok(action) => {
                             self.draws.clear();
                             self.pending = None;

@@ -52,25 +52,67 @@ pub fn below(draw: u32, n: u32) -> Option<u32> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NeedDraw;
 
+/// Where a step gets draws beyond those it was given, while it runs: folding a tape hands
+/// over the draws that follow the event fed, so a step seldom has to stop and be run again.
+pub trait DrawSource {
+    /// The next draw, if the next event is one (and may be taken now).
+    fn pull(&mut self) -> Option<u32>;
+}
+
+/// Draws one step may pull while it runs; a step that wants more stops as if none were left.
+pub const PULL_MAX: usize = 8;
+
 /// The draws fed to the step being resolved, read in order.
 ///
 /// A step that needs randomness is re-run from its start each time a draw arrives, reading
 /// the draws it already has and stopping at the first it lacks. Steps are pure functions
 /// of the state and their draws, so re-running one is safe; steps need one to three draws,
-/// so re-running is cheap.
+/// so re-running is cheap. With a `DrawSource` most steps need no re-run at all.
 pub struct Draws<'a> {
     given: &'a [u32],
     used: usize,
+    source: Option<&'a mut dyn DrawSource>,
+    pulled: [u32; PULL_MAX],
+    pulled_len: usize,
 }
 
 impl<'a> Draws<'a> {
+    /// Only the draws `given`.
     pub fn new(given: &'a [u32]) -> Self {
-        Draws { given, used: 0 }
+        Draws {
+            given,
+            used: 0,
+            source: None,
+            pulled: [0; PULL_MAX],
+            pulled_len: 0,
+        }
+    }
+
+    /// The draws `given`, then those `source` has.
+    pub fn pulling(given: &'a [u32], source: &'a mut dyn DrawSource) -> Self {
+        Draws {
+            source: Some(source),
+            ..Draws::new(given)
+        }
+    }
+
+    /// The draws pulled from the source, in order: the first `count` of the array.
+    pub fn into_pulled(self) -> ([u32; PULL_MAX], usize) {
+        (self.pulled, self.pulled_len)
     }
 
     pub fn raw(&mut self) -> Result<u32, NeedDraw> {
-        let draw = *self.given.get(self.used).ok_or(NeedDraw)?;
-        self.used += 1;
+        if let Some(&draw) = self.given.get(self.used) {
+            self.used += 1;
+            return Ok(draw);
+        }
+        let source = self.source.as_mut().ok_or(NeedDraw)?;
+        if self.pulled_len == PULL_MAX {
+            return Err(NeedDraw);
+        }
+        let draw = source.pull().ok_or(NeedDraw)?;
+        self.pulled[self.pulled_len] = draw;
+        self.pulled_len += 1;
         Ok(draw)
     }
 
