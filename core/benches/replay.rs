@@ -207,7 +207,7 @@ fn verify(c: &mut Criterion) {
     });
     let verified = time(&mut || {
         let file = ReplayFile::from_bytes(&bytes).unwrap();
-        std::hint::black_box(file.verify(&mut (), |_| ()).unwrap());
+        std::hint::black_box(file.verify(&mut (), u64::MAX, |_| ()).unwrap());
     });
     let rate = |d: Duration| events as f64 / d.as_secs_f64() / 1e6;
     println!(
@@ -236,7 +236,7 @@ fn verify(c: &mut Criterion) {
     let read = time(&mut || drop(std::hint::black_box(store.events(id).unwrap())));
     let stored = time(&mut || {
         let (file, _) = store.replay_file(id).unwrap();
-        std::hint::black_box(file.verify(&mut (), |_| ()).unwrap());
+        std::hint::black_box(file.verify(&mut (), u64::MAX, |_| ()).unwrap());
     });
     println!(
         "  stored game, read the log only: {read:?} ({:.1} M events/s)",
@@ -263,7 +263,7 @@ fn verify(c: &mut Criterion) {
     group.bench_function("decode + verify", |b| {
         b.iter(|| {
             let file = ReplayFile::from_bytes(&bytes).unwrap();
-            file.verify(&mut (), |_| ()).unwrap()
+            file.verify(&mut (), u64::MAX, |_| ()).unwrap()
         })
     });
     group.finish();

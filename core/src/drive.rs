@@ -3,8 +3,11 @@
 //! * `Live` answers draws from the seeded generator and commands from the caller, and
 //!   hands back every event it produced, in order, to be written to the log.
 //! * `fold` answers everything from a stored tape.
-//! * `verify` (and `Verifier`, one event at a time) folds a tape and also regenerates every
+//! * `verify` (and `Verifier`, a step at a time) folds a tape and also regenerates every
 //!   draw from the seed.
+//!
+//! Folding hands the machine the tape's next draws as a `DrawSource`, so a decision takes
+//! them as it runs instead of stopping at each one and being run again.
 
 use thiserror::Error;
 
@@ -13,9 +16,9 @@ use crate::command::Command;
 use crate::ids::{EventIndex, Tick};
 use crate::machine::{FeedError, Observer};
 use crate::rng::{DrawSource, Generator};
-use std::iter::Peekable;
 use crate::state::{Need, State};
 use crate::tape::{Event, Header, FORMAT_VERSION, RULES_VERSION};
+use std::iter::Peekable;
 
 /// A live game: the state and the generator that answers its draws.
 pub struct Live {
@@ -144,6 +147,16 @@ pub fn fold_from(
     events: impl IntoIterator<Item = Event>,
     obs: &mut impl Observer,
 ) -> Result<State, FoldError> {
+    fold_on(&mut state, events, obs)?;
+    finish(state)
+}
+
+/// Folds `events` into `state` in place; the tape may stop anywhere.
+pub fn fold_on(
+    state: &mut State,
+    events: impl IntoIterator<Item = Event>,
+    obs: &mut impl Observer,
+) -> Result<(), FoldError> {
     let mut events = events.into_iter().peekable();
     while let Some(event) = events.next() {
         let index = EventIndex(state.events_folded());
@@ -155,7 +168,7 @@ pub fn fold_from(
                 kind: e.into(),
             })?;
     }
-    finish(state)
+    Ok(())
 }
 
 /// The draws that come next on a tape, for a step that wants them while it runs.
@@ -168,15 +181,6 @@ impl<I: Iterator<Item = Event>> DrawSource for TapeDraws<'_, I> {
             Event::Command(_) => None,
         }
     }
-}
-
-fn feed_at(state: &mut State, event: Event, obs: &mut impl Observer) -> Result<(), FoldError> {
-    let index = EventIndex(state.events_folded());
-    state.feed(event, obs).map_err(|e| FoldError {
-        index,
-        kind: e.into(),
-    })?;
-    Ok(())
 }
 
 /// A tape may stop where the player was to move, or where the game ended; not mid-step.
@@ -197,18 +201,19 @@ pub fn verify(
     obs: &mut impl Observer,
 ) -> Result<State, FoldError> {
     let mut verifier = Verifier::new(header, obs);
-    for event in events {
-        verifier.feed(event, obs)?;
-    }
+    let mut events = events.into_iter().peekable();
+    while verifier.feed_pulling(&mut events, u64::MAX, obs)? {}
     verifier.finish()
 }
 
-/// `verify` one event at a time, for callers that look at the state between events
-/// (replay files check their hash checkpoints, the timeline keeps snapshots) without
-/// folding the tape a second time.
+/// `verify` a step at a time, for callers that look at the state between events (replay
+/// files check their hash checkpoints, the timeline keeps copies) without folding the tape
+/// a second time.
 pub struct Verifier {
     state: State,
     generator: Generator,
+    /// The generator's next output, once looked at and not yet matched by a draw.
+    next_draw: Option<u32>,
 }
 
 impl Verifier {
@@ -216,6 +221,7 @@ impl Verifier {
         Verifier {
             state: State::new(header, obs),
             generator: Generator::new(header.seed),
+            next_draw: None,
         }
     }
 
@@ -224,11 +230,41 @@ impl Verifier {
         &self.state
     }
 
-    /// Feeds the next event; a draw must be the generator's next output.
-    pub fn feed(&mut self, event: Event, obs: &mut impl Observer) -> Result<(), FoldError> {
+    /// Feeds the next of `events`, then as many of the draws after it as the machine asks
+    /// for before it next stops, but at most `budget` of them. Every draw must be the
+    /// generator's next output. False once `events` is empty.
+    pub fn feed_pulling<I: Iterator<Item = Event>>(
+        &mut self,
+        events: &mut Peekable<I>,
+        budget: u64,
+        obs: &mut impl Observer,
+    ) -> Result<bool, FoldError> {
+        let Some(event) = events.next() else {
+            return Ok(false);
+        };
+        self.check(event)?;
+        let index = EventIndex(self.state.events_folded());
+        let mut more = CheckedDraws {
+            events,
+            generator: &mut self.generator,
+            next_draw: &mut self.next_draw,
+            budget,
+        };
+        self.state
+            .feed_pulling(event, &mut more, obs)
+            .map_err(|e| FoldError {
+                index,
+                kind: e.into(),
+            })?;
+        Ok(true)
+    }
+
+    /// A draw must be the generator's next output; one where a command is due is
+    /// reported as the wrong kind of event when it is fed.
+    fn check(&mut self, event: Event) -> Result<(), FoldError> {
         if let Event::Draw(found) = event {
-            let expected = self.generator.next_draw();
-            // A draw where a command is due is reported as the wrong kind of event.
+            let expected = expected(&mut self.generator, &mut self.next_draw);
+            self.next_draw = None;
             if found != expected && self.state.need() == Need::Draw {
                 return Err(FoldError {
                     index: EventIndex(self.state.events_folded()),
@@ -236,11 +272,39 @@ impl Verifier {
                 });
             }
         }
-        feed_at(&mut self.state, event, obs)
+        Ok(())
     }
 
     /// The final state, unless the tape stopped in the middle of a step.
     pub fn finish(self) -> Result<State, FoldError> {
         finish(self.state)
+    }
+}
+
+/// The generator's next output, looked at without being used up.
+fn expected(generator: &mut Generator, next_draw: &mut Option<u32>) -> u32 {
+    *next_draw.get_or_insert_with(|| generator.next_draw())
+}
+
+/// The draws that come next on a tape, each handed over only if it is the generator's
+/// next output: one that is not is left on the tape, for `Verifier::feed_pulling` to
+/// report at its own index.
+struct CheckedDraws<'a, I: Iterator<Item = Event>> {
+    events: &'a mut Peekable<I>,
+    generator: &'a mut Generator,
+    next_draw: &'a mut Option<u32>,
+    budget: u64,
+}
+
+impl<I: Iterator<Item = Event>> DrawSource for CheckedDraws<'_, I> {
+    fn pull(&mut self) -> Option<u32> {
+        if self.budget == 0 {
+            return None;
+        }
+        let expected = expected(self.generator, self.next_draw);
+        self.events.next_if_eq(&Event::Draw(expected))?;
+        *self.next_draw = None;
+        self.budget -= 1;
+        Some(expected)
     }
 }

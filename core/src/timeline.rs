@@ -11,6 +11,7 @@
 //! folds one event; stepping back starts again from a copy.
 
 use crate::apply::Change;
+use crate::drive::fold_on;
 use crate::ids::{ActorId, Tick};
 use crate::machine::Observer;
 use crate::species::Species;
@@ -77,7 +78,7 @@ impl Timeline {
         let every = every.max(1);
         let mut scan = Scan::default();
         let mut cache = vec![State::new(&file.header, &mut ())];
-        let cursor = file.verify(&mut scan, |state| {
+        let cursor = file.verify(&mut scan, every, |state| {
             if state.events_folded() % every == 0 {
                 cache.push(state.clone());
             }
@@ -144,12 +145,9 @@ impl Timeline {
 
     fn fold_to(&mut self, at: u64, obs: &mut impl Observer) -> &State {
         let from = self.position() as usize;
-        for &event in &self.events[from..at as usize] {
-            // The whole tape folded when the timeline was built; folding is deterministic.
-            self.cursor
-                .feed(event, obs)
-                .expect("a verified tape folds again");
-        }
+        let events = self.events[from..at as usize].iter().copied();
+        // The whole tape folded when the timeline was built; folding is deterministic.
+        fold_on(&mut self.cursor, events, obs).expect("a verified tape folds again");
         &self.cursor
     }
 

@@ -15,7 +15,7 @@ include!(concat!(env!("OUT_DIR"), "/goldens.rs"));
 /// Reads and verifies one golden replay; a failure says what to do about it.
 fn check_golden(name: &str) {
     let file = read_golden(name);
-    if let Err(error) = file.verify(&mut (), |_| ()) {
+    if let Err(error) = file.verify(&mut (), u64::MAX, |_| ()) {
         panic!(
             "replays/{name} no longer verifies: {error}\n\
              If the rules changed on purpose, bump RULES_VERSION in core/src/tape.rs and \

@@ -48,7 +48,7 @@ proptest! {
         let found = expected ^ flip;
         file.events[at] = Event::Draw(found);
         let file = through_bytes(&file);
-        let error = fold_error(file.verify(&mut (), |_| ()));
+        let error = fold_error(file.verify(&mut (), u64::MAX, |_| ()));
         prop_assert_eq!(error, FoldError {
             index: EventIndex(at as u64),
             kind: FoldErrorKind::Desync { expected, found },
@@ -68,7 +68,7 @@ fn a_draw_where_a_command_is_due_is_the_wrong_kind_of_event() {
         .rposition(|e| matches!(e, Event::Command(_)))
         .unwrap();
     file.events[at] = Event::Draw(7);
-    let error = fold_error(through_bytes(&file).verify(&mut (), |_| ()));
+    let error = fold_error(through_bytes(&file).verify(&mut (), u64::MAX, |_| ()));
     assert_eq!(error.index, EventIndex(at as u64));
     assert_eq!(
         error.kind,
@@ -86,7 +86,7 @@ fn an_illegal_command_is_named_at_its_index() {
         .unwrap();
     let command = Command::Eat(Slot(25));
     file.events[at] = Event::Command(command);
-    let error = fold_error(through_bytes(&file).verify(&mut (), |_| ()));
+    let error = fold_error(through_bytes(&file).verify(&mut (), u64::MAX, |_| ()));
     assert_eq!(error.index, EventIndex(at as u64));
     assert!(
         matches!(error.kind, FoldErrorKind::Feed(FeedError::Illegal { command: c, .. }) if c == command),
@@ -101,7 +101,7 @@ fn a_wrong_checkpoint_or_final_hash_is_a_desync_at_its_event() {
     let (at, hash) = file.checkpoints[last];
     file.checkpoints[last].1 ^= 1;
     assert!(matches!(
-        through_bytes(&file).verify(&mut (), |_| ()),
+        through_bytes(&file).verify(&mut (), u64::MAX, |_| ()),
         Err(ReplayFileError::Desync { index, expected, found })
             if index == at && expected == hash ^ 1 && found == hash
     ));
@@ -109,7 +109,7 @@ fn a_wrong_checkpoint_or_final_hash_is_a_desync_at_its_event() {
     file.final_hash ^= 1;
     let end = file.events.len() as u64;
     assert!(matches!(
-        through_bytes(&file).verify(&mut (), |_| ()),
+        through_bytes(&file).verify(&mut (), u64::MAX, |_| ()),
         Err(ReplayFileError::Desync { index, .. }) if index == end
     ));
 }
@@ -136,7 +136,7 @@ fn a_replay_under_other_rules_is_refused_naming_both_versions() {
     );
     // A file built in memory is refused by `verify` alike.
     assert!(matches!(
-        file.verify(&mut (), |_| ()),
+        file.verify(&mut (), u64::MAX, |_| ()),
         Err(ReplayFileError::Header(HeaderError::Rules { .. }))
     ));
 }
@@ -144,7 +144,7 @@ fn a_replay_under_other_rules_is_refused_naming_both_versions() {
 #[test]
 fn an_untouched_replay_verifies_to_its_final_hash() {
     let file = through_bytes(&bot_file(Ruleset::NETHACK, 26, None));
-    let state = file.verify(&mut (), |_| ()).unwrap();
+    let state = file.verify(&mut (), u64::MAX, |_| ()).unwrap();
     assert_eq!(state.hash(), file.final_hash);
     assert!(state.outcome().is_some(), "the bot plays to the end");
 }

@@ -143,20 +143,34 @@ fn now() -> u64 {
 }
 
 /// Folds `events` from the genesis like `drive::verify` (every draw checked against the
-/// seed), showing `visit` the state after every event: imports take their snapshots and
-/// replay files check their hashes this way, in the one pass that validates the tape.
+/// seed), showing `visit` the state after each step of the fold: imports take their
+/// snapshots and replay files check their hashes this way, in the one pass that validates
+/// the tape. A step ends where the player is to move, or earlier where `visit` asked to
+/// look: it returns the next count of events folded at which it must see the state.
 fn fold_visiting<E: From<FoldError>>(
     header: &Header,
     events: &[Event],
     obs: &mut impl Observer,
-    mut visit: impl FnMut(&State) -> Result<(), E>,
+    mut visit: impl FnMut(&State) -> Result<u64, E>,
 ) -> Result<State, E> {
     let mut verifier = Verifier::new(header, obs);
-    for &event in events {
-        verifier.feed(event, obs)?;
-        visit(verifier.state())?;
+    let mut events = events.iter().copied().peekable();
+    let mut look_at: u64 = 1;
+    loop {
+        // The event fed counts too: the draws after it may bring the fold up to `look_at`.
+        let budget = look_at.saturating_sub(verifier.state().events_folded() + 1);
+        if !verifier.feed_pulling(&mut events, budget, obs)? {
+            break;
+        }
+        look_at = visit(verifier.state())?;
     }
     Ok(verifier.finish()?)
+}
+
+/// The first multiple of `every` after `count`: where a visitor that wants to see the
+/// state every `every` events looks next.
+fn next_multiple(count: u64, every: u64) -> u64 {
+    (count / every + 1).saturating_mul(every)
 }
 
 /// A bot game's tape: `commands` commands (fewer if the game ends first).

@@ -16,8 +16,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::error::ReplayFileError;
-use super::fold_visiting;
 use super::snapshot::SNAPSHOT_EVERY;
+use super::{fold_visiting, next_multiple};
 use crate::command::Command;
 use crate::drive::check_header;
 use crate::machine::Observer;
@@ -62,7 +62,7 @@ impl ReplayFile {
             if folded % CHECKPOINT_EVERY == 0 {
                 checkpoints.push((folded, state.hash()));
             }
-            Ok::<_, ReplayFileError>(())
+            Ok::<_, ReplayFileError>(next_multiple(folded, CHECKPOINT_EVERY))
         })?;
         Ok(ReplayFile {
             header,
@@ -73,18 +73,20 @@ impl ReplayFile {
     }
 
     /// `verify` with no observer: checks the file in one fold, `visit` seeing the state
-    /// after every event. Returns the final state.
+    /// wherever the player was to move. Returns the final state.
     pub fn replay(&self, visit: impl FnMut(&State)) -> Result<State, ReplayFileError> {
-        self.verify(&mut (), visit)
+        self.verify(&mut (), u64::MAX, visit)
     }
 
     /// Verifies the file in one fold: every draw is regenerated from the seed and compared,
     /// every event must be legal where it stands, every checkpoint and the final hash must
-    /// match. `obs` watches the fold and `visit` sees the state after every event, so that a
-    /// caller that needs more from the fold (markers, snapshots) does not fold again.
+    /// match. `obs` watches the fold and `visit` sees the state wherever the player was to
+    /// move and after every multiple of `every` events, so that a caller that needs more
+    /// from the fold (markers, snapshots) does not fold again.
     pub fn verify(
         &self,
         obs: &mut impl Observer,
+        every: u64,
         mut visit: impl FnMut(&State),
     ) -> Result<State, ReplayFileError> {
         check_header(&self.header)?;
@@ -98,7 +100,8 @@ impl ReplayFile {
                 }
             }
             visit(state);
-            Ok::<_, ReplayFileError>(())
+            let checkpoint = checkpoints.peek().map_or(u64::MAX, |&&(index, _)| index);
+            Ok::<_, ReplayFileError>(checkpoint.min(next_multiple(folded, every)))
         })?;
         if let Some(&(index, _)) = checkpoints.next() {
             // Reading refuses such files; a value built by hand may still hold one.
