@@ -76,5 +76,26 @@ fn ticks(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ticks);
+/// The same 10,000 actors watched by an observer that is shown every wait (as `trace` and
+/// the window's energy panel are), so each action is applied and reported on its own.
+fn ticks_watched(c: &mut Criterion) {
+    let mut group = c.benchmark_group("energy tick, every action shown");
+    group.sample_size(20);
+    let n = 10_000;
+    group.throughput(Throughput::Elements(n as u64));
+    group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
+        let (state, seed) = crowd(n);
+        let mut live = Live::resume(seed, state);
+        let mut events = Vec::new();
+        live.run_ticks(Tick(1), &mut (), &mut events);
+        let mut count = Count::default();
+        b.iter(|| {
+            let next = live.state().tick().0 + 1;
+            live.run_ticks(Tick(next), &mut count, &mut events);
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, ticks, ticks_watched);
 criterion_main!(benches);
