@@ -222,6 +222,7 @@ impl State {
     }
 
     /// What `action` costs `id` now.
+    #[inline]
     pub(crate) fn cost_of(&self, id: ActorId, action: &Action) -> u16 {
         let actor = &self.actors[id.index()];
         let cost = match *action {
