@@ -40,6 +40,8 @@ fn play(
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
+    /// `Live` feeds the machine one event at a time; `fold` and `verify` let decisions take
+    /// the tape's draws as they run. All three must reach the same state.
     #[test]
     fn live_state_equals_the_fold_of_its_log(seed: u64, classic: bool, bot: u64, n in 1usize..300) {
         let (header, tape, hashes) = play(seed, classic, bot, n);
