@@ -16,8 +16,9 @@ use crate::command::Command;
 use crate::ids::{EventIndex, Tick};
 use crate::machine::{FeedError, Observer};
 use crate::rng::{DrawSource, Generator};
+use crate::species::Species;
 use crate::state::{Need, State};
-use crate::tape::{Event, Header, FORMAT_VERSION, RULES_VERSION};
+use crate::tape::{Event, Header, TimeModel, FORMAT_VERSION, RULES_VERSION};
 use std::iter::Peekable;
 
 /// A live game: the state and the generator that answers its draws.
@@ -106,13 +107,23 @@ pub enum FoldErrorKind {
     Desync { expected: u32, found: u32 },
 }
 
-/// The header names a format or rules version this build does not speak.
+/// The header names a format or rules version this build does not speak, or rules under
+/// which the game could not go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum HeaderError {
     #[error("tape format version {found}, but this build reads version {expected}")]
     Format { found: u16, expected: u16 },
     #[error("recorded under rules version {found}, but this build plays rules version {expected}")]
     Rules { found: u16, expected: u16 },
+    #[error(
+        "classic rules with gain {gain} and threshold {threshold}: the camel could never act \
+         (the gain must be at least 1, the threshold at most {most})"
+    )]
+    Stalled {
+        gain: u16,
+        threshold: u16,
+        most: u16,
+    },
 }
 
 pub fn check_header(header: &Header) -> Result<(), HeaderError> {
@@ -127,6 +138,17 @@ pub fn check_header(header: &Header) -> Result<(), HeaderError> {
             found: header.rules_version,
             expected: RULES_VERSION,
         });
+    }
+    // Ticks would follow ticks for ever, waiting for a camel that can never be ready.
+    if let TimeModel::Classic { gain, threshold } = header.ruleset.time {
+        let most = Species::Camel.stats().max_energy;
+        if gain == 0 || threshold > most {
+            return Err(HeaderError::Stalled {
+                gain,
+                threshold,
+                most,
+            });
+        }
     }
     Ok(())
 }

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use sandglass_core::drive::HeaderError;
 use sandglass_core::ids::EventIndex;
 use sandglass_core::store::{ReplayFile, ReplayFileError};
-use sandglass_core::tape::RULES_VERSION;
+use sandglass_core::tape::{TimeModel, RULES_VERSION};
 use sandglass_core::{verify, Command, Event, FeedError, FoldError, FoldErrorKind, Ruleset, Slot};
 
 fn fold_error(result: Result<sandglass_core::State, ReplayFileError>) -> FoldError {
@@ -139,6 +139,32 @@ fn a_replay_under_other_rules_is_refused_naming_both_versions() {
         file.verify(&mut (), u64::MAX, |_| ()),
         Err(ReplayFileError::Header(HeaderError::Rules { .. }))
     ));
+}
+
+/// Classic rules under which the camel can never act would fold for ever: such a header
+/// is refused before anything is folded.
+#[test]
+fn a_replay_whose_rules_would_stall_the_game_is_refused() {
+    for (gain, threshold) in [(0, 100), (100, 201)] {
+        let mut file = bot_file(Ruleset::CLASSIC, 25, Some(20));
+        file.header.ruleset.time = TimeModel::Classic { gain, threshold };
+        let error = ReplayFile::from_bytes(&file.to_bytes()).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                ReplayFileError::Header(HeaderError::Stalled { most: 200, .. })
+            ),
+            "{error}"
+        );
+        assert!(
+            error.to_string().contains("the camel could never act"),
+            "{error}"
+        );
+        assert!(matches!(
+            file.verify(&mut (), u64::MAX, |_| ()),
+            Err(ReplayFileError::Header(HeaderError::Stalled { .. }))
+        ));
+    }
 }
 
 #[test]
