@@ -229,6 +229,30 @@ mod tests {
         }
     }
 
+    /// A source of the draws 100, 101, 102, ...
+    struct Counting(u32);
+    impl DrawSource for Counting {
+        fn pull(&mut self) -> Option<u32> {
+            self.0 += 1;
+            Some(self.0 + 99)
+        }
+    }
+
+    #[test]
+    fn a_step_pulls_after_its_given_draws_and_at_most_pull_max() {
+        let mut source = Counting(0);
+        let given = [7, 8];
+        let mut d = Draws::pulling(&given, &mut source);
+        let read: Vec<u32> = std::iter::from_fn(|| d.raw().ok()).collect();
+        let pulled: Vec<u32> = (100..100 + PULL_MAX as u32).collect();
+        assert_eq!(read, [&given[..], &pulled].concat());
+        // The step stops as if no draw were left; the machine keeps what it pulled.
+        assert_eq!(d.raw(), Err(NeedDraw));
+        let (array, count) = d.into_pulled();
+        assert_eq!(&array[..count], &pulled[..]);
+        assert_eq!(source.0 as usize, PULL_MAX);
+    }
+
     #[test]
     fn draws_rerun_reads_the_same_values() {
         let given = [u32::MAX, 0];
