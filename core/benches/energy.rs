@@ -48,6 +48,20 @@ impl sandglass_core::Observer for Count {
     }
 }
 
+/// The crowd of `n`, every initiative rolled and the first tick played.
+fn settled(n: usize) -> Live {
+    let (state, seed) = crowd(n);
+    let mut live = Live::resume(seed, state);
+    live.run_ticks(Tick(1), &mut (), &mut Vec::new());
+    live
+}
+
+/// One tick more, shown to `obs`.
+fn tick(live: &mut Live, obs: &mut impl sandglass_core::Observer) {
+    let next = live.state().tick().0 + 1;
+    live.run_ticks(Tick(next), obs, &mut Vec::new());
+}
+
 fn ticks(c: &mut Criterion) {
     let mut group = c.benchmark_group("energy tick");
     group.sample_size(20);
@@ -55,22 +69,16 @@ fn ticks(c: &mut Criterion) {
         group.throughput(Throughput::Elements(n as u64));
         let mut printed = false;
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
-            let (state, seed) = crowd(n);
-            let mut live = Live::resume(seed, state);
-            let mut events = Vec::new();
-            // Roll every initiative and settle in.
-            live.run_ticks(Tick(1), &mut (), &mut events);
-            let mut count = Count::default();
-            let start = live.state().tick().0;
-            live.run_ticks(Tick(start + 36), &mut count, &mut events);
+            let mut live = settled(n);
             if !printed {
+                let mut count = Count::default();
+                for _ in 0..36 {
+                    tick(&mut live, &mut count);
+                }
                 println!("{n} actors: {:.3} actions per tick", count.0 as f64 / 36.0);
                 printed = true;
             }
-            b.iter(|| {
-                let next = live.state().tick().0 + 1;
-                live.run_ticks(Tick(next), &mut (), &mut events);
-            })
+            b.iter(|| tick(&mut live, &mut ()))
         });
     }
     group.finish();
@@ -84,15 +92,8 @@ fn ticks_watched(c: &mut Criterion) {
     let n = 10_000;
     group.throughput(Throughput::Elements(n as u64));
     group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
-        let (state, seed) = crowd(n);
-        let mut live = Live::resume(seed, state);
-        let mut events = Vec::new();
-        live.run_ticks(Tick(1), &mut (), &mut events);
-        let mut count = Count::default();
-        b.iter(|| {
-            let next = live.state().tick().0 + 1;
-            live.run_ticks(Tick(next), &mut count, &mut events);
-        })
+        let mut live = settled(n);
+        b.iter(|| tick(&mut live, &mut Count::default()))
     });
     group.finish();
 }
