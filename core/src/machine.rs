@@ -264,14 +264,13 @@ impl State {
             let clock = self.clocks[id.index()];
             if clock.idle && !O::SEES_EACH_WAIT {
                 // No branch on whether it can act: none is paid for when it cannot.
-                let waits = clock.waits();
-                let cost = waits * clock.cost;
-                let actor = id;
+                let turns = clock.waits();
+                let cost = turns * clock.cost;
                 self.change(
                     Change::Spend {
-                        actor,
+                        actor: id,
                         cost,
-                        turns: waits,
+                        turns,
                     },
                     obs,
                 );
@@ -297,12 +296,11 @@ impl State {
         let cost = clock.cost;
         for _ in 0..clock.waits() {
             let before = self.clocks[id.index()].energy.0;
-            let turns = 1;
             self.change(
                 Change::Spend {
                     actor: id,
                     cost,
-                    turns,
+                    turns: 1,
                 },
                 obs,
             );
