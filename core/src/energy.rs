@@ -40,7 +40,8 @@ pub struct Clock {
     cap: u16,
     /// What it gains each tick; nothing once gone.
     gain: u16,
-    /// What one ordinary action costs it, at its own pace.
+    /// What one ordinary action costs it when no condition changes its pace: what an
+    /// idle actor pays for each wait.
     pub cost: u16,
     /// An idle actor with nothing counting down (no condition, no knock-out): every
     /// action it takes is a `Wait` at `cost`, so its turns are settled without deciding.
