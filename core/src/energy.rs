@@ -59,11 +59,15 @@ impl Clock {
     /// How many ordinary actions its energy pays for now, one after another.
     #[inline]
     pub fn waits(&self) -> u16 {
-        if self.is_ready() {
-            // `ready` is never below `cost`, so energy never runs out partway.
-            (self.energy.0 - self.ready) / self.cost.max(1) + 1
+        let energy = u32::from(self.energy.0);
+        let (ready, cost) = (u32::from(self.ready), u32::from(self.cost.max(1)));
+        // Nearly every actor pays for at most two: count those without a division, which
+        // would cost more than the rest of an idle actor's turn.
+        if energy < ready + 2 * cost {
+            u16::from(energy >= ready) + u16::from(energy >= ready + cost)
         } else {
-            0
+            // `ready` is never below `cost`, so energy never runs out partway.
+            ((energy - ready) / cost + 1) as u16
         }
     }
 
@@ -315,6 +319,31 @@ mod tests {
         // Speed 16 carries at most 24: 30 becomes 24, then gains 16, unclipped.
         assert_eq!(after_gain(n, stats(16, 0, 0), 30), 40);
         assert_eq!(n.max_energy(&stats(25, 0, 0)), 36);
+    }
+
+    /// `waits` counts the ordinary actions energy pays for, one after another, as a loop
+    /// spending `cost` while ready would: checked against that loop at every energy.
+    #[test]
+    fn waits_are_the_actions_the_energy_pays_for() {
+        for (model, s) in [
+            (TimeModel::Nethack, stats(24, 0, 0)),
+            (CLASSIC, stats(0, 250, 60)),
+            (CLASSIC, stats(0, 150, 150)),
+        ] {
+            let cost = model.cost(&s, Cost::Action, Pace::default());
+            for energy in 0..=model.peak(&s) {
+                let mut clock = model.clock(&s);
+                clock.energy = Energy(energy);
+                let mut looped = 0;
+                while clock.is_ready() {
+                    clock.energy = Energy(clock.energy.0 - cost);
+                    looped += 1;
+                }
+                clock.energy = Energy(energy);
+                assert_eq!(clock.waits(), looped, "{model:?} {s:?} energy {energy}");
+                assert_eq!(clock.stopped().waits(), 0);
+            }
+        }
     }
 
     #[test]
