@@ -120,11 +120,6 @@ impl TimeModel {
         self.threshold().max(self.base_cost(stats))
     }
 
-    #[inline]
-    pub fn is_ready(self, energy: Energy, stats: &Stats) -> bool {
-        energy.0 >= self.ready_at(stats)
-    }
-
     /// The clock of a newcomer with these stats; not idle until said so.
     pub fn clock(self, stats: &Stats) -> Clock {
         Clock {

@@ -276,6 +276,11 @@ impl State {
         self.clocks.get(id.index()).map_or(Energy(0), |c| c.energy)
     }
 
+    /// Whether `id` has the energy to act.
+    pub fn is_ready(&self, id: ActorId) -> bool {
+        self.clocks.get(id.index()).is_some_and(Clock::is_ready)
+    }
+
     /// Whether `id` dashed this tick.
     pub fn is_dashing(&self, id: ActorId) -> bool {
         self.clocks.get(id.index()).is_some_and(|c| c.dashing)

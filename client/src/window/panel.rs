@@ -98,7 +98,7 @@ fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
     };
     let max = time.max_energy(&stats);
     let cost = time.cost(&stats, Cost::Action, state.pace(id));
-    let ready = if acts_this_tick(state, id, actor) {
+    let ready = if acts_this_tick(state, id) {
         "now".to_owned()
     } else {
         match state.next_ready_tick(id) {
@@ -122,7 +122,7 @@ fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
 }
 
 /// Ready, and its turn in this tick's order is now or still to come.
-fn acts_this_tick(state: &State, id: ActorId, actor: &Actor) -> bool {
+fn acts_this_tick(state: &State, id: ActorId) -> bool {
     let order = state.turn_order();
     let (Some(current), Some(mine)) = (
         state
@@ -132,7 +132,7 @@ fn acts_this_tick(state: &State, id: ActorId, actor: &Actor) -> bool {
     ) else {
         return false;
     };
-    mine >= current && state.time().is_ready(state.energy(id), &actor.stats())
+    mine >= current && state.is_ready(id)
 }
 
 /// Energy against the most the actor can hold when it acts, with marks at its max
@@ -146,7 +146,7 @@ fn energy_bar(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor) {
     let x_of = |energy: u16| rect.left() + rect.width() * (f32::from(energy) / scale).min(1.0);
     let painter = ui.painter();
     painter.rect_filled(rect, 2.0, Color32::from_gray(40));
-    let ready = time.is_ready(energy, &stats);
+    let ready = state.is_ready(id);
     let fill = if ready {
         Color32::from_rgb(90, 190, 90)
     } else {
