@@ -185,12 +185,17 @@ pub fn fold_on(
         let mut more = TapeDraws(&mut events);
         state
             .feed_pulling(event, &mut more, obs)
-            .map_err(|e| FoldError {
-                index,
-                kind: e.into(),
-            })?;
+            .map_err(refused_at(index))?;
     }
     Ok(())
+}
+
+/// The machine refused the event at `index`.
+fn refused_at(index: EventIndex) -> impl FnOnce(FeedError) -> FoldError {
+    move |e| FoldError {
+        index,
+        kind: e.into(),
+    }
 }
 
 /// The draws that come next on a tape, for a step that wants them while it runs.
@@ -274,10 +279,7 @@ impl Verifier {
         };
         self.state
             .feed_pulling(event, &mut more, obs)
-            .map_err(|e| FoldError {
-                index,
-                kind: e.into(),
-            })?;
+            .map_err(refused_at(index))?;
         Ok(true)
     }
 

@@ -26,13 +26,12 @@ fn canonical() -> impl bincode::config::Config {
 }
 
 pub(crate) fn encode(state: &State) -> Vec<u8> {
-    let actors = state.actors.iter().zip(&state.clocks);
     let encoded = Encoded {
         ruleset: &state.ruleset,
         tick: state.tick,
         phase: &state.phase,
         need: state.need,
-        actors: actors.map(|(a, c)| Record::of(a, c)).collect(),
+        actors: Records(&state.actors, &state.clocks),
         names: &state.names,
         order: &state.order,
         order_stale: state.order_stale,
@@ -99,7 +98,7 @@ struct Encoded<'a> {
     tick: Tick,
     phase: &'a Phase,
     need: Need,
-    actors: Vec<Record>,
+    actors: Records<'a>,
     names: &'a BTreeMap<ActorId, String>,
     order: &'a [ActorId],
     order_stale: bool,
@@ -131,6 +130,16 @@ struct Decoded {
     messages: MessageLog,
     events: u64,
     draws_folded: u64,
+}
+
+/// The actors with their clocks, encoded as one sequence of records without building it.
+struct Records<'a>(&'a [Actor], &'a [Clock]);
+
+impl Serialize for Records<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let records = self.0.iter().zip(self.1).map(|(a, c)| Record::of(a, c));
+        serializer.collect_seq(records)
+    }
 }
 
 /// One actor as encoded: its fields, with its energy after its stats.
