@@ -243,7 +243,7 @@ impl State {
         cost: u16,
         obs: &mut impl Observer,
     ) {
-        let before = self.clocks[id.index()].energy.0;
+        let before = self.clocks[id].energy.0;
         let turn = !matches!(action, Action::Dash);
         let poisoned = turn && self.actors[id.index()].conditions.poisoned > 0;
         if turn {
@@ -269,7 +269,7 @@ impl State {
             actor: id,
             action,
             energy_before: before,
-            energy_after: self.clocks[id.index()].energy.0,
+            energy_after: self.clocks[id].energy.0,
         };
         obs.acted(self, &record);
         let still_acting = || {

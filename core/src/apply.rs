@@ -27,9 +27,15 @@ pub enum Change {
     Reorder,
     /// The next actor's turn.
     NextTurn,
+    /// The idle actors among the turn order's slots `from..to` pay for every wait their
+    /// energy covers, each with as many turns: what a crowd of idle actors costs when
+    /// nobody watches each wait (see `State::next_to_decide`).
+    Settle {
+        from: u32,
+        to: u32,
+    },
     /// Actions are paid for, and counted as the actor's turns: conditions and knock-outs
-    /// run down by as many. One action is one turn, but a dash is none; an idle actor's
-    /// waits may be paid for all at once (see `State::next_to_decide`).
+    /// run down by as many. One action is one turn, but a dash is none.
     Spend {
         actor: ActorId,
         cost: u16,
@@ -114,7 +120,7 @@ impl State {
                 }
                 let time = self.ruleset.time;
                 // Gone actors' clocks are stopped: they neither gain nor lose.
-                for clock in &mut self.clocks {
+                for clock in self.clocks.all_mut() {
                     time.start_tick(clock);
                 }
             }
@@ -130,14 +136,23 @@ impl State {
                     .sort_unstable_by_key(|&(key, id)| (std::cmp::Reverse(key), id));
                 self.order.clear();
                 self.order.extend(self.order_keys.iter().map(|&(_, id)| id));
+                self.clocks.arrange(&self.order);
             }
             Change::NextTurn => {
                 if let Phase::Act { slot } = self.phase {
                     self.phase = Phase::Act { slot: slot + 1 };
                 }
             }
+            Change::Settle { from, to } => {
+                for clock in self.clocks.in_turn_mut(from..to) {
+                    // No branch on whether it can act or is idle: none is paid for then.
+                    let turns = u16::from(clock.idle) * clock.waits();
+                    clock.energy = Energy(clock.energy.0 - turns * clock.cost);
+                    clock.turns += u32::from(turns);
+                }
+            }
             Change::Spend { actor, cost, turns } => {
-                let clock = &mut self.clocks[actor.index()];
+                let clock = &mut self.clocks[actor];
                 clock.energy = Energy(clock.energy.0.saturating_sub(cost));
                 clock.turns += u32::from(turns);
                 // An idle clock has nothing counting down.
@@ -145,7 +160,7 @@ impl State {
                     self.count_down(actor, turns);
                 }
             }
-            Change::Dash { actor } => self.clocks[actor.index()].dashing = true,
+            Change::Dash { actor } => self.clocks[actor].dashing = true,
             Change::Move { actor, to } => {
                 let from = self.actors[actor.index()].pos;
                 self.world.map.set_occupant(from, None);
@@ -253,7 +268,7 @@ impl State {
     /// down.
     pub(crate) fn recheck_idle(&mut self, id: ActorId) {
         let a = &self.actors[id.index()];
-        self.clocks[id.index()].idle = a.behaviour == Behaviour::Idle
+        self.clocks[id].idle = a.behaviour == Behaviour::Idle
             && a.present
             && a.knocked_out == 0
             && a.conditions.is_none();
@@ -262,7 +277,7 @@ impl State {
     fn remove(&mut self, id: ActorId) {
         let actor = &mut self.actors[id.index()];
         actor.present = false;
-        let clock = &mut self.clocks[id.index()];
+        let clock = &mut self.clocks[id];
         *clock = clock.stopped();
         let pos = actor.pos;
         if self.world.map.occupant(pos) == Some(id) {
@@ -286,6 +301,7 @@ impl State {
         );
         self.order
             .sort_by_key(|id| (std::cmp::Reverse(actors[id.index()].initiative), *id));
+        self.clocks.arrange(&self.order);
         self.order_stale = false;
     }
 

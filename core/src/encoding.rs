@@ -2,14 +2,16 @@
 //!
 //! bincode 2 with fixed-width little-endian integers, field by field in the order below;
 //! every collection in the state is ordered. It is written out here rather than derived so
-//! that it does not follow the layout in memory: energy lives in a dense array of clocks
-//! beside the actors (see `energy::Clock`) but is encoded inside each actor's record, as
-//! are its turns and dash; a clock's other figures are worked out again when decoding.
+//! that it does not follow the layout in memory: energy lives in clocks kept apart from
+//! the actors, in turn order (see `clocks`), but is encoded inside each actor's record, as
+//! are its turns and dash; a clock's other figures are worked out again when decoding, and
+//! the clocks arranged in the decoded turn order.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+use crate::clocks::Clocks;
 use crate::command::Command;
 use crate::energy::{Clock, Energy, Stats};
 use crate::geometry::{Direction, Pos};
@@ -50,7 +52,7 @@ pub(crate) fn encode(state: &State) -> Vec<u8> {
 pub(crate) fn decode(bytes: &[u8]) -> Result<State, bincode::error::DecodeError> {
     let (d, _): (Decoded, usize) = bincode::serde::decode_from_slice(bytes, canonical())?;
     let time = d.ruleset.time;
-    let (actors, clocks) = d
+    let (actors, clocks): (_, Vec<Clock>) = d
         .actors
         .into_iter()
         .map(|record| {
@@ -67,6 +69,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<State, bincode::error::DecodeError>
             (actor, clock)
         })
         .unzip();
+    let clocks = Clocks::new(clocks, &d.order);
     let mut state = State {
         ruleset: d.ruleset,
         tick: d.tick,
@@ -133,11 +136,12 @@ struct Decoded {
 }
 
 /// The actors with their clocks, encoded as one sequence of records without building it.
-struct Records<'a>(&'a [Actor], &'a [Clock]);
+struct Records<'a>(&'a [Actor], &'a Clocks);
 
 impl Serialize for Records<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let records = self.0.iter().zip(self.1).map(|(a, c)| Record::of(a, c));
+        let records =
+            (self.0.iter().enumerate()).map(|(i, a)| Record::of(a, &self.1[ActorId(i as u32)]));
         serializer.collect_seq(records)
     }
 }

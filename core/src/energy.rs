@@ -27,8 +27,8 @@ pub struct Stats {
 
 /// An actor's standing in the time system: its energy and turns, and what its stats make
 /// of the rules. The tick's hot loops (everyone gains; the scan for the next actor ready
-/// to act; an idle crowd waiting) read nothing else, so clocks are kept in a dense array
-/// beside the actors.
+/// to act; an idle crowd waiting) read nothing else, so clocks are kept apart from the
+/// actors, in turn order (see `clocks`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
     pub energy: Energy,

@@ -9,6 +9,7 @@ pub mod apply;
 pub mod behaviour;
 pub mod bot;
 pub mod check;
+mod clocks;
 pub mod command;
 pub mod drive;
 mod encoding;

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+use crate::clocks::Clocks;
 use crate::energy::{Clock, Energy, Pace, Stats};
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
@@ -156,8 +157,8 @@ pub struct State {
     pub(crate) need: Need,
     /// Every actor that has been in the game; an `ActorId` is an index.
     pub(crate) actors: Vec<Actor>,
-    /// Each actor's clock, by the same index.
-    pub(crate) clocks: Vec<Clock>,
+    /// Each actor's clock, found by the same index, laid out in turn order.
+    pub(crate) clocks: Clocks,
     /// Names given by a scenario file; game actors go by their species.
     pub(crate) names: BTreeMap<ActorId, String>,
     /// This tick's turn order. Under `Initiative` it changes only when actors come or go.
@@ -273,17 +274,17 @@ impl State {
     }
 
     pub fn energy(&self, id: ActorId) -> Energy {
-        self.clocks.get(id.index()).map_or(Energy(0), |c| c.energy)
+        self.clocks.get(id).map_or(Energy(0), |c| c.energy)
     }
 
     /// Whether `id` has the energy to act.
     pub fn is_ready(&self, id: ActorId) -> bool {
-        self.clocks.get(id.index()).is_some_and(Clock::is_ready)
+        self.clocks.get(id).is_some_and(Clock::is_ready)
     }
 
     /// Whether `id` dashed this tick.
     pub fn is_dashing(&self, id: ActorId) -> bool {
-        self.clocks.get(id.index()).is_some_and(|c| c.dashing)
+        self.clocks.get(id).is_some_and(|c| c.dashing)
     }
 
     /// How fast `id` goes just now.
@@ -299,13 +300,13 @@ impl State {
 
     /// Actions `id` has taken so far.
     pub fn turns(&self, id: ActorId) -> u32 {
-        self.clocks.get(id.index()).map_or(0, |c| c.turns)
+        self.clocks.get(id).map_or(0, |c| c.turns)
     }
 
     /// The first tick at which `id` will be able to act again, assuming it takes no action
     /// before then. Shown by the energy panel.
     pub fn next_ready_tick(&self, id: ActorId) -> Option<Tick> {
-        let mut clock = *self.clocks.get(id.index())?;
+        let mut clock = *self.clocks.get(id)?;
         if clock.is_ready() && self.current_actor() == Some(id) {
             return Some(self.tick);
         }
