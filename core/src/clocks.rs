@@ -33,6 +33,7 @@ impl Clocks {
         clocks
     }
 
+    #[inline]
     pub(crate) fn get(&self, id: ActorId) -> Option<&Clock> {
         let slot = *self.slot_of.get(id.index())?;
         Some(&self.slots[slot as usize])
@@ -64,21 +65,25 @@ impl Clocks {
     }
 
     /// Every clock, in no particular order: for what happens to all alike.
+    #[inline]
     pub(crate) fn all_mut(&mut self) -> &mut [Clock] {
         &mut self.slots
     }
 
     /// The clocks of the turn order's slots `slots`, in turn order. Only meaningful while
     /// the clocks are arranged in that order.
+    #[inline]
     pub(crate) fn in_turn(&self, slots: Range<u32>) -> &[Clock] {
         &self.slots[slots.start as usize..slots.end as usize]
     }
 
     /// The clock of the turn order's slot `slot`, as `in_turn`.
+    #[inline]
     pub(crate) fn in_turn_at(&self, slot: u32) -> &Clock {
         &self.slots[slot as usize]
     }
 
+    #[inline]
     pub(crate) fn in_turn_mut(&mut self, slots: Range<u32>) -> &mut [Clock] {
         &mut self.slots[slots.start as usize..slots.end as usize]
     }

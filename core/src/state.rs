@@ -288,6 +288,7 @@ impl State {
     }
 
     /// How fast `id` goes just now.
+    #[inline]
     pub fn pace(&self, id: ActorId) -> Pace {
         let conditions = self.actors.get(id.index()).map(|a| a.conditions);
         let conditions = conditions.unwrap_or_default();
