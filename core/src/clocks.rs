@@ -23,14 +23,20 @@ pub(crate) struct Clocks {
 }
 
 impl Clocks {
-    /// Clocks given by actor id, arranged in `order`.
-    pub(crate) fn new(by_id: Vec<Clock>, order: &[ActorId]) -> Clocks {
+    /// Clocks given by actor id, arranged in `order`; `None` unless the order names
+    /// each actor at most once, and only actors there are clocks for.
+    pub(crate) fn new(by_id: Vec<Clock>, order: &[ActorId]) -> Option<Clocks> {
+        let mut named = vec![false; by_id.len()];
+        for id in order {
+            let named = named.get_mut(id.index()).filter(|named| !**named)?;
+            *named = true;
+        }
         let mut clocks = Clocks {
             slot_of: (0..by_id.len() as u32).collect(),
             slots: by_id,
         };
         clocks.arrange(order);
-        clocks
+        Some(clocks)
     }
 
     #[inline]
@@ -131,7 +137,7 @@ mod tests {
 
     #[test]
     fn arranged_clocks_follow_the_order_then_the_rest_by_id() {
-        let mut clocks = Clocks::new((0..5).map(clock).collect(), &[]);
+        let mut clocks = Clocks::new((0..5).map(clock).collect(), &[]).unwrap();
         clocks.arrange(&[ActorId(3), ActorId(1)]);
         assert_eq!(energies(&clocks), [3, 1, 0, 2, 4]);
         assert_eq!(clocks.in_turn(0..2), [clock(3), clock(1)]);
@@ -145,10 +151,18 @@ mod tests {
     }
 
     #[test]
+    fn an_order_naming_an_actor_twice_or_one_without_a_clock_lays_nothing_out() {
+        let by_id = || (0..3).map(clock).collect::<Vec<_>>();
+        assert!(Clocks::new(by_id(), &[ActorId(1), ActorId(1)]).is_none());
+        assert!(Clocks::new(by_id(), &[ActorId(3)]).is_none());
+        assert!(Clocks::new(by_id(), &[ActorId(2), ActorId(0), ActorId(1)]).is_some());
+    }
+
+    #[test]
     fn clocks_are_equal_by_actor_whatever_the_layout() {
         let by_id: Vec<Clock> = (0..4).map(clock).collect();
-        let a = Clocks::new(by_id.clone(), &[ActorId(2), ActorId(0)]);
-        let b = Clocks::new(by_id, &[]);
+        let a = Clocks::new(by_id.clone(), &[ActorId(2), ActorId(0)]).unwrap();
+        let b = Clocks::new(by_id, &[]).unwrap();
         assert_eq!(a, b);
         let mut c = b.clone();
         c[ActorId(1)].energy = Energy(9);

@@ -69,7 +69,9 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<State, bincode::error::DecodeError>
             (actor, clock)
         })
         .unzip();
-    let clocks = Clocks::new(clocks, &d.order);
+    let clocks = Clocks::new(clocks, &d.order).ok_or(bincode::error::DecodeError::Other(
+        "the turn order names an actor twice, or one that does not exist",
+    ))?;
     let mut state = State {
         ruleset: d.ruleset,
         tick: d.tick,
@@ -229,6 +231,20 @@ mod tests {
                 }
             }
             assert_eq!(checked, 20, "the game has gone creatures to decode");
+        }
+    }
+
+    /// A state whose turn order names an actor it does not hold (a damaged snapshot that
+    /// still parses) is an error, not a panic.
+    #[test]
+    fn a_turn_order_naming_a_missing_actor_does_not_decode() {
+        let header = Header::new(11, Ruleset::NETHACK, 0);
+        let live = Live::new(&header, &mut (), &mut vec![]);
+        for bad in [crate::ids::ActorId(999), live.state().order[0]] {
+            let mut state = live.state().clone();
+            state.order.push(bad);
+            let error = State::decode(&state.encode()).unwrap_err();
+            assert!(error.to_string().contains("turn order"), "{error}");
         }
     }
 }
