@@ -224,6 +224,31 @@ fn a_data_directory_held_by_another_process_is_refused() {
 }
 
 #[test]
+fn a_data_directory_from_a_newer_sandglass_is_refused_and_kept() {
+    let (_root, dir, _) = setup();
+    let before = games_in(&dir);
+    let next = sandglass_core::store::LAYOUT_VERSION + 1;
+    {
+        // As a build with the next database layout would leave it.
+        let db = sled::open(&dir).unwrap();
+        db.insert(b"layout", &next.to_be_bytes()).unwrap();
+        db.flush().unwrap();
+    }
+    for args in [vec!["saves"], vec!["bot", "--seed", "1", "--commands", "3"]] {
+        let output = sandglass(&dir, &args);
+        assert_clear_error(&output, &format!("holds a game database in layout {next}"));
+    }
+    let db = sled::open(&dir).unwrap();
+    db.insert(
+        b"layout",
+        &sandglass_core::store::LAYOUT_VERSION.to_be_bytes(),
+    )
+    .unwrap();
+    drop(db);
+    assert_eq!(games_in(&dir), before);
+}
+
+#[test]
 fn a_read_only_data_directory_is_refused() {
     let (root, dir, file) = setup();
     let before = games_in(&dir);

@@ -13,6 +13,13 @@ use super::{GameId, GameMeta};
 const GAMES: &str = "games";
 /// The key, in sled's default tree, of the last game number handed out.
 const LAST_ID: &[u8] = b"last_game_id";
+/// The key, in sled's default tree, of the layout the database was written in.
+const LAYOUT: &[u8] = b"layout";
+/// The layout of the database this build reads and writes: its trees, their keys, and
+/// how metadata records are encoded (events and snapshots carry their own versions, in each
+/// game's header). Change it with the layout, so that an older build refuses a newer
+/// database instead of misreading it.
+pub const LAYOUT_VERSION: u16 = 1;
 
 /// The sled database of one data directory. Only one process may hold it at a time.
 pub struct Store {
@@ -36,6 +43,7 @@ impl Store {
             .path(dir)
             .open()
             .map_err(|e| open_error(dir, e))?;
+        check_layout(&db, dir)?;
         let games = db.open_tree(GAMES)?;
         let store = Store {
             dir: dir.to_owned(),
@@ -183,6 +191,30 @@ impl Store {
     }
 }
 
+/// Refuses a database in another layout; one without a recorded layout (new, or written
+/// before the layout was recorded, which was layout 1) is marked as this build's.
+fn check_layout(db: &Db, dir: &Path) -> Result<(), StoreError> {
+    let Some(found) = db.get(LAYOUT)? else {
+        db.insert(LAYOUT, &LAYOUT_VERSION.to_be_bytes())?;
+        db.flush()?;
+        return Ok(());
+    };
+    let found = <[u8; 2]>::try_from(found.as_ref())
+        .map(u16::from_be_bytes)
+        .map_err(|_| StoreError::Damaged {
+            name: "(all games)".into(),
+            what: "the database's layout version does not decode".into(),
+        })?;
+    if found != LAYOUT_VERSION {
+        return Err(StoreError::Layout {
+            dir: dir.to_owned(),
+            found,
+            supported: LAYOUT_VERSION,
+        });
+    }
+    Ok(())
+}
+
 fn tree_name(id: GameId, what: &str) -> String {
     format!("game/{id}/{what}")
 }
@@ -283,6 +315,64 @@ mod tests {
             Err(other) => panic!("expected InUse, got {other}"),
             Ok(_) => panic!("a second open succeeded"),
         }
+    }
+
+    #[test]
+    fn a_database_in_another_layout_is_refused_naming_both_and_left_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = crate::tape::Header::new(1, crate::tape::Ruleset::NETHACK, 0);
+        drop(
+            Store::open(dir.path())
+                .unwrap()
+                .create("kept", header, &mut ()),
+        );
+        let set_layout = |bytes: &[u8]| {
+            let db = sled::open(dir.path()).unwrap();
+            db.insert(LAYOUT, bytes).unwrap();
+            db.flush().unwrap();
+        };
+        set_layout(&7u16.to_be_bytes());
+        match Store::open(dir.path()) {
+            Err(StoreError::Layout {
+                found, supported, ..
+            }) => {
+                assert_eq!((found, supported), (7, LAYOUT_VERSION))
+            }
+            Err(other) => panic!("expected Layout, got {other}"),
+            Ok(_) => panic!("a database in layout 7 was opened"),
+        }
+        let db = sled::open(dir.path()).unwrap();
+        assert_eq!(db.get(LAYOUT).unwrap().unwrap(), &7u16.to_be_bytes()[..]);
+        assert_eq!(
+            db.open_tree(GAMES).unwrap().len(),
+            1,
+            "the game is still there"
+        );
+        drop(db);
+        set_layout(b"?");
+        let error = Store::open(dir.path()).err().unwrap();
+        assert!(matches!(error, StoreError::Damaged { .. }), "{error}");
+    }
+
+    #[test]
+    fn a_database_without_a_recorded_layout_is_marked_as_this_builds() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = crate::tape::Header::new(1, crate::tape::Ruleset::NETHACK, 0);
+        drop(
+            Store::open(dir.path())
+                .unwrap()
+                .create("old", header, &mut ()),
+        );
+        let db = sled::open(dir.path()).unwrap();
+        db.remove(LAYOUT).unwrap();
+        db.flush().unwrap();
+        drop(db);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.games().unwrap().len(), 1);
+        assert_eq!(
+            store.db.get(LAYOUT).unwrap().unwrap(),
+            &LAYOUT_VERSION.to_be_bytes()[..]
+        );
     }
 
     #[test]

@@ -20,6 +20,12 @@ pub enum StoreError {
     ReadOnly { dir: PathBuf, cause: io::Error },
     #[error("cannot open the data directory {} ({cause}); choose another with --data-dir", .dir.display())]
     Open { dir: PathBuf, cause: io::Error },
+    #[error("the data directory {} holds a game database in layout {found}, and this build reads layout {supported}; use the Sandglass that wrote it, or choose another directory with --data-dir", .dir.display())]
+    Layout {
+        dir: PathBuf,
+        found: u16,
+        supported: u16,
+    },
     #[error("no game is named or numbered `{0}`; `sandglass saves` lists the games")]
     NoSuchGame(String),
     #[error("a game named `{0}` already exists; choose another name")]
