@@ -12,7 +12,7 @@ use super::sgr::ReplayFile;
 use super::snapshot::{self, SnapshotWarning};
 use super::{fold_visiting, GameId, GameMeta};
 use crate::command::Command;
-use crate::drive::{check_header, fold_from, FoldErrorKind, Live};
+use crate::drive::{check_header, fold_from, fold_on, FoldError, FoldErrorKind, Live};
 use crate::machine::Observer;
 use crate::state::{Need, State};
 use crate::tape::{Event, Header};
@@ -114,7 +114,11 @@ impl Store {
     /// after it, checked against the hash its record was saved with.
     pub fn load(&self, id: GameId) -> Result<Loaded, StoreError> {
         let meta = self.meta(id)?;
-        let (state, warnings) = self.state_at(&meta, meta.events)?;
+        let Reached {
+            state,
+            mut warnings,
+            rebuilt,
+        } = self.state_at(&meta, meta.events)?;
         let hash = state.hash();
         if hash != meta.last_hash {
             return Err(StoreError::Damaged {
@@ -125,11 +129,31 @@ impl Store {
                 ),
             });
         }
+        // The fold is checked: the states it passed on the way may replace the damaged
+        // snapshots. Those are a cache, so failing to write them leaves them skipped, no more.
+        let written = self
+            .write_snapshots(id, rebuilt)
+            .and_then(|()| Ok(self.db.flush()?));
+        for warning in &mut warnings {
+            warning.rebuilt = written.is_ok() && warning.index <= meta.events;
+        }
         Ok(Loaded {
             meta,
             state,
             warnings,
         })
+    }
+
+    fn write_snapshots(&self, id: GameId, taken: Vec<(u64, Vec<u8>)>) -> Result<(), StoreError> {
+        if taken.is_empty() {
+            return Ok(());
+        }
+        let mut batch = Batch::default();
+        for (at, bytes) in taken {
+            batch.insert(&key(at), bytes);
+        }
+        self.trees(id)?.snapshots.apply_batch(batch)?;
+        Ok(())
     }
 
     /// The whole tape of a game.
@@ -169,7 +193,9 @@ impl Store {
                 at,
             });
         }
-        let (state, warnings) = self.state_at(&source, at)?;
+        let Reached {
+            state, warnings, ..
+        } = self.state_at(&source, at)?;
         let from = self.trees(id)?;
         let new_id = self.new_id()?;
         let to = self.trees(new_id)?;
@@ -275,6 +301,7 @@ impl Store {
                     game: meta.name.clone(),
                     index,
                     reason,
+                    rebuilt: false,
                 }),
             }
         }
@@ -303,11 +330,7 @@ impl Store {
             let first = (n * COPY_CHUNK) as u64;
             trees.events.apply_batch(event_batch(first, chunk))?;
         }
-        let mut batch = Batch::default();
-        for (at, bytes) in snapshots.taken {
-            batch.insert(&key(at), bytes);
-        }
-        trees.snapshots.apply_batch(batch)?;
+        self.write_snapshots(id, snapshots.taken)?;
         let meta = GameMeta::new(id, name, header.clone(), state, hash);
         self.commit_new(&meta)?;
         Ok(meta)
@@ -323,12 +346,9 @@ impl Store {
     }
 
     /// The state after the first `at` events: the newest usable snapshot at or before
-    /// `at`, plus the events after it.
-    fn state_at(
-        &self,
-        meta: &GameMeta,
-        at: u64,
-    ) -> Result<(State, Vec<SnapshotWarning>), StoreError> {
+    /// `at`, plus the events after it. The damaged snapshots skipped on the way are taken
+    /// again as the fold passes them.
+    fn state_at(&self, meta: &GameMeta, at: u64) -> Result<Reached, StoreError> {
         check_header(&meta.header).map_err(|cause| StoreError::Version {
             name: meta.name.clone(),
             cause,
@@ -348,12 +368,14 @@ impl Store {
                     game: meta.name.clone(),
                     index,
                     reason,
+                    rebuilt: false,
                 }),
             }
         }
-        let start = start.unwrap_or_else(|| State::new(&meta.header, &mut ()));
-        let tail = read_events(&trees.events, start.events_folded(), at, &meta.name)?;
-        let state = fold_from(start, tail, &mut ()).map_err(|error| {
+        let mut state = start.unwrap_or_else(|| State::new(&meta.header, &mut ()));
+        let first = state.events_folded();
+        let tail = read_events(&trees.events, first, at, &meta.name)?;
+        let failed = |error: FoldError| {
             if error.kind == FoldErrorKind::EndsEarly && at < meta.events {
                 StoreError::NotAStop {
                     name: meta.name.clone(),
@@ -365,9 +387,33 @@ impl Store {
                     what: error.to_string(),
                 }
             }
-        })?;
-        Ok((state, warnings))
+        };
+        // Newest first above, so oldest first here; all of them lie after the start.
+        let mut rebuilt = vec![];
+        let mut folded = first;
+        for index in warnings.iter().rev().map(|w| w.index).filter(|&i| i <= at) {
+            let events = &tail[(folded - first) as usize..(index - first) as usize];
+            fold_on(&mut state, events.iter().copied(), &mut ()).map_err(failed)?;
+            rebuilt.push((index, snapshot::encode(&state, state.hash())));
+            folded = index;
+        }
+        let rest = tail[(folded - first) as usize..].iter().copied();
+        let state = fold_from(state, rest, &mut ()).map_err(failed)?;
+        Ok(Reached {
+            state,
+            warnings,
+            rebuilt,
+        })
     }
+}
+
+/// Where `Store::state_at` got to, and what it found on the way.
+struct Reached {
+    state: State,
+    /// Damaged snapshots, newest first.
+    warnings: Vec<SnapshotWarning>,
+    /// Snapshots taken again in place of the damaged ones: (event index, snapshot).
+    rebuilt: Vec<(u64, Vec<u8>)>,
 }
 
 impl Session {
@@ -601,39 +647,48 @@ mod tests {
     }
 
     #[test]
-    fn a_damaged_snapshot_is_skipped_with_a_warning() {
+    fn a_damaged_snapshot_is_skipped_with_a_warning_and_rebuilt() {
         let (_dir, store, id) = played(400);
         let meta = store.meta(id).unwrap();
         let trees = store.trees(id).unwrap();
-        let (newest, value) = trees.snapshots.last().unwrap().unwrap();
+        let originals: Vec<(IVec, IVec)> = trees.snapshots.iter().map(Result::unwrap).collect();
+        assert!(originals.len() >= 2, "the game has snapshots to damage");
+        let (newest, value) = originals.last().unwrap().clone();
         let newest = index_of(&newest).unwrap();
+        // Loaded once with the damage: skipped, folded past, rebuilt as it was. Loaded
+        // again: nothing to skip.
+        let load_rebuilds = |why: &str| {
+            let loaded = store.load(id).unwrap();
+            assert_eq!(loaded.state.hash(), meta.last_hash);
+            assert!(!loaded.warnings.is_empty());
+            for warning in &loaded.warnings {
+                assert!(warning.reason.contains(why), "{warning}");
+                assert!(warning.rebuilt, "{warning}");
+                assert!(warning.to_string().contains("rebuilt"), "{warning}");
+            }
+            let again: Vec<(IVec, IVec)> = trees.snapshots.iter().map(Result::unwrap).collect();
+            assert_eq!(again, originals, "every snapshot is as it was written");
+            assert!(store.load(id).unwrap().warnings.is_empty());
+            loaded.warnings
+        };
         // A flipped bit in the state: it decodes to something else, or not at all.
         let mut flipped = value.to_vec();
         let middle = flipped.len() / 2;
         flipped[middle] ^= 0x10;
         trees.snapshots.insert(key(newest), flipped).unwrap();
-        let loaded = store.load(id).unwrap();
-        assert_eq!(loaded.state.hash(), meta.last_hash);
-        assert_eq!(loaded.warnings.len(), 1);
-        assert_eq!(loaded.warnings[0].index, newest);
+        let warnings = load_rebuilds("");
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].index, newest);
         // A wrong hash in front of an intact state.
         let mut rehashed = value.to_vec();
         rehashed[0] ^= 1;
         trees.snapshots.insert(key(newest), rehashed).unwrap();
-        let loaded = store.load(id).unwrap();
-        assert!(
-            loaded.warnings[0].reason.contains("hash"),
-            "{}",
-            loaded.warnings[0]
-        );
-        // Every snapshot gone bad: folded from the genesis.
-        for entry in trees.snapshots.iter() {
-            let (k, _) = entry.unwrap();
+        load_rebuilds("hash");
+        // Every snapshot gone bad: folded from the genesis, every one rebuilt.
+        for (k, _) in &originals {
             trees.snapshots.insert(k, &b"junk"[..]).unwrap();
         }
-        let loaded = store.load(id).unwrap();
-        assert_eq!(loaded.state.hash(), meta.last_hash);
-        assert_eq!(loaded.warnings.len(), trees.snapshots.len());
+        assert_eq!(load_rebuilds("").len(), originals.len());
     }
 
     #[test]

@@ -67,6 +67,8 @@ pub struct SnapshotWarning {
     pub game: String,
     pub index: u64,
     pub reason: String,
+    /// Written again from the game's events, once they were folded and checked.
+    pub rebuilt: bool,
 }
 
 impl fmt::Display for SnapshotWarning {
@@ -75,6 +77,10 @@ impl fmt::Display for SnapshotWarning {
             f,
             "the snapshot of game `{}` at event {} was skipped ({}); the game was folded from an older point instead",
             self.game, self.index, self.reason
-        )
+        )?;
+        if self.rebuilt {
+            write!(f, ", and the snapshot rebuilt from its events")?;
+        }
+        Ok(())
     }
 }
