@@ -8,13 +8,14 @@
 //! exactly as live play did.
 
 use std::path::PathBuf;
+use std::thread::JoinHandle;
 
 use anyhow::Context as _;
 use egui_macroquad::egui::{self, Color32, Context, RichText, Sense, Stroke};
 use macroquad::miniquad::KeyCode;
 use macroquad::prelude::*;
 use sandglass_core::species::Species;
-use sandglass_core::store::{GameId, ReplayFile, Status, Store};
+use sandglass_core::store::{GameId, GameMeta, ReplayFile, Status, Store, StoreError};
 use sandglass_core::timeline::{Marker, MarkerKind, Timeline};
 use sandglass_core::{Outcome, State};
 
@@ -74,13 +75,13 @@ impl Replay {
     }
 }
 
-/// Taking over copies the log up to the cursor, which takes a moment on a long game: the
-/// first update after the request says so on the screen, the next one does it.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// Taking over copies the log up to the cursor into a new game, which takes seconds on a
+/// game of a million events: the copy runs on a thread of its own while the screen goes on
+/// drawing, with the timeline held still.
 enum TakeOver {
     No,
     Asked,
-    Now,
+    Copying(JoinHandle<Result<GameMeta, StoreError>>),
 }
 
 pub struct ReplayScreen {
@@ -150,17 +151,17 @@ impl ReplayScreen {
 
     /// Plays on by itself while not paused, and does what the strip asked for.
     pub fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
-        match self.take_over {
+        match std::mem::replace(&mut self.take_over, TakeOver::No) {
             TakeOver::No => {}
             TakeOver::Asked => {
                 self.pause();
-                self.note = Some("Taking over: copying the log up to here...".into());
-                self.take_over = TakeOver::Now;
+                self.fork_here(app)?;
                 return Ok(Go::Stay);
             }
-            TakeOver::Now => {
-                self.take_over = TakeOver::No;
-                return self.fork_here(app);
+            TakeOver::Copying(copy) if copy.is_finished() => return Ok(self.taken_over(copy)),
+            copying => {
+                self.take_over = copying;
+                return Ok(Go::Stay);
             }
         }
         if !self.playing || time < self.next_step {
@@ -187,6 +188,9 @@ impl ReplayScreen {
     }
 
     pub fn key(&mut self, key: Key, time: f64) -> Go {
+        if self.copying() {
+            return Go::Stay;
+        }
         let here = self.position();
         let timeline = self.timeline();
         let end = timeline.end();
@@ -244,32 +248,54 @@ impl ReplayScreen {
         }
     }
 
-    /// Forks a new live game whose log is this replay's up to the cursor (back to the
-    /// last point where the player was to act), and plays it.
-    fn fork_here(&mut self, app: &mut App) -> anyhow::Result<Go> {
+    fn copying(&self) -> bool {
+        matches!(self.take_over, TakeOver::Copying(_))
+    }
+
+    /// Starts forking a new live game whose log is this replay's up to the cursor (back
+    /// to the last point where the player was to act).
+    fn fork_here(&mut self, app: &mut App) -> anyhow::Result<()> {
         let timeline = self.timeline();
         let at = timeline.take_over_at(self.position());
         if at == timeline.end() && timeline.outcome().is_some() {
             self.note = Some("The game is over here: go back a little to take over.".into());
-            return Ok(Go::Stay);
+            return Ok(());
         }
         let turn = timeline.tick_at(at).0;
         let name = app
             .store
             .free_name(&format!("{} from turn {turn}", self.replay.title))?;
-        let made = match &self.replay.tape {
-            Tape::Game(id) => app.store.fork(*id, &name, at).map(|(meta, _)| meta),
+        let store = app.store.clone();
+        let copy = match &self.replay.tape {
+            Tape::Game(id) => {
+                let id = *id;
+                std::thread::spawn(move || store.fork(id, &name, at).map(|(meta, _)| meta))
+            }
             Tape::File(_) => {
                 let (header, events) = timeline.take_over(at);
-                app.store.create_from_tape(&name, &header, events)
+                let events = events.to_vec();
+                std::thread::spawn(move || store.create_from_tape(&name, &header, &events))
             }
         };
-        match made {
-            Ok(meta) if meta.status == Status::Alive => Ok(Go::Play(meta.id)),
-            Ok(meta) => Ok(Go::Over(meta.id)),
-            Err(error) => {
+        self.note = Some(format!(
+            "Taking over at turn {turn}: copying the log up to here..."
+        ));
+        self.take_over = TakeOver::Copying(copy);
+        Ok(())
+    }
+
+    /// Plays the game taken over, or says why there is none.
+    fn taken_over(&mut self, copy: JoinHandle<Result<GameMeta, StoreError>>) -> Go {
+        match copy.join() {
+            Ok(Ok(meta)) if meta.status == Status::Alive => Go::Play(meta.id),
+            Ok(Ok(meta)) => Go::Over(meta.id),
+            Ok(Err(error)) => {
                 self.note = Some(format!("Could not take over: {error}."));
-                Ok(Go::Stay)
+                Go::Stay
+            }
+            Err(_) => {
+                self.note = Some("Could not take over: the copy stopped with an error.".into());
+                Go::Stay
             }
         }
     }
@@ -329,11 +355,14 @@ impl ReplayScreen {
 
     /// The strip along the bottom: buttons, the slider over events, the markers under it.
     pub fn ui(&mut self, ctx: &Context, time: f64) {
+        let copying = self.copying();
         egui::TopBottomPanel::bottom("timeline")
             .exact_height(STRIP)
             .show(ctx, |ui| {
-                self.controls(ui, time);
-                self.slider(ui);
+                ui.add_enabled_ui(!copying, |ui| {
+                    self.controls(ui, time);
+                    self.slider(ui);
+                });
             });
     }
 

@@ -21,7 +21,9 @@ const LAYOUT: &[u8] = b"layout";
 /// database instead of misreading it.
 pub const LAYOUT_VERSION: u16 = 1;
 
-/// The sled database of one data directory. Only one process may hold it at a time.
+/// The sled database of one data directory. Only one process may hold it at a time; its
+/// clones share the one database, from any thread.
+#[derive(Clone)]
 pub struct Store {
     pub(super) dir: PathBuf,
     pub(super) db: Db,
