@@ -17,10 +17,6 @@ use crate::machine::Observer;
 use crate::state::{Need, State};
 use crate::tape::{Event, Header};
 
-/// Events copied per batch by a fork or an import: big enough to be quick, small enough
-/// to keep memory flat for games of millions of events.
-const COPY_CHUNK: usize = 1 << 16;
-
 /// A game being played: every accepted command is on disk before `command` returns.
 pub struct Session {
     db: sled::Db,
@@ -145,14 +141,10 @@ impl Store {
     }
 
     fn write_snapshots(&self, id: GameId, taken: Vec<(u64, Vec<u8>)>) -> Result<(), StoreError> {
-        if taken.is_empty() {
-            return Ok(());
-        }
-        let mut batch = Batch::default();
+        let snapshots = self.trees(id)?.snapshots;
         for (at, bytes) in taken {
-            batch.insert(&key(at), bytes);
+            snapshots.insert(key(at), bytes)?;
         }
-        self.trees(id)?.snapshots.apply_batch(batch)?;
         Ok(())
     }
 
@@ -199,24 +191,17 @@ impl Store {
         let from = self.trees(id)?;
         let new_id = self.new_id()?;
         let to = self.trees(new_id)?;
-        let mut batch = Batch::default();
-        let mut pending = 0;
+        // One insert at a time, not in batches: the new game is not there until its record
+        // is, so nothing is gained from a batch, and sled holds on to about 3.5 KB an entry
+        // while applying one (3.5 GB to import a million events, 185 MB this way).
         for entry in from.events.range(..key(at)) {
             let (k, v) = entry?;
-            batch.insert(k, v);
-            pending += 1;
-            if pending == COPY_CHUNK {
-                to.events.apply_batch(std::mem::take(&mut batch))?;
-                pending = 0;
-            }
+            to.events.insert(k, v)?;
         }
-        to.events.apply_batch(batch)?;
-        let mut batch = Batch::default();
         for entry in from.snapshots.range(..=key(at)) {
             let (k, v) = entry?;
-            batch.insert(k, v);
+            to.snapshots.insert(k, v)?;
         }
-        to.snapshots.apply_batch(batch)?;
         let meta = GameMeta::new(new_id, name, source.header, &state, state.hash());
         self.commit_new(&meta)?;
         Ok((meta, warnings))
@@ -326,9 +311,9 @@ impl Store {
     ) -> Result<GameMeta, StoreError> {
         let id = self.new_id()?;
         let trees = self.trees(id)?;
-        for (n, chunk) in events.chunks(COPY_CHUNK).enumerate() {
-            let first = (n * COPY_CHUNK) as u64;
-            trees.events.apply_batch(event_batch(first, chunk))?;
+        // One insert at a time, as `fork` copies.
+        for (index, event) in (0..).zip(events) {
+            trees.events.insert(key(index), encode_event(event))?;
         }
         self.write_snapshots(id, snapshots.taken)?;
         let meta = GameMeta::new(id, name, header.clone(), state, hash);
