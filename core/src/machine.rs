@@ -351,4 +351,4 @@ fn level_seed(given: &[u32]) -> Result<u64, NeedDraw> {
 
 /// The most slots settled by one `Settle`: 4 KiB of clocks, which stay in the nearest
 /// cache between the two reads.
-pub(crate) const SETTLE_STRETCH: u32 = 256;
+const SETTLE_STRETCH: u32 = 256;
