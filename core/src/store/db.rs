@@ -319,15 +319,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_database_in_another_layout_is_refused_naming_both_and_left_as_it_was() {
+    /// A data directory holding one game, with no store open on it.
+    fn closed_with_one_game() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         let header = crate::tape::Header::new(1, crate::tape::Ruleset::NETHACK, 0);
-        drop(
-            Store::open(dir.path())
-                .unwrap()
-                .create("kept", header, &mut ()),
-        );
+        let store = Store::open(dir.path()).unwrap();
+        drop(store.create("kept", header, &mut ()).unwrap());
+        dir
+    }
+
+    #[test]
+    fn a_database_in_another_layout_is_refused_naming_both_and_left_as_it_was() {
+        let dir = closed_with_one_game();
         let set_layout = |bytes: &[u8]| {
             let db = sled::open(dir.path()).unwrap();
             db.insert(LAYOUT, bytes).unwrap();
@@ -358,13 +361,7 @@ mod tests {
 
     #[test]
     fn a_database_without_a_recorded_layout_is_marked_as_this_builds() {
-        let dir = tempfile::tempdir().unwrap();
-        let header = crate::tape::Header::new(1, crate::tape::Ruleset::NETHACK, 0);
-        drop(
-            Store::open(dir.path())
-                .unwrap()
-                .create("old", header, &mut ()),
-        );
+        let dir = closed_with_one_game();
         let db = sled::open(dir.path()).unwrap();
         db.remove(LAYOUT).unwrap();
         db.flush().unwrap();
