@@ -234,7 +234,8 @@ fn throw(inventory: &(impl Inventory + ?Sized)) -> Flow {
 pub const PAGE_LINES: usize = 3;
 
 /// The message line: what is on screen now, what waits behind `--more--`, and the whole
-/// history for the log.
+/// history for the log. A message that repeats the one before is counted on that line
+/// ("A cactus blocks the way. (x3)") rather than filling the log with copies.
 #[derive(Debug, Default)]
 pub struct Messages {
     history: Vec<String>,
@@ -245,6 +246,17 @@ pub struct Messages {
 impl Messages {
     pub fn push(&mut self, text: impl Into<String>) {
         let text = text.into();
+        if self.count_repeat(&text) {
+            // The line stands where it is if it is on screen or waiting; if it was read,
+            // it comes back as news.
+            let line = self.history.last().cloned().unwrap_or_default();
+            match (self.waiting.back_mut(), self.page.last_mut()) {
+                (Some(waiting), _) => *waiting = line,
+                (None, Some(on_screen)) => *on_screen = line,
+                (None, None) => self.page.push(line),
+            }
+            return;
+        }
         self.history.push(text.clone());
         if self.page.len() < PAGE_LINES && self.waiting.is_empty() {
             self.page.push(text);
@@ -256,7 +268,30 @@ impl Messages {
     /// Adds a line to the history only: old news, shown in the log but never paged (the
     /// messages a resumed game had before it was closed).
     pub fn recall(&mut self, text: impl Into<String>) {
-        self.history.push(text.into());
+        let text = text.into();
+        if !self.count_repeat(&text) {
+            self.history.push(text);
+        }
+    }
+
+    /// If `text` repeats the last line of the history, counts it there ("text (xN)").
+    fn count_repeat(&mut self, text: &str) -> bool {
+        let Some(last) = self.history.last_mut() else {
+            return false;
+        };
+        let seen = match last.strip_prefix(text) {
+            Some("") => Some(1),
+            Some(rest) => rest
+                .strip_prefix(" (x")
+                .and_then(|count| count.strip_suffix(')'))
+                .and_then(|count| count.parse::<u32>().ok()),
+            None => None,
+        };
+        let Some(seen) = seen else {
+            return false;
+        };
+        *last = format!("{text} (x{})", seen + 1);
+        true
     }
 
     /// The lines on screen now.
@@ -574,6 +609,34 @@ mod tests {
         messages.turn_page();
         assert_eq!(messages.shown().len(), 6);
         assert_eq!(messages.shown().last().unwrap(), "message 5");
+    }
+
+    #[test]
+    fn a_repeated_message_is_counted_on_its_line_wherever_it_stands() {
+        let mut messages = Messages::default();
+        messages.recall("A cactus blocks the way.");
+        messages.recall("A cactus blocks the way.");
+        assert_eq!(messages.shown(), ["A cactus blocks the way. (x2)"]);
+        assert!(messages.page().is_empty(), "recalled lines are not news");
+        // Read already: it comes back on screen, counted.
+        messages.push("A cactus blocks the way.");
+        assert_eq!(messages.page(), ["A cactus blocks the way. (x3)"]);
+        messages.push("A cactus blocks the way.");
+        assert_eq!(messages.page(), ["A cactus blocks the way. (x4)"]);
+        assert_eq!(messages.history, ["A cactus blocks the way. (x4)"]);
+        // Waiting behind --more--: counted there.
+        for i in 1..=3 {
+            messages.push(format!("message {i}"));
+        }
+        messages.push("message 3");
+        assert_eq!(messages.waiting, ["message 3 (x2)"]);
+        // Not a repeat: a line that only starts the same, or a count of something else.
+        messages.push("message 3 (x2) and more");
+        messages.push("message");
+        assert_eq!(messages.history.len(), 6);
+        messages.turn_page();
+        let page = ["message 3 (x2)", "message 3 (x2) and more", "message"];
+        assert_eq!(messages.page(), page);
     }
 
     #[test]
