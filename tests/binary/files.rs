@@ -8,10 +8,11 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::time::Instant;
 
 use common::{assert_clear_error, bot_game, games_in, sandglass, stdout, BIN};
-use sandglass_core::store::{Store, StoreError};
+use sandglass_core::store::{Store, StoreError, LOCK_WAIT};
 
 /// A data directory with two games, one exported to `game.sgr` beside it.
 fn setup() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
@@ -190,31 +191,36 @@ fn a_data_directory_held_by_another_process_is_refused() {
         // And by the same library in the same process: sled's lock is per open file.
         assert!(matches!(Store::open(&dir), Err(StoreError::InUse { .. })));
     }
-    // Held by another sandglass process, in the middle of a bot game.
-    let mut refused = false;
-    for seed in 20..23 {
-        let mut bot = Command::new(BIN)
-            .args(["bot", "--seed", &seed.to_string(), "--commands", "100000"])
-            .arg("--data-dir")
-            .arg(&dir)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(bot.stdout.take().unwrap()).lines();
-        assert!(lines.next().unwrap().unwrap().starts_with("game "));
-        let output = sandglass(&dir, &["saves"]);
-        let still_running = bot.try_wait().unwrap().is_none();
-        bot.kill().unwrap();
-        bot.wait().unwrap();
-        if still_running {
-            assert_clear_error(&output, "in use by another sandglass process");
-            refused = true;
-            break;
-        }
-    }
+    // Let go of while another process waits for it: not in use.
+    let held = Store::open(&dir).unwrap();
+    let holder = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        drop(held);
+    });
+    let output = sandglass(&dir, &["saves"]);
+    holder.join().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    // Held by another sandglass process, in the middle of a bot game: stopped there
+    // (SIGSTOP), so that it holds the directory for as long as `saves` waits and longer.
+    let mut bot = Command::new(BIN)
+        .args(["bot", "--seed", "20", "--commands", "100000"])
+        .arg("--data-dir")
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(bot.stdout.take().unwrap()).lines();
+    assert!(lines.next().unwrap().unwrap().starts_with("game "));
+    signal(&bot, "STOP");
+    let start = Instant::now();
+    let output = sandglass(&dir, &["saves"]);
+    let waited = start.elapsed();
+    signal(&bot, "KILL");
+    bot.wait().unwrap();
+    assert_clear_error(&output, "in use by another sandglass process");
     assert!(
-        refused,
-        "every bot game ended before `saves` could run beside it"
+        waited >= LOCK_WAIT,
+        "refused after {waited:?}, without waiting"
     );
     // The interrupted bot games are stored too; the earlier ones are as they were.
     let after = games_in(&dir);
@@ -230,7 +236,7 @@ fn a_data_directory_from_a_newer_sandglass_is_refused_and_kept() {
     let next = sandglass_core::store::LAYOUT_VERSION + 1;
     {
         // As a build with the next database layout would leave it.
-        let db = sled::open(&dir).unwrap();
+        let db = common::raw_sled(&dir);
         db.insert(b"layout", &next.to_be_bytes()).unwrap();
         db.flush().unwrap();
     }
@@ -238,7 +244,7 @@ fn a_data_directory_from_a_newer_sandglass_is_refused_and_kept() {
         let output = sandglass(&dir, &args);
         assert_clear_error(&output, &format!("holds a game database in layout {next}"));
     }
-    let db = sled::open(&dir).unwrap();
+    let db = common::raw_sled(&dir);
     db.insert(
         b"layout",
         &sandglass_core::store::LAYOUT_VERSION.to_be_bytes(),
@@ -287,4 +293,14 @@ fn a_read_only_data_directory_is_refused() {
     );
     fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
     assert_eq!(games_in(&dir), before);
+}
+
+/// Sends `signal` (a name `kill` knows) to `child`.
+fn signal(child: &Child, signal: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{signal}");
 }

@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use sled::{Db, Tree};
 
@@ -21,6 +22,14 @@ const LAYOUT: &[u8] = b"layout";
 /// database instead of misreading it.
 pub const LAYOUT_VERSION: u16 = 1;
 
+/// How long `Store::open` waits for the data directory's lock before calling it in use, as
+/// SQLite's busy timeout does. sled lets go of its lock file only once its last background
+/// write is done, an instant after the store is dropped (longer on a loaded machine), and
+/// a process spawned at that instant holds a copy of the descriptor until it starts; a
+/// directory closed a moment ago is not in use. A directory really held by another process
+/// is reported after this long.
+pub const LOCK_WAIT: Duration = Duration::from_secs(3);
+
 /// The sled database of one data directory. Only one process may hold it at a time; its
 /// clones share the one database, from any thread.
 #[derive(Clone)]
@@ -37,14 +46,17 @@ pub(super) struct GameTrees {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database in `dir`.
+    /// Opens (creating if needed) the database in `dir`, waiting up to `LOCK_WAIT` for
+    /// another holder to let go of it.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::open_waiting(dir, LOCK_WAIT)
+    }
+
+    /// `open`, waiting up to `wait` for the lock.
+    pub fn open_waiting(dir: &Path, wait: Duration) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| dir_error(dir, e))?;
         probe_writable(dir).map_err(|e| dir_error(dir, e))?;
-        let db = sled::Config::new()
-            .path(dir)
-            .open()
-            .map_err(|e| open_error(dir, e))?;
+        let db = open_db(dir, wait)?;
         check_layout(&db, dir)?;
         let games = db.open_tree(GAMES)?;
         let store = Store {
@@ -288,17 +300,33 @@ fn dir_error(dir: &Path, cause: io::Error) -> StoreError {
     }
 }
 
+/// Opens sled's database in `dir`, trying again while its lock is held, until `wait` has
+/// passed.
+fn open_db(dir: &Path, wait: Duration) -> Result<Db, StoreError> {
+    let deadline = Instant::now() + wait;
+    let mut pause = Duration::from_millis(2);
+    loop {
+        match sled::Config::new().path(dir).open() {
+            Err(e) if is_lock_held(&e) && Instant::now() < deadline => {
+                std::thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
+                pause = (pause * 2).min(Duration::from_millis(100));
+            }
+            result => return result.map_err(|e| open_error(dir, e)),
+        }
+    }
+}
+
+/// sled 0.34 reports a lock held by another open of its file only in the message.
+fn is_lock_held(error: &sled::Error) -> bool {
+    matches!(error, sled::Error::Io(e)
+        if e.kind() == io::ErrorKind::Other && e.to_string().contains("could not acquire lock"))
+}
+
 fn open_error(dir: &Path, error: sled::Error) -> StoreError {
     match error {
-        // sled 0.34 reports a lock held by another process only in the message.
-        sled::Error::Io(e)
-            if e.kind() == io::ErrorKind::Other
-                && e.to_string().contains("could not acquire lock") =>
-        {
-            StoreError::InUse {
-                dir: dir.to_owned(),
-            }
-        }
+        e if is_lock_held(&e) => StoreError::InUse {
+            dir: dir.to_owned(),
+        },
         sled::Error::Io(e) => dir_error(dir, e),
         other => StoreError::Db(other),
     }
@@ -309,13 +337,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_second_open_of_the_same_directory_is_refused_as_in_use() {
+    fn a_second_open_of_the_same_directory_is_refused_as_in_use_after_waiting() {
         let dir = tempfile::tempdir().unwrap();
         let _first = Store::open(dir.path()).unwrap();
-        match Store::open(dir.path()) {
+        let wait = Duration::from_millis(300);
+        let start = Instant::now();
+        match Store::open_waiting(dir.path(), wait) {
             Err(StoreError::InUse { dir: d }) => assert_eq!(d, dir.path()),
             Err(other) => panic!("expected InUse, got {other}"),
             Ok(_) => panic!("a second open succeeded"),
+        }
+        assert!(
+            start.elapsed() >= wait,
+            "it gave up before its wait was over"
+        );
+    }
+
+    /// The race that made the suite flaky: a store opened just as another lets go of the
+    /// directory waits for it instead of calling it in use.
+    #[test]
+    fn an_open_waits_for_a_holder_that_lets_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Store::open(dir.path()).unwrap();
+        let holder = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            drop(first);
+        });
+        let second = Store::open_waiting(dir.path(), Duration::from_secs(30));
+        holder.join().unwrap();
+        assert!(second.is_ok(), "{:?}", second.err());
+        // Closed and reopened at once, many times over: never in use.
+        drop(second);
+        for _ in 0..20 {
+            drop(Store::open(dir.path()).unwrap());
         }
     }
 
@@ -332,7 +386,7 @@ mod tests {
     fn a_database_in_another_layout_is_refused_naming_both_and_left_as_it_was() {
         let dir = closed_with_one_game();
         let set_layout = |bytes: &[u8]| {
-            let db = sled::open(dir.path()).unwrap();
+            let db = open_db(dir.path(), LOCK_WAIT).unwrap();
             db.insert(LAYOUT, bytes).unwrap();
             db.flush().unwrap();
         };
@@ -346,7 +400,7 @@ mod tests {
             Err(other) => panic!("expected Layout, got {other}"),
             Ok(_) => panic!("a database in layout 7 was opened"),
         }
-        let db = sled::open(dir.path()).unwrap();
+        let db = open_db(dir.path(), LOCK_WAIT).unwrap();
         assert_eq!(db.get(LAYOUT).unwrap().unwrap(), &7u16.to_be_bytes()[..]);
         assert_eq!(
             db.open_tree(GAMES).unwrap().len(),
@@ -362,7 +416,7 @@ mod tests {
     #[test]
     fn a_database_without_a_recorded_layout_is_marked_as_this_builds() {
         let dir = closed_with_one_game();
-        let db = sled::open(dir.path()).unwrap();
+        let db = open_db(dir.path(), LOCK_WAIT).unwrap();
         db.remove(LAYOUT).unwrap();
         db.flush().unwrap();
         drop(db);

@@ -31,7 +31,7 @@ use crate::machine::Observer;
 use crate::state::{Outcome, State};
 use crate::tape::{Event, Header};
 
-pub use db::{Store, LAYOUT_VERSION};
+pub use db::{Store, LAYOUT_VERSION, LOCK_WAIT};
 pub use error::{PlayError, ReplayFileError, StoreError};
 pub use game::{Loaded, Session};
 pub use sgr::ReplayFile;

@@ -78,3 +78,19 @@ pub fn games_in(dir: &Path) -> String {
     assert!(output.status.success(), "{output:?}");
     stdout(&output)
 }
+
+/// The data directory's sled database itself, opened as a tool that edits it by hand
+/// would, waiting as `Store::open` does for a store closed a moment ago to let go of it.
+pub fn raw_sled(dir: &Path) -> sled::Db {
+    let deadline = std::time::Instant::now() + sandglass_core::store::LOCK_WAIT;
+    loop {
+        match sled::open(dir) {
+            Ok(db) => return db,
+            Err(e) if std::time::Instant::now() < deadline => {
+                assert!(e.to_string().contains("lock"), "{e}");
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(e) => panic!("sled cannot open {}: {e}", dir.display()),
+        }
+    }
+}
