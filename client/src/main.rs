@@ -1,21 +1,12 @@
-//! The `sandglass` binary: the window, the replay scrubber and the headless subcommands.
-//! It is glue over `sandglass-core`, which owns the rules and their errors.
+//! The `sandglass` binary: the command line, and which part of the client each
+//! subcommand runs. Everything it does lives in the `sandglass` library.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sandglass_core::Ruleset;
-
-mod keys;
-mod prompt;
-mod settings;
-mod trace;
-mod window;
-
-mod games;
-mod goldens;
-mod verify;
+use sandglass::cli::{self, games, RulesetArg};
+use sandglass::window::{self, Opening, Options};
 
 #[derive(Parser)]
 #[command(
@@ -30,10 +21,6 @@ struct Cli {
     /// Where the window remembers its settings (default: the platform's config folder).
     #[arg(long, global = true, value_name = "DIR")]
     config_dir: Option<PathBuf>,
-    /// Write the window's frame time statistics to FILE when it closes (and do not cap
-    /// the frame rate), for BENCHMARKS.md.
-    #[arg(long, global = true, value_name = "FILE", hide = true)]
-    frame_stats: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Cmd>,
 }
@@ -45,8 +32,8 @@ enum Cmd {
         /// The game's seed (default: a random one).
         #[arg(long)]
         seed: Option<u64>,
-        #[arg(long, value_parser = ["nethack", "classic"], default_value = "nethack")]
-        ruleset: String,
+        #[arg(long, default_value = "nethack")]
+        ruleset: RulesetArg,
     },
     /// Open the window on a saved game, by name or number.
     Load { game: String },
@@ -55,9 +42,6 @@ enum Cmd {
         #[arg(value_name = "GAME|FILE.sgr")]
         replay: String,
     },
-    /// Open the window on a crowd of creatures and measure frame times.
-    #[command(hide = true)]
-    BenchWindow(window::BenchArgs),
     /// Run a scenario file headless and print one JSON line per action taken.
     Trace {
         scenario: PathBuf,
@@ -75,36 +59,34 @@ enum Cmd {
         #[arg(required = true, value_name = "FILE.sgr|GAME")]
         replays: Vec<String>,
     },
-    /// Write the golden replays and their README from the table in client/src/goldens.rs.
-    #[command(hide = true)]
-    RecordGoldens { dir: PathBuf },
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Some(Cmd::Trace { scenario, ticks }) => trace::run(&scenario, ticks),
-        Some(Cmd::Games(cmd)) => games::run(cmd, cli.data_dir.as_deref()),
-        Some(Cmd::Verify { replays }) => verify::run(&replays, cli.data_dir.as_deref()),
-        Some(Cmd::RecordGoldens { dir }) => goldens::run(&dir),
-        Some(Cmd::Play { seed, ruleset }) => {
-            // The value parser admits only the names `by_name` knows.
-            let ruleset = Ruleset::by_name(&ruleset).unwrap_or(Ruleset::NETHACK);
-            window_options(&cli.data_dir, cli.config_dir, cli.frame_stats)
-                .and_then(|o| window::run(window::Opening::NewGame { seed, ruleset }, o))
-        }
-        Some(Cmd::Load { game }) => window_options(&cli.data_dir, cli.config_dir, cli.frame_stats)
-            .and_then(|o| window::run(window::Opening::Load(game), o)),
-        Some(Cmd::Replay { replay }) => {
-            window_options(&cli.data_dir, cli.config_dir, cli.frame_stats)
-                .and_then(|o| window::run(window::Opening::Replay(replay), o))
-        }
-        Some(Cmd::BenchWindow(args)) => {
-            window_options(&cli.data_dir, cli.config_dir, cli.frame_stats)
-                .and_then(|o| window::run(window::Opening::Bench(args), o))
-        }
-        None => window_options(&cli.data_dir, cli.config_dir, cli.frame_stats)
-            .and_then(|o| window::run(window::Opening::Menu, o)),
+    let Cli {
+        data_dir,
+        config_dir,
+        command,
+    } = Cli::parse();
+    let data_dir = data_dir.as_deref();
+    let window = |opening| {
+        let options = Options {
+            data_dir: cli::data_dir_or_default(data_dir)?,
+            config_dir: sandglass::settings::config_dir(config_dir.as_deref()),
+            frame_stats: None,
+        };
+        window::run(opening, options)
+    };
+    let result = match command {
+        Some(Cmd::Trace { scenario, ticks }) => cli::trace::run(&scenario, ticks),
+        Some(Cmd::Games(cmd)) => games::run(cmd, data_dir),
+        Some(Cmd::Verify { replays }) => cli::verify::run(&replays, data_dir),
+        Some(Cmd::Play { seed, ruleset }) => window(Opening::NewGame {
+            seed,
+            ruleset: ruleset.0,
+        }),
+        Some(Cmd::Load { game }) => window(Opening::Load(game)),
+        Some(Cmd::Replay { replay }) => window(Opening::Replay(replay)),
+        None => window(Opening::Menu),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -113,16 +95,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn window_options(
-    data_dir: &Option<PathBuf>,
-    config_dir: Option<PathBuf>,
-    frame_stats: Option<PathBuf>,
-) -> anyhow::Result<window::Options> {
-    Ok(window::Options {
-        data_dir: games::data_dir_or_default(data_dir.as_deref())?,
-        config_dir: settings::config_dir(config_dir.as_deref()),
-        frame_stats,
-    })
 }

@@ -13,8 +13,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{games_in, sandglass, BIN};
-use sandglass_core::store::{GameId, Status, Store};
-use sandglass_core::Event;
+use sandglass_sim::Event;
+use sandglass_store::{GameId, Status, Store};
 
 const KILLS: u32 = 20;
 const DEADLINE: Duration = Duration::from_secs(60);

@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
 use common::{assert_clear_error, bot_game, games_in, sandglass, stdout, BIN};
-use sandglass_core::store::{Store, StoreError, LOCK_WAIT};
+use sandglass_store::{Store, StoreError, LOCK_WAIT};
 
 /// A data directory with two games, one exported to `game.sgr` beside it.
 fn setup() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
@@ -233,7 +233,7 @@ fn a_data_directory_held_by_another_process_is_refused() {
 fn a_data_directory_from_a_newer_sandglass_is_refused_and_kept() {
     let (_root, dir, _) = setup();
     let before = games_in(&dir);
-    let next = sandglass_core::store::LAYOUT_VERSION + 1;
+    let next = sandglass_store::LAYOUT_VERSION + 1;
     {
         // As a build with the next database layout would leave it.
         let db = common::raw_sled(&dir);
@@ -245,11 +245,8 @@ fn a_data_directory_from_a_newer_sandglass_is_refused_and_kept() {
         assert_clear_error(&output, &format!("holds a game database in layout {next}"));
     }
     let db = common::raw_sled(&dir);
-    db.insert(
-        b"layout",
-        &sandglass_core::store::LAYOUT_VERSION.to_be_bytes(),
-    )
-    .unwrap();
+    db.insert(b"layout", &sandglass_store::LAYOUT_VERSION.to_be_bytes())
+        .unwrap();
     drop(db);
     assert_eq!(games_in(&dir), before);
 }

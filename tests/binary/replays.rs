@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{bot_game, sandglass, stdout, BIN};
-use sandglass_core::store::ReplayFile;
-use sandglass_core::tape::RULES_VERSION;
-use sandglass_core::Event;
+use sandglass_sim::tape::RULES_VERSION;
+use sandglass_sim::Event;
+use sandglass_store::sgr;
 
 /// A data directory holding the game `bot-11`, exported to `game.sgr` beside it.
 fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
@@ -49,7 +49,7 @@ fn ok_line<'l>(line: &'l str, name: &str, events: usize) -> &'l str {
 fn sound_files_and_saved_games_each_get_an_ok_line() {
     let (_root, dir, file) = setup();
     let path = file.to_str().unwrap();
-    let replay = ReplayFile::read(&file).unwrap();
+    let replay = sgr::read(&file).unwrap();
     let output = verify(&dir, &[path, "bot-11"]);
     assert!(output.status.success(), "{output:?}");
     let text = stdout(&output);
@@ -77,7 +77,7 @@ fn every_golden_replay_verifies() {
     let text = stdout(&output);
     assert!(
         output.status.success(),
-        "{text}\nIf the rules changed on purpose, re-record with `cargo run --release -- record-goldens replays/`."
+        "{text}\nIf the rules changed on purpose, re-record with `cargo xtask record-goldens replays/`."
     );
     assert_eq!(text.lines().count(), files.len());
     for (line, file) in text.lines().zip(&files) {
@@ -88,7 +88,7 @@ fn every_golden_replay_verifies() {
 #[test]
 fn a_changed_draw_is_reported_at_exactly_its_index() {
     let (root, dir, file) = setup();
-    let mut replay = ReplayFile::read(&file).unwrap();
+    let mut replay = sgr::read(&file).unwrap();
     let at = replay.events.len() / 2;
     let at = (at..)
         .find(|&i| matches!(replay.events[i], Event::Draw(_)))
@@ -100,7 +100,7 @@ fn a_changed_draw_is_reported_at_exactly_its_index() {
     replay.events[at] = Event::Draw(found);
     let bad = root.path().join("bad.sgr");
     // `to_bytes` recomputes the checksum: the file reads, and only the fold can tell.
-    fs::write(&bad, replay.to_bytes()).unwrap();
+    fs::write(&bad, sgr::to_bytes(&replay)).unwrap();
     let bad = bad.to_str().unwrap();
     let output = verify(&dir, &[file.to_str().unwrap(), bad]);
     assert!(!output.status.success());
@@ -123,10 +123,10 @@ fn a_changed_draw_is_reported_at_exactly_its_index() {
 #[test]
 fn a_replay_under_other_rules_is_refused_naming_both_versions() {
     let (root, dir, file) = setup();
-    let mut replay = ReplayFile::read(&file).unwrap();
+    let mut replay = sgr::read(&file).unwrap();
     replay.header.rules_version = RULES_VERSION + 1;
     let other = root.path().join("other.sgr");
-    fs::write(&other, replay.to_bytes()).unwrap();
+    fs::write(&other, sgr::to_bytes(&replay)).unwrap();
     let other = other.to_str().unwrap();
     let output = verify(&dir, &[other]);
     assert!(!output.status.success());
@@ -142,11 +142,11 @@ fn a_replay_under_other_rules_is_refused_naming_both_versions() {
 #[test]
 fn a_wrong_checkpoint_is_reported_at_its_event() {
     let (root, dir, file) = setup();
-    let mut replay = ReplayFile::read(&file).unwrap();
+    let mut replay = sgr::read(&file).unwrap();
     let (at, hash) = *replay.checkpoints.first().expect("a checkpoint");
     replay.checkpoints[0].1 ^= 0xff;
     let bad = root.path().join("bad.sgr");
-    fs::write(&bad, replay.to_bytes()).unwrap();
+    fs::write(&bad, sgr::to_bytes(&replay)).unwrap();
     let bad = bad.to_str().unwrap();
     let output = verify(&dir, &[bad]);
     assert!(!output.status.success());

@@ -21,9 +21,9 @@ use std::time::{Duration, Instant};
 
 use common::BIN;
 use macroquad::texture::Image;
-use sandglass_core::store::{GameId, ReplayFile, Status, Store};
-use sandglass_core::Event;
-use sandglass_core::{fold, Ruleset};
+use sandglass_sim::Event;
+use sandglass_sim::{fold, Ruleset};
+use sandglass_store::{sgr, GameId, Status, Store};
 
 /// How long any one thing may take before the test gives up on it.
 const PATIENCE: Duration = Duration::from_secs(10);
@@ -156,7 +156,7 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
         env!("CARGO_MANIFEST_DIR"),
         "/../replays/nethack-short-1.sgr"
     );
-    let file = ReplayFile::read(Path::new(golden)).unwrap();
+    let file = sgr::read(Path::new(golden)).unwrap();
     let data = tempfile::tempdir().unwrap();
     let dirs = ["--data-dir", data.path().to_str().unwrap()];
     let mut replay = Window::open(display, &[&dirs[..], &["replay", golden]].concat());

@@ -3,10 +3,10 @@
 //! and the determinism check can fail.
 
 use proptest::prelude::*;
-use sandglass_core::bot::Bot;
-use sandglass_core::drive::fold_from;
-use sandglass_core::ids::EventIndex;
-use sandglass_core::{fold, verify, Event, FoldErrorKind, Header, Live, Need, Ruleset, State};
+use sandglass_sim::bot::Bot;
+use sandglass_sim::drive::fold_from;
+use sandglass_sim::ids::EventIndex;
+use sandglass_sim::{fold, verify, Event, FoldErrorKind, Header, LiveTape, Need, Ruleset, State};
 
 /// One helper for this boundary: a bot game of `commands` commands, with the hash of the
 /// live state after every command.
@@ -21,20 +21,22 @@ fn play(
     } else {
         Ruleset::NETHACK
     };
-    let header = Header::new(seed, ruleset, 0);
-    let mut tape = vec![];
-    let mut live = Live::new(&header, &mut (), &mut tape);
+    let mut game = LiveTape::new(Header::new(seed, ruleset, 0));
+    let mut hashes = vec![];
     let mut bot = Bot::new(bot_seed);
-    let mut hashes = vec![(tape.len(), live.state().hash())];
-    for _ in 0..commands {
-        let Some(command) = bot.choose(live.state()) else {
-            break;
-        };
-        live.command(command, &mut (), &mut tape)
-            .expect("the bot issues legal commands");
-        hashes.push((tape.len(), live.state().hash()));
+    // The live state's hash wherever the player was to act: before each command and at
+    // the end.
+    bot.play_until(&mut game, |state| {
+        hashes.push((state.events_folded() as usize, state.hash()));
+        hashes.len() > commands
+    })
+    .expect("the bot issues legal commands");
+    let state = game.state();
+    if hashes.last().map(|&(at, _)| at) != Some(state.events_folded() as usize) {
+        hashes.push((state.events_folded() as usize, state.hash()));
     }
-    (header, tape, hashes)
+    let tape = game.into_tape();
+    (tape.header, tape.events, hashes)
 }
 
 proptest! {
@@ -91,7 +93,7 @@ proptest! {
         let i = at.index(tape.len());
         let original = tape[i];
         tape[i] = if as_command {
-            Event::Command(sandglass_core::Command::Rest)
+            Event::Command(sandglass_sim::Command::Rest)
         } else {
             Event::Draw(value)
         };

@@ -6,16 +6,17 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{replays_dir, RECORD_COMMAND};
-use sandglass_core::drive::HeaderError;
-use sandglass_core::store::{ReplayFile, ReplayFileError};
-use sandglass_core::tape::TimeModel;
+use sandglass_sim::drive::HeaderError;
+use sandglass_sim::tape::TimeModel;
+use sandglass_sim::Recording;
+use sandglass_store::{sgr, ReplayFileError};
 
 include!(concat!(env!("OUT_DIR"), "/goldens.rs"));
 
 /// Reads and verifies one golden replay; a failure says what to do about it.
 fn check_golden(name: &str) {
     let file = read_golden(name);
-    if let Err(error) = file.verify(&mut (), u64::MAX, |_| ()) {
+    if let Err(error) = file.check(&mut (), u64::MAX, |_| ()) {
         panic!(
             "replays/{name} no longer verifies: {error}\n\
              If the rules changed on purpose, bump RULES_VERSION in core/src/tape.rs and \
@@ -25,8 +26,8 @@ fn check_golden(name: &str) {
     }
 }
 
-fn read_golden(name: &str) -> ReplayFile {
-    match ReplayFile::read(&replays_dir().join(name)) {
+fn read_golden(name: &str) -> Recording {
+    match sgr::read(&replays_dir().join(name)) {
         Ok(file) => file,
         Err(ReplayFileError::Header(HeaderError::Rules { found, expected })) => panic!(
             "replays/{name} was recorded under rules version {found}, but this build plays \
@@ -50,9 +51,9 @@ fn every_golden_file_has_its_own_test() {
 
 #[test]
 fn the_goldens_cover_both_rulesets_several_seeds_and_a_million_events() {
-    let files: Vec<ReplayFile> = GOLDEN_FILES.iter().map(|n| read_golden(n)).collect();
+    let files: Vec<Recording> = GOLDEN_FILES.iter().map(|n| read_golden(n)).collect();
     assert!(files.len() >= 8, "{} golden replays", files.len());
-    let classic = |f: &&ReplayFile| matches!(f.header.ruleset.time, TimeModel::Classic { .. });
+    let classic = |f: &&Recording| matches!(f.header.ruleset.time, TimeModel::Classic { .. });
     assert!(files.iter().any(|f| classic(&f)));
     assert!(files.iter().any(|f| !classic(&f)));
     let seeds: BTreeSet<u64> = files.iter().map(|f| f.header.seed).collect();

@@ -8,23 +8,24 @@ use std::sync::OnceLock;
 
 use common::{bot_file, play};
 use proptest::prelude::*;
-use sandglass_core::apply::Change;
-use sandglass_core::bot::Bot;
-use sandglass_core::ids::Tick;
-use sandglass_core::store::{ReplayFile, ReplayFileError, Store, StoreError};
-use sandglass_core::timeline::{MarkerKind, Timeline};
-use sandglass_core::{Event, Need, Observer, Ruleset, State};
+use sandglass_sim::bot::Bot;
+use sandglass_sim::ids::Tick;
+use sandglass_sim::timeline::{MarkerKind, Timeline};
+use sandglass_sim::Change;
+use sandglass_sim::{CheckError, Recording};
+use sandglass_sim::{Event, Need, Observer, Ruleset, State};
+use sandglass_store::{ReplayFileError, Store, StoreError};
 
 /// Copies kept every this many events in the tests: small, so that short tapes cross many.
 const SPACING: u64 = 500;
 
 /// A whole bot game: it descends, things die and hatch, and it ends.
-fn whole_game() -> &'static ReplayFile {
-    static GAME: OnceLock<ReplayFile> = OnceLock::new();
+fn whole_game() -> &'static Recording {
+    static GAME: OnceLock<Recording> = OnceLock::new();
     GAME.get_or_init(|| bot_file(Ruleset::NETHACK, 3, None))
 }
 
-fn timeline(file: &ReplayFile) -> Timeline {
+fn timeline(file: &Recording) -> Timeline {
     Timeline::with_spacing(file.clone(), SPACING).unwrap()
 }
 
@@ -171,21 +172,30 @@ fn markers_are_where_the_states_show_them() {
         let before = timeline.seek(at - 1).clone();
         let after = timeline.seek(at);
         let gone = |id| {
-            before.actor(id).is_some_and(|a| a.is_present())
-                && !after.actor(id).is_some_and(|a| a.is_present())
+            before.world().actor(id).is_some_and(|a| a.is_present())
+                && !after.world().actor(id).is_some_and(|a| a.is_present())
         };
         match marker.kind {
             MarkerKind::Death { actor, species } | MarkerKind::KnockOut { actor, species } => {
-                assert_eq!(after.actor(actor).map(|a| a.species()), Some(species));
+                assert_eq!(
+                    after.world().actor(actor).map(|a| a.species()),
+                    Some(species)
+                );
                 if matches!(marker.kind, MarkerKind::Death { .. }) {
                     assert!(gone(actor), "{marker:?}");
                 } else {
-                    assert!(after.actor(actor).unwrap().knocked_out() > 0, "{marker:?}");
+                    assert!(
+                        after.world().actor(actor).unwrap().knocked_out() > 0,
+                        "{marker:?}"
+                    );
                 }
             }
             MarkerKind::Hatch { egg } => assert!(gone(egg), "{marker:?}"),
             MarkerKind::Descend { depth } => {
-                assert_eq!((before.depth(), after.depth()), (depth - 1, depth));
+                assert_eq!(
+                    (before.world().depth(), after.world().depth()),
+                    (depth - 1, depth)
+                );
             }
             MarkerKind::End(outcome) => {
                 assert_eq!(at, end);
@@ -234,11 +244,7 @@ fn taking_over_forks_a_game_that_plays_on() {
         assert_eq!(meta.last_hash, timeline.seek(cut).hash());
         let mut session = store.resume(meta.id).unwrap();
         if cut < end {
-            let mut bot = Bot::new(99);
-            for _ in 0..5 {
-                let command = bot.choose(session.state()).unwrap();
-                session.command(command, &mut ()).unwrap();
-            }
+            assert_eq!(Bot::new(99).play(&mut session, 5).unwrap(), 5);
         } else {
             assert!(
                 session.state().outcome().is_some(),
@@ -252,7 +258,10 @@ fn taking_over_forks_a_game_that_plays_on() {
         .create_from_tape("mid", &file.header, &file.events[..mid as usize])
         .unwrap_err();
     assert!(
-        matches!(error, StoreError::Replay(ReplayFileError::Fold(_))),
+        matches!(
+            error,
+            StoreError::Replay(ReplayFileError::Check(CheckError::Fold(_)))
+        ),
         "{error}"
     );
 }
@@ -263,7 +272,7 @@ fn a_stored_game_verifies_and_scrubs_like_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
     let meta = store.import(file, "camel").unwrap();
-    let (stored, warnings) = store.replay_file(meta.id).unwrap();
+    let (stored, warnings) = store.recording(meta.id).unwrap();
     assert!(warnings.is_empty());
     assert!(
         !stored.checkpoints.is_empty(),

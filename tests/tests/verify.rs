@@ -8,27 +8,28 @@ use std::sync::OnceLock;
 
 use common::{bot_file, through_bytes};
 use proptest::prelude::*;
-use sandglass_core::drive::HeaderError;
-use sandglass_core::ids::EventIndex;
-use sandglass_core::store::{ReplayFile, ReplayFileError};
-use sandglass_core::tape::{TimeModel, RULES_VERSION};
-use sandglass_core::{verify, Command, Event, FeedError, FoldError, FoldErrorKind, Ruleset, Slot};
+use sandglass_sim::drive::HeaderError;
+use sandglass_sim::ids::EventIndex;
+use sandglass_sim::tape::{TimeModel, RULES_VERSION};
+use sandglass_sim::{verify, Command, Event, FeedError, FoldError, FoldErrorKind, Ruleset, Slot};
+use sandglass_sim::{CheckError, Recording};
+use sandglass_store::{sgr, ReplayFileError};
 
-fn fold_error(result: Result<sandglass_core::State, ReplayFileError>) -> FoldError {
+fn fold_error(result: Result<sandglass_sim::State, CheckError>) -> FoldError {
     match result {
-        Err(ReplayFileError::Fold(error)) => error,
+        Err(CheckError::Fold(error)) => error,
         other => panic!("expected a fold error, got {:?}", other.map(|s| s.hash())),
     }
 }
 
 /// A game long enough to hold checkpoints, made once for every case.
-fn long_game() -> &'static ReplayFile {
-    static GAME: OnceLock<ReplayFile> = OnceLock::new();
+fn long_game() -> &'static Recording {
+    static GAME: OnceLock<Recording> = OnceLock::new();
     GAME.get_or_init(|| bot_file(Ruleset::NETHACK, 21, Some(400)))
 }
 
 /// Indexes of the draws of `file`.
-fn draws(file: &ReplayFile) -> Vec<usize> {
+fn draws(file: &Recording) -> Vec<usize> {
     (0..file.events.len())
         .filter(|&i| matches!(file.events[i], Event::Draw(_)))
         .collect()
@@ -48,7 +49,7 @@ proptest! {
         let found = expected ^ flip;
         file.events[at] = Event::Draw(found);
         let file = through_bytes(&file);
-        let error = fold_error(file.verify(&mut (), u64::MAX, |_| ()));
+        let error = fold_error(file.check(&mut (), u64::MAX, |_| ()));
         prop_assert_eq!(error, FoldError {
             index: EventIndex(at as u64),
             kind: FoldErrorKind::Desync { expected, found },
@@ -68,7 +69,7 @@ fn a_draw_where_a_command_is_due_is_the_wrong_kind_of_event() {
         .rposition(|e| matches!(e, Event::Command(_)))
         .unwrap();
     file.events[at] = Event::Draw(7);
-    let error = fold_error(through_bytes(&file).verify(&mut (), u64::MAX, |_| ()));
+    let error = fold_error(through_bytes(&file).check(&mut (), u64::MAX, |_| ()));
     assert_eq!(error.index, EventIndex(at as u64));
     assert_eq!(
         error.kind,
@@ -86,7 +87,7 @@ fn an_illegal_command_is_named_at_its_index() {
         .unwrap();
     let command = Command::Eat(Slot(25));
     file.events[at] = Event::Command(command);
-    let error = fold_error(through_bytes(&file).verify(&mut (), u64::MAX, |_| ()));
+    let error = fold_error(through_bytes(&file).check(&mut (), u64::MAX, |_| ()));
     assert_eq!(error.index, EventIndex(at as u64));
     assert!(
         matches!(error.kind, FoldErrorKind::Feed(FeedError::Illegal { command: c, .. }) if c == command),
@@ -101,16 +102,16 @@ fn a_wrong_checkpoint_or_final_hash_is_a_desync_at_its_event() {
     let (at, hash) = file.checkpoints[last];
     file.checkpoints[last].1 ^= 1;
     assert!(matches!(
-        through_bytes(&file).verify(&mut (), u64::MAX, |_| ()),
-        Err(ReplayFileError::Desync { index, expected, found })
+        through_bytes(&file).check(&mut (), u64::MAX, |_| ()),
+        Err(CheckError::Desync { index, expected, found })
             if index == at && expected == hash ^ 1 && found == hash
     ));
     file.checkpoints[last].1 = hash;
     file.final_hash ^= 1;
     let end = file.events.len() as u64;
     assert!(matches!(
-        through_bytes(&file).verify(&mut (), u64::MAX, |_| ()),
-        Err(ReplayFileError::Desync { index, .. }) if index == end
+        through_bytes(&file).check(&mut (), u64::MAX, |_| ()),
+        Err(CheckError::Desync { index, .. }) if index == end
     ));
 }
 
@@ -119,7 +120,7 @@ fn a_replay_under_other_rules_is_refused_naming_both_versions() {
     let mut file = bot_file(Ruleset::CLASSIC, 25, Some(20));
     let other = RULES_VERSION + 1;
     file.header.rules_version = other;
-    let error = ReplayFile::from_bytes(&file.to_bytes()).unwrap_err();
+    let error = sgr::from_bytes(&sgr::to_bytes(&file)).unwrap_err();
     assert!(
         matches!(
             error,
@@ -136,8 +137,8 @@ fn a_replay_under_other_rules_is_refused_naming_both_versions() {
     );
     // A file built in memory is refused by `verify` alike.
     assert!(matches!(
-        file.verify(&mut (), u64::MAX, |_| ()),
-        Err(ReplayFileError::Header(HeaderError::Rules { .. }))
+        file.check(&mut (), u64::MAX, |_| ()),
+        Err(CheckError::Header(HeaderError::Rules { .. }))
     ));
 }
 
@@ -148,7 +149,7 @@ fn a_replay_whose_rules_would_stall_the_game_is_refused() {
     for (gain, threshold) in [(0, 100), (100, 201)] {
         let mut file = bot_file(Ruleset::CLASSIC, 25, Some(20));
         file.header.ruleset.time = TimeModel::Classic { gain, threshold };
-        let error = ReplayFile::from_bytes(&file.to_bytes()).unwrap_err();
+        let error = sgr::from_bytes(&sgr::to_bytes(&file)).unwrap_err();
         assert!(
             matches!(
                 error,
@@ -161,8 +162,8 @@ fn a_replay_whose_rules_would_stall_the_game_is_refused() {
             "{error}"
         );
         assert!(matches!(
-            file.verify(&mut (), u64::MAX, |_| ()),
-            Err(ReplayFileError::Header(HeaderError::Stalled { .. }))
+            file.check(&mut (), u64::MAX, |_| ()),
+            Err(CheckError::Header(HeaderError::Stalled { .. }))
         ));
     }
 }
@@ -170,7 +171,7 @@ fn a_replay_whose_rules_would_stall_the_game_is_refused() {
 #[test]
 fn an_untouched_replay_verifies_to_its_final_hash() {
     let file = through_bytes(&bot_file(Ruleset::NETHACK, 26, None));
-    let state = file.verify(&mut (), u64::MAX, |_| ()).unwrap();
+    let state = file.check(&mut (), u64::MAX, |_| ()).unwrap();
     assert_eq!(state.hash(), file.final_hash);
     assert!(state.outcome().is_some(), "the bot plays to the end");
 }

@@ -7,15 +7,18 @@
 //! nothing is simulated again: a frame is a position along the recorded beats.
 
 use macroquad::math::Vec2;
-use sandglass_core::act::ActionRecord;
-use sandglass_core::apply::Change;
-use sandglass_core::geometry::Pos;
-use sandglass_core::ids::ActorId;
-use sandglass_core::item::Item;
-use sandglass_core::species::Species;
-use sandglass_core::{Observer, State};
+use sandglass_sim::action::ActionRecord;
+use sandglass_sim::geometry::Pos;
+use sandglass_sim::ids::ActorId;
+use sandglass_sim::item::Item;
+use sandglass_sim::species::Species;
+use sandglass_sim::Change;
+use sandglass_sim::{Observer, State};
 
-use super::draw_map::cell_of;
+/// A cell's position in cells, as a frame places things that may lie between cells.
+pub fn cell_of(pos: Pos) -> Vec2 {
+    Vec2::new(f32::from(pos.x), f32::from(pos.y))
+}
 
 /// One thing a player can see happen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,22 +58,19 @@ pub struct Beat {
 
 type Shown = Option<(Species, Pos)>;
 
-/// Watches one command's fold and keeps its beats.
+/// Watches one command's fold and keeps its beats. Each change says what moved, from
+/// where and to where; the recorder only groups them by the action that made them.
 pub struct Recorder {
     /// Who stood where before the first beat, by actor index.
     start: Vec<Shown>,
-    /// Who stands where after the changes seen so far.
-    now: Vec<Shown>,
     beats: Vec<Beat>,
     current: Vec<Motion>,
 }
 
 impl Recorder {
     pub fn new(state: &State) -> Recorder {
-        let start = snapshot(state);
         Recorder {
-            now: start.clone(),
-            start,
+            start: snapshot(state),
             beats: vec![],
             current: vec![],
         }
@@ -80,19 +80,11 @@ impl Recorder {
     pub fn into_playback(self, time: f64) -> Playback {
         Playback::new(self.start, self.beats, time)
     }
-
-    fn pos(&self, actor: ActorId) -> Option<Pos> {
-        self.now
-            .get(actor.index())
-            .copied()
-            .flatten()
-            .map(|(_, p)| p)
-    }
 }
 
 fn snapshot(state: &State) -> Vec<Shown> {
     let mut shown = vec![];
-    for (id, actor) in state.actors() {
+    for (id, actor) in state.world().actors() {
         if shown.len() <= id.index() {
             shown.resize(id.index() + 1, None);
         }
@@ -104,50 +96,22 @@ fn snapshot(state: &State) -> Vec<Shown> {
 impl Observer for Recorder {
     fn changed(&mut self, state: &State, change: &Change) {
         let motion = match *change {
-            Change::Move { actor, to } => {
-                let Some(from) = self.pos(actor) else { return };
-                if let Some(Some((_, at))) = self.now.get_mut(actor.index()) {
-                    *at = to;
-                }
-                Motion::Step { actor, from, to }
-            }
-            Change::Spawn { species, at, .. } => {
-                // A newcomer takes the next id, so it is the last actor present. (A walk
-                // over the actors, but spawns are rare: an egg laid or hatching.)
-                let Some((actor, _)) = state.actors().last() else {
-                    return;
-                };
-                if self.now.len() <= actor.index() {
-                    self.now.resize(actor.index() + 1, None);
-                }
-                self.now[actor.index()] = Some((species, at));
-                Motion::Appear { actor, species, at }
-            }
-            Change::Die { actor } | Change::Vanish { actor } => {
-                if let Some(slot) = self.now.get_mut(actor.index()) {
-                    *slot = None;
-                }
-                Motion::Gone { actor }
-            }
+            Change::Move { actor, from, to } => Motion::Step { actor, from, to },
+            Change::Spawn {
+                actor, species, at, ..
+            } => Motion::Appear { actor, species, at },
+            Change::Die { actor } | Change::Vanish { actor } => Motion::Gone { actor },
             Change::Hurt { actor, .. } => Motion::Hurt { actor },
-            Change::Land { at, .. } => {
-                let (Some(from), Some(&(_, item))) = (
-                    state.player_id().and_then(|p| self.pos(p)),
-                    state.floor().last(),
-                ) else {
-                    return;
-                };
-                Motion::Fly {
-                    item,
-                    from,
-                    to: at,
-                    floor_index: state.floor().len() - 1,
-                }
-            }
+            Change::Land { item, from, at, .. } => Motion::Fly {
+                item,
+                from,
+                to: at,
+                // It lands last on the floor.
+                floor_index: state.world().floor().len() - 1,
+            },
             // A new level replaces everything: there is nothing to show moving across it.
             Change::NewLevel(_) => {
                 self.start = snapshot(state);
-                self.now = self.start.clone();
                 self.beats.clear();
                 self.current.clear();
                 return;
@@ -160,7 +124,7 @@ impl Observer for Recorder {
     fn acted(&mut self, state: &State, record: &ActionRecord) {
         if !self.current.is_empty() {
             self.beats.push(Beat {
-                by_player: state.player_id() == Some(record.actor),
+                by_player: state.world().player_id() == Some(record.actor),
                 motions: std::mem::take(&mut self.current),
             });
         }
@@ -215,6 +179,7 @@ impl Frame {
     pub fn still(state: &State) -> Frame {
         Frame {
             actors: state
+                .world()
                 .actors()
                 .map(|(id, a)| Actor {
                     id,
@@ -390,9 +355,9 @@ fn length(beat: &Beat) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sandglass_core::ids::Tick;
-    use sandglass_core::scenario::Scenario;
-    use sandglass_core::{Command, Header, Live, Ruleset};
+    use sandglass_sim::ids::Tick;
+    use sandglass_sim::scenario::Scenario;
+    use sandglass_sim::{Command, Header, Live, Ruleset};
 
     /// A fast wanderer (speed 24: two actions a tick) and a slow one on open sand.
     fn wanderers() -> Live {
@@ -418,7 +383,7 @@ mod tests {
             species = "spider"
             behaviour = "wander"
         "#;
-        let scenario = Scenario::parse(text).unwrap();
+        let scenario: Scenario = toml::from_str(text).unwrap();
         Live::resume(scenario.seed, scenario.build().unwrap())
     }
 
@@ -448,9 +413,12 @@ mod tests {
         assert_eq!(quick.len(), 2, "{:?}", recorder.beats);
         // The second step starts where the first ended, and ends where the state says.
         assert_eq!(quick[0].2, quick[1].1);
-        let start = before.actor(ActorId(0)).unwrap().pos();
+        let start = before.world().actor(ActorId(0)).unwrap().pos();
         assert_eq!(quick[0].1, start);
-        assert_eq!(quick[1].2, live.state().actor(ActorId(0)).unwrap().pos());
+        assert_eq!(
+            quick[1].2,
+            live.state().world().actor(ActorId(0)).unwrap().pos()
+        );
     }
 
     #[test]
@@ -486,17 +454,18 @@ mod tests {
         let mut live = Live::new(&header, &mut (), &mut vec![]);
         let stone = live
             .state()
+            .world()
             .inventory()
             .iter()
             .position(|&i| i == Item::Stone)
             .unwrap();
-        let camel = live.state().player().unwrap().pos();
-        let slot = sandglass_core::Slot(stone as u8);
+        let camel = live.state().world().player().unwrap().pos();
+        let slot = sandglass_sim::Slot(stone as u8);
         let mut recorder = Recorder::new(live.state());
         // Towards open ground, so that the stone has somewhere to fly.
-        let dir = sandglass_core::geometry::Direction::ALL
+        let dir = sandglass_sim::geometry::Direction::ALL
             .into_iter()
-            .find(|&d| live.state().map().is_free(camel.step(d)))
+            .find(|&d| live.state().world().map().is_free(camel.step(d)))
             .unwrap();
         live.command(Command::Throw(slot, dir), &mut recorder, &mut vec![])
             .unwrap();

@@ -6,12 +6,12 @@
 //! open on every actor.
 
 use macroquad::prelude::*;
-use sandglass_core::geometry::Pos;
-use sandglass_core::ids::Tick;
-use sandglass_core::level::generate;
-use sandglass_core::scenario::{ActorSpec, Scenario};
-use sandglass_core::species::Species;
-use sandglass_core::{Live, State};
+use sandglass_sim::geometry::Pos;
+use sandglass_sim::ids::Tick;
+use sandglass_sim::level::generate;
+use sandglass_sim::scenario::{ActorSpec, Scenario};
+use sandglass_sim::species::Species;
+use sandglass_sim::{Live, State};
 
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::Layout;
@@ -74,7 +74,7 @@ impl BenchScreen {
     pub fn draw(&mut self, app: &mut App, time: f64) {
         let frame = Frame::at(&mut self.playback, self.live.state(), time);
         let state = self.live.state();
-        let map = state.map();
+        let map = state.world().map();
         let layout = Layout::new(screen_width(), screen_height(), map.width(), map.height());
         app.painter.draw(state, &frame, &layout);
         let heading = ["Benchmark".to_owned(), "a crowd on a real level".to_owned()];
@@ -144,8 +144,11 @@ mod tests {
     #[test]
     fn the_crowd_is_a_thousand_creatures_on_a_full_size_map() {
         let state = crowd(1000).unwrap().build().unwrap();
-        assert_eq!(state.actors().count(), 1000);
-        assert_eq!((state.map().width(), state.map().height()), (64, 40));
+        assert_eq!(state.world().actors().count(), 1000);
+        assert_eq!(
+            (state.world().map().width(), state.world().map().height()),
+            (64, 40)
+        );
     }
 
     #[test]

@@ -2,13 +2,12 @@
 //! creature and item looks like, and drawing one frame of it.
 
 use macroquad::prelude::*;
-use sandglass_core::geometry::Pos;
-use sandglass_core::item::{Item, Look};
-use sandglass_core::map::Terrain;
-use sandglass_core::species::Species;
-use sandglass_core::State;
+use sandglass_sim::item::{Item, Look};
+use sandglass_sim::map::Terrain;
+use sandglass_sim::species::Species;
+use sandglass_sim::State;
 
-use super::animate::Frame;
+use super::animate::{cell_of, Frame};
 use super::atlas::{Atlas, Glyph};
 
 /// Where the parts of the game screen go, recomputed every frame from the window size so
@@ -245,7 +244,7 @@ impl Painter {
         self.draw_ground(state, frame, layout);
         let atlas = &self.atlas;
         let cell = layout.cell;
-        let player = state.player_id();
+        let player = state.world().player_id();
         // The camel last, so that it is on top of anything passing through its cell.
         let order = frame
             .actors
@@ -332,12 +331,12 @@ fn ground_key(state: &State, frame: &Frame, layout: &Layout) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     (layout.cell.x as u32, layout.cell.y as u32).hash(&mut hasher);
-    let map = state.map();
+    let map = state.world().map();
     (map.width(), map.height()).hash(&mut hasher);
     for pos in map.cells() {
         map.terrain(pos).hash(&mut hasher);
     }
-    for (index, item) in state.floor().iter().enumerate() {
+    for (index, item) in state.world().floor().iter().enumerate() {
         if frame.hidden_item != Some(index) {
             item.hash(&mut hasher);
         }
@@ -347,7 +346,7 @@ fn ground_key(state: &State, frame: &Frame, layout: &Layout) -> u64 {
 
 /// The ground and the items on it, with the map's first cell at `layout.map_origin`.
 fn draw_ground(atlas: &Atlas, state: &State, frame: &Frame, layout: &Layout) {
-    let map = state.map();
+    let map = state.world().map();
     let cell = layout.cell;
     // Sand is most of the desert and is the texture's clear colour: only the other
     // grounds get a cell of their own.
@@ -359,7 +358,7 @@ fn draw_ground(atlas: &Atlas, state: &State, frame: &Frame, layout: &Layout) {
         }
         atlas.draw(sym as usize, at.x, at.y, fg);
     }
-    for (index, &(pos, item)) in state.floor().iter().enumerate() {
+    for (index, &(pos, item)) in state.world().floor().iter().enumerate() {
         if frame.hidden_item == Some(index) {
             continue;
         }
@@ -374,10 +373,6 @@ fn draw_ground(atlas: &Atlas, state: &State, frame: &Frame, layout: &Layout) {
 /// ground does not show through.
 fn ground_under(terrain: Terrain) -> Color {
     terrain_look(terrain).2
-}
-
-pub fn cell_of(pos: Pos) -> Vec2 {
-    vec2(f32::from(pos.x), f32::from(pos.y))
 }
 
 #[cfg(test)]

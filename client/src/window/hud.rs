@@ -1,9 +1,9 @@
 //! Interface text around the map: the side bar, the message log, boxes and menus.
 
 use macroquad::prelude::*;
-use sandglass_core::level::DEEPEST;
-use sandglass_core::tape::TimeModel;
-use sandglass_core::State;
+use sandglass_sim::level::DEEPEST;
+use sandglass_sim::tape::TimeModel;
+use sandglass_sim::State;
 
 use super::draw_map::{line_height, species_color, Layout, LOG_LINES};
 
@@ -223,24 +223,27 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         }
     }
     col.gap();
-    if let (Some(id), Some(camel)) = (state.player_id(), state.player()) {
+    if let (Some(id), Some(camel)) = (state.world().player_id(), state.world().player()) {
         let hp_color = if camel.hp() * 3 <= camel.max_hp() {
             BAD
         } else {
             GOOD
         };
         col.bar("HP", camel.hp().into(), camel.max_hp().into(), hp_color);
-        let time = state.time();
+        let time = state.world().time();
         let stats = camel.stats();
         // Against the most it can hold when acting: under nethack a rested camel holds
         // more than it may carry into the next tick.
         col.bar(
             "Energy",
-            state.energy(id).0.into(),
+            state.world().energy(id).0.into(),
             time.peak(&stats).into(),
             Color::new(0.35, 0.55, 0.9, 1.0),
         );
-        col.line(&format!("Depth  {} of {DEEPEST}", state.depth()), TEXT);
+        col.line(
+            &format!("Depth  {} of {DEEPEST}", state.world().depth()),
+            TEXT,
+        );
         col.line(&format!("Turn   {}", state.tick().0), TEXT);
         let speed = match time {
             TimeModel::Nethack => format!("Speed  {}", stats.speed),
@@ -249,49 +252,46 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         col.line(&speed, TEXT);
         let c = camel.conditions();
         let mut states = vec![];
-        if state.is_dashing(id) {
+        if state.world().is_dashing(id) {
             states.push(("dashing".to_owned(), GOOD));
         }
-        for (turns, name, color) in [
-            (c.haste, "hasted", GOOD),
-            (c.slow, "slowed", BAD),
-            (c.confused, "confused", BAD),
-            (c.poisoned, "poisoned", BAD),
-        ] {
-            if turns > 0 {
-                states.push((format!("{name} ({turns})"), color));
-            }
+        for (condition, turns) in c.each().filter(|&(_, turns)| turns > 0) {
+            let color = if condition.is_good() { GOOD } else { BAD };
+            states.push((format!("{} ({turns})", condition.adjective()), color));
         }
         for (s, color) in states {
             col.line(&s, color);
         }
         col.gap();
-        let here = state.map().terrain(camel.pos());
+        let here = state.world().map().terrain(camel.pos());
         col.line(&format!("On {}", here.name()), DIM);
-        for item in state.items_at(camel.pos()) {
-            col.line(&format!("Here: {}", state.mycology().describe(item)), TEXT);
+        for item in state.world().items_at(camel.pos()) {
+            col.line(
+                &format!("Here: {}", state.world().mycology().describe(item)),
+                TEXT,
+            );
         }
         col.gap();
         col.title("Bags");
-        if state.inventory().is_empty() {
+        if state.world().inventory().is_empty() {
             col.line("(empty)", DIM);
         }
         let bottom = rect.bottom() - (footer.len() as f32 + 0.5) * line_height(size);
-        for (i, &item) in state.inventory().iter().enumerate() {
+        for (i, &item) in state.world().inventory().iter().enumerate() {
             if !col.has_room(bottom) {
                 col.line("…", DIM);
                 break;
             }
-            let letter = sandglass_core::Slot(i as u8).letter();
+            let letter = sandglass_sim::Slot(i as u8).letter();
             col.line(
-                &format!("{letter} - {}", state.mycology().describe(item)),
+                &format!("{letter} - {}", state.world().mycology().describe(item)),
                 TEXT,
             );
         }
     } else {
         col.line(
-            &format!("{} creatures", state.actors().count()),
-            species_color(sandglass_core::species::Species::Snake),
+            &format!("{} creatures", state.world().actors().count()),
+            species_color(sandglass_sim::species::Species::Snake),
         );
         col.line(&format!("Turn   {}", state.tick().0), TEXT);
     }

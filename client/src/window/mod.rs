@@ -1,12 +1,7 @@
 //! The window: one loop that reads keys, lets the current screen act on them, draws it,
 //! and shows the frame. The screens never block on more than the one flushed write of
-//! a command, and nothing is simulated to draw a frame.
-//!
-//! Whoever drives the binary (the end-to-end test, scripts) reads a few lines on stdout,
-//! each flushed at once: `game ID hash 0xH` when a game opens, `ack K hash 0xH` once
-//! its command K is on disk, `panel shown` / `panel hidden` on F1, `hash 0xH` when
-//! the game is left (game over, back to the menu, or the window closed), and
-//! `replay N events` when a replay opens on the scrubber.
+//! a command, and nothing is simulated to draw a frame. What the binary reports on
+//! stdout as it goes is `crate::report`'s.
 
 mod animate;
 mod atlas;
@@ -22,7 +17,6 @@ mod screen_start;
 
 use std::cell::RefCell;
 use std::hash::{BuildHasher, Hasher};
-use std::io::Write;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::Instant;
@@ -30,10 +24,11 @@ use std::time::Instant;
 use anyhow::Context;
 use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
 use macroquad::prelude::*;
-use sandglass_core::store::{GameId, Status, Store};
-use sandglass_core::{Header, Ruleset, State};
+use sandglass_sim::{Header, Ruleset, State};
+use sandglass_store::{GameId, Status, Store};
 
-use crate::keys::{bind, Input, KeyQueue, Mode};
+use crate::input::keys::{bind, Input, KeyQueue, Mode};
+use crate::play::GameController;
 use crate::settings::Settings;
 use draw_map::Layout;
 
@@ -88,7 +83,7 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
             }
         }
         Opening::Replay(name) => {
-            let tape = if crate::verify::is_replay_file(&name) {
+            let tape = if crate::cli::verify::is_replay_file(&name) {
                 Tape::File(name.into())
             } else {
                 Tape::Game(store.find(&name)?.id)
@@ -126,7 +121,6 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
             painter: draw_map::Painter::new(),
             settings,
             config_dir: options.config_dir,
-            out: Report,
         };
         *out.borrow_mut() = main_loop(app, first, options.frame_stats).await;
     });
@@ -140,14 +134,13 @@ pub struct App {
     painter: draw_map::Painter,
     settings: Settings,
     config_dir: Option<PathBuf>,
-    out: Report,
 }
 
 impl App {
     fn toggle_panel(&mut self) {
         self.settings.panel_open = !self.settings.panel_open;
         self.save_settings();
-        self.out.line(if self.settings.panel_open {
+        crate::report::line(if self.settings.panel_open {
             "panel shown"
         } else {
             "panel hidden"
@@ -164,34 +157,6 @@ impl App {
                 );
             }
         }
-    }
-}
-
-/// The lines on stdout described at the top of this module.
-struct Report;
-
-impl Report {
-    fn line(&self, line: &str) {
-        let mut out = std::io::stdout().lock();
-        // Nobody reading stdout is no reason to stop playing.
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
-    }
-
-    fn game(&self, id: GameId, hash: u64) {
-        self.line(&format!("game {id} hash 0x{hash:016x}"));
-    }
-
-    fn ack(&self, commands: u64, hash: u64) {
-        self.line(&format!("ack {commands} hash 0x{hash:016x}"));
-    }
-
-    fn hash(&self, hash: u64) {
-        self.line(&format!("hash 0x{hash:016x}"));
-    }
-
-    fn replay(&self, events: u64) {
-        self.line(&format!("replay {events} events"));
     }
 }
 
@@ -246,12 +211,16 @@ fn open(app: &mut App, go: Go, time: f64) -> anyhow::Result<Option<Screen>> {
         Go::NewGame { seed, ruleset } => {
             let seed = seed.unwrap_or_else(random_seed);
             let name = app.store.free_name("crossing")?;
-            let header = Header::new(seed, ruleset, now());
+            let header = Header::new(seed, ruleset, sandglass_store::now());
             let session = app.store.create(&name, header, &mut ())?;
-            Screen::Game(Box::new(GameScreen::new(app, session, true)))
+            Screen::Game(Box::new(GameScreen::new(GameController::new(
+                session, true,
+            ))))
         }
         Go::Play(id) => match app.store.resume(id) {
-            Ok(session) => Screen::Game(Box::new(GameScreen::new(app, session, false))),
+            Ok(session) => Screen::Game(Box::new(GameScreen::new(GameController::new(
+                session, false,
+            )))),
             Err(error) => menu_with(app, error.into()),
         },
         Go::Over(id) => match EndScreen::new(app, id) {
@@ -259,10 +228,10 @@ fn open(app: &mut App, go: Go, time: f64) -> anyhow::Result<Option<Screen>> {
             Err(error) => menu_with(app, error),
         },
         Go::Watch(tape) => match Replay::open(&app.store, tape) {
-            Ok(replay) => Screen::Replay(Box::new(ReplayScreen::new(app, replay, time))),
+            Ok(replay) => Screen::Replay(Box::new(ReplayScreen::new(replay, time))),
             Err(error) => menu_with(app, error),
         },
-        Go::Show(replay) => Screen::Replay(Box::new(ReplayScreen::new(app, *replay, time))),
+        Go::Show(replay) => Screen::Replay(Box::new(ReplayScreen::new(*replay, time))),
         Go::Bench(args) => {
             // Measured with the panel open, as the heaviest frame; not remembered.
             app.settings.panel_open = true;
@@ -325,7 +294,7 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         }
         if !matches!(go, Go::Stay) {
             if let Screen::Game(game) = &mut screen {
-                game.leave(&mut app);
+                game.leave();
             }
             match open(&mut app, go, time)? {
                 Some(next) => screen = next,
@@ -347,7 +316,7 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
                 s.ui(ctx, time);
             }
             if let (true, Some(state)) = (open, screen.state()) {
-                let map = state.map();
+                let map = state.world().map();
                 let layout =
                     Layout::new(screen_width(), screen_height(), map.width(), map.height());
                 panel::show(ctx, state, &mut open, layout.side.x);
@@ -381,16 +350,6 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
 /// clock so that two games started in one process differ too.
 fn random_seed() -> u64 {
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
+    hasher.write_i128(jiff::Timestamp::now().as_nanosecond());
     hasher.finish()
-}
-
-fn now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }

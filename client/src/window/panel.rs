@@ -6,11 +6,11 @@
 use egui_macroquad::egui::{
     self, Align, Color32, Context, Layout, RichText, Sense, Stroke, Ui, Vec2,
 };
-use sandglass_core::energy::Cost;
-use sandglass_core::ids::ActorId;
-use sandglass_core::state::Actor;
-use sandglass_core::tape::TimeModel;
-use sandglass_core::State;
+use sandglass_sim::energy::Cost;
+use sandglass_sim::ids::ActorId;
+use sandglass_sim::tape::TimeModel;
+use sandglass_sim::world::Actor;
+use sandglass_sim::State;
 
 use super::draw_map::species_color;
 
@@ -33,7 +33,7 @@ pub fn show(ctx: &Context, state: &State, open: &mut bool, right: f32) {
 }
 
 fn contents(ui: &mut Ui, state: &State) {
-    let time = state.time();
+    let time = state.world().time();
     let rules = match time {
         TimeModel::Nethack => format!(
             "{}: gain = speed, threshold {}",
@@ -45,7 +45,7 @@ fn contents(ui: &mut Ui, state: &State) {
             state.ruleset().name()
         ),
     };
-    let actors: Vec<(ActorId, &Actor)> = state.actors().collect();
+    let actors: Vec<(ActorId, &Actor)> = state.world().actors().collect();
     ui.horizontal(|ui| {
         ui.label(RichText::new(format!("tick {}", state.tick().0)).strong());
         ui.separator();
@@ -84,7 +84,7 @@ fn contents(ui: &mut Ui, state: &State) {
 }
 
 fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
-    let time = state.time();
+    let time = state.world().time();
     let stats = actor.stats();
     let color = species_color(actor.species());
     let color = Color32::from_rgb(
@@ -97,7 +97,7 @@ fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
         TimeModel::Classic { gain, .. } => format!("{gain}/{}", stats.move_cost),
     };
     let max = time.max_energy(&stats);
-    let cost = time.cost(&stats, Cost::Action, state.pace(id));
+    let cost = time.cost(&stats, Cost::Action, state.world().pace(id));
     let ready = if acts_this_tick(state, id) {
         "now".to_owned()
     } else {
@@ -111,11 +111,19 @@ fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
         let [w_mark, w_id, w_name, w_pos, w_speed, _, w_energy, w_cost, w_ready] = WIDTHS;
         cell(ui, w_mark, RichText::new(if acting { "▶" } else { "" }));
         cell(ui, w_id, RichText::new(format!("#{}", id.0)).monospace());
-        cell(ui, w_name, RichText::new(state.name_of(id)).color(color));
+        cell(
+            ui,
+            w_name,
+            RichText::new(state.world().name_of(id)).color(color),
+        );
         cell(ui, w_pos, mono(format!("{},{}", pos.x, pos.y)));
         cell(ui, w_speed, mono(speed));
         energy_bar(ui, state, id, actor);
-        cell(ui, w_energy, mono(format!("{}/{max}", state.energy(id).0)));
+        cell(
+            ui,
+            w_energy,
+            mono(format!("{}/{max}", state.world().energy(id).0)),
+        );
         cell(ui, w_cost, mono(cost.to_string()));
         cell(ui, w_ready, mono(ready));
     });
@@ -123,7 +131,7 @@ fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
 
 /// Ready, and its turn in this tick's order is now or still to come.
 fn acts_this_tick(state: &State, id: ActorId) -> bool {
-    let order = state.turn_order();
+    let order = state.world().turn_order();
     let (Some(current), Some(mine)) = (
         state
             .current_actor()
@@ -132,21 +140,21 @@ fn acts_this_tick(state: &State, id: ActorId) -> bool {
     ) else {
         return false;
     };
-    mine >= current && state.is_ready(id)
+    mine >= current && state.world().is_ready(id)
 }
 
 /// Energy against the most the actor can hold when it acts, with marks at its max
 /// energy (what it may carry into the next tick) and at what it needs to act.
 fn energy_bar(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor) {
-    let time = state.time();
+    let time = state.world().time();
     let stats = actor.stats();
-    let energy = state.energy(id);
+    let energy = state.world().energy(id);
     let (rect, _) = ui.allocate_exact_size(Vec2::new(BAR, ROW - 6.0), Sense::hover());
     let scale = f32::from(time.peak(&stats).max(1));
     let x_of = |energy: u16| rect.left() + rect.width() * (f32::from(energy) / scale).min(1.0);
     let painter = ui.painter();
     painter.rect_filled(rect, 2.0, Color32::from_gray(40));
-    let ready = state.is_ready(id);
+    let ready = state.world().is_ready(id);
     let fill = if ready {
         Color32::from_rgb(90, 190, 90)
     } else {

@@ -3,17 +3,17 @@
 use std::collections::BTreeMap;
 
 use macroquad::prelude::*;
-use sandglass_core::apply::Change;
-use sandglass_core::message::Msg;
-use sandglass_core::species::Species;
-use sandglass_core::store::{GameId, GameMeta, Status};
-use sandglass_core::{fold, Observer, State};
+use sandglass_sim::message::Msg;
+use sandglass_sim::species::Species;
+use sandglass_sim::Change;
+use sandglass_sim::{fold, Observer, State};
+use sandglass_store::{GameId, GameMeta, Status};
 
 use super::animate::Frame;
 use super::draw_map::Layout;
 use super::hud::{self, ASK, BAD, DIM, GOOD, TEXT};
 use super::{App, Go, Tape};
-use crate::keys::{bind, Input, Key, Mode};
+use crate::input::keys::{bind, Input, Key, Mode};
 
 pub struct EndScreen {
     meta: GameMeta,
@@ -104,7 +104,7 @@ impl EndScreen {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let hp = self.state.player().map_or(0, |c| c.hp().max(0));
+        let hp = self.state.world().player().map_or(0, |c| c.hp().max(0));
         let verdict = match meta.status {
             Status::Won => GOOD,
             Status::Dead => BAD,
@@ -142,7 +142,7 @@ impl EndScreen {
     }
 
     pub fn draw(&self, app: &mut App) {
-        let map = self.state.map();
+        let map = self.state.world().map();
         let layout = Layout::new(screen_width(), screen_height(), map.width(), map.height());
         app.painter
             .draw(&self.state, &Frame::still(&self.state), &layout);

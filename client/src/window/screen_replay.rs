@@ -14,16 +14,16 @@ use anyhow::Context as _;
 use egui_macroquad::egui::{self, Color32, Context, RichText, Sense, Stroke};
 use macroquad::miniquad::KeyCode;
 use macroquad::prelude::*;
-use sandglass_core::species::Species;
-use sandglass_core::store::{GameId, GameMeta, ReplayFile, Status, Store, StoreError};
-use sandglass_core::timeline::{Marker, MarkerKind, Timeline};
-use sandglass_core::{Outcome, State};
+use sandglass_sim::species::Species;
+use sandglass_sim::timeline::{Marker, MarkerKind, Timeline};
+use sandglass_sim::{Outcome, State};
+use sandglass_store::{sgr, GameId, GameMeta, Status, Store, StoreError};
 
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Layout};
 use super::hud::{self, DIM, TEXT};
 use super::{App, Go};
-use crate::keys::Key;
+use crate::input::keys::Key;
 
 /// Seconds between two commands at 1x.
 const STEP: f64 = 0.4;
@@ -55,11 +55,11 @@ impl Replay {
             Tape::Game(id) => {
                 let name = store.meta(*id)?.name;
                 // Damaged snapshots are only a cache; the fold below checks the rest.
-                let (file, _damaged) = store.replay_file(*id)?;
+                let (file, _damaged) = store.recording(*id)?;
                 (file, name)
             }
             Tape::File(path) => {
-                let file = ReplayFile::read(path)
+                let file = sgr::read(path)
                     .with_context(|| format!("cannot open the replay {}", path.display()))?;
                 let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
                 (file, stem.unwrap_or_else(|| "replay".to_owned()))
@@ -99,8 +99,8 @@ pub struct ReplayScreen {
 impl ReplayScreen {
     /// Opens on the first position where the player is to act, playing; reports
     /// `replay N events`.
-    pub fn new(app: &App, replay: Replay, time: f64) -> ReplayScreen {
-        app.out.replay(replay.timeline.end());
+    pub fn new(replay: Replay, time: f64) -> ReplayScreen {
+        crate::report::replay(replay.timeline.end());
         let mut screen = ReplayScreen {
             replay,
             playing: true,
@@ -303,7 +303,7 @@ impl ReplayScreen {
     pub fn draw(&mut self, app: &mut App, time: f64) {
         let frame = Frame::at(&mut self.playback, self.replay.timeline.cursor(), time);
         let state = self.timeline().cursor();
-        let map = state.map();
+        let map = state.world().map();
         // The timeline strip takes the bottom of the window.
         let height = (screen_height() - STRIP).max(STRIP);
         let layout = Layout::new(screen_width(), height, map.width(), map.height());
@@ -335,7 +335,7 @@ impl ReplayScreen {
     /// the note, if any, last.
     fn log_lines(&self) -> Vec<(String, Color)> {
         let state = self.state();
-        let recent = state.messages().recent();
+        let recent = state.world().messages().recent();
         let skip = recent.len().saturating_sub(draw_map::LOG_LINES);
         let mut lines: Vec<(String, Color)> = recent
             .skip(skip)

@@ -2,14 +2,14 @@
 //! saved games to load or to watch.
 
 use macroquad::prelude::*;
-use sandglass_core::store::{GameMeta, Status};
-use sandglass_core::Ruleset;
+use sandglass_sim::Ruleset;
+use sandglass_store::{GameMeta, Status};
 
 use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::{App, Go, Tape};
-use crate::games::utc;
-use crate::keys::{bind, Input, Key, Mode};
+use crate::cli::utc;
+use crate::input::keys::{bind, Input, Key, Mode};
 
 pub struct StartScreen {
     /// The highlighted entry.

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use sandglass_core::store::{GameId, Store};
+use sandglass_store::{GameId, Store};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_sandglass");
 
@@ -82,7 +82,7 @@ pub fn games_in(dir: &Path) -> String {
 /// The data directory's sled database itself, opened as a tool that edits it by hand
 /// would, waiting as `Store::open` does for a store closed a moment ago to let go of it.
 pub fn raw_sled(dir: &Path) -> sled::Db {
-    let deadline = std::time::Instant::now() + sandglass_core::store::LOCK_WAIT;
+    let deadline = std::time::Instant::now() + sandglass_store::LOCK_WAIT;
     loop {
         match sled::open(dir) {
             Ok(db) => return db,

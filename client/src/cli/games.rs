@@ -1,0 +1,293 @@
+//! Saved games from the command line: `bot`, `saves`, `save-as`, `delete`, `export` and
+//! `import`. Glue over `sandglass_store`, which owns the storage and its errors.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use sandglass_sim::bot::Bot;
+use sandglass_sim::drive::Game;
+use sandglass_sim::{Command, Header, State};
+use sandglass_store::{now, sgr, GameMeta, PlayError, Session, Store};
+
+use super::{data_dir_or_default, utc, warn, RulesetArg};
+
+#[derive(Subcommand)]
+pub enum GamesCmd {
+    /// Let the bot play a saved game. Prints `game ID`, then `ack K` once the game's
+    /// command K (counting from 1) is on disk, then `hash 0x<16 hex digits>`, the final
+    /// state hash.
+    Bot(BotArgs),
+    /// List the saved games.
+    Saves {
+        /// One JSON object per line per game, for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Fork a game: the new one shares its history and goes on on its own.
+    SaveAs {
+        /// A game's name or number.
+        game: String,
+        new_name: String,
+    },
+    /// Delete a game.
+    Delete {
+        /// A game's name or number.
+        game: String,
+    },
+    /// Write a game to a replay file.
+    Export {
+        /// A game's name or number.
+        game: String,
+        file: PathBuf,
+    },
+    /// Store a replay file as a new game, after checking it.
+    Import {
+        file: PathBuf,
+        /// The new game's name (default: the file's name, made unique).
+        #[arg(long)]
+        name: Option<String>,
+    },
+}
+
+#[derive(Args)]
+pub struct BotArgs {
+    /// The bot's seed; also the new game's seed unless --game-seed is given.
+    #[arg(long)]
+    seed: u64,
+    /// Play at most this many commands; the bot stops early when the game ends.
+    #[arg(long)]
+    commands: u64,
+    #[arg(long, default_value = "nethack", conflicts_with = "game")]
+    ruleset: RulesetArg,
+    #[arg(long, conflicts_with = "game")]
+    game_seed: Option<u64>,
+    /// The new game's name (default: bot-SEED, made unique).
+    #[arg(long, conflicts_with = "game")]
+    name: Option<String>,
+    /// Go on with this saved game (a name or a number) instead of starting one.
+    #[arg(long)]
+    game: Option<String>,
+}
+
+pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
+    let dir = data_dir_or_default(data_dir)?;
+    match cmd {
+        GamesCmd::Bot(args) => bot(&dir, args),
+        GamesCmd::Saves { json } => saves(&dir, json),
+        GamesCmd::SaveAs { game, new_name } => {
+            let store = Store::open(&dir)?;
+            let source = store.find(&game)?;
+            let (fork, warnings) = store.fork(source.id, &new_name, source.events)?;
+            warn(&warnings);
+            println!(
+                "Saved `{}` as `{}` (game {}).",
+                source.name, fork.name, fork.id
+            );
+            Ok(())
+        }
+        GamesCmd::Delete { game } => {
+            let store = Store::open(&dir)?;
+            let meta = store.find(&game)?;
+            store.delete(meta.id)?;
+            println!("Deleted `{}` (game {}).", meta.name, meta.id);
+            Ok(())
+        }
+        GamesCmd::Export { game, file } => {
+            let store = Store::open(&dir)?;
+            let meta = store.find(&game)?;
+            let replay = store.export(meta.id)?;
+            sgr::write(&replay, &file)
+                .with_context(|| format!("cannot export to {}", file.display()))?;
+            println!(
+                "Exported `{}` to {} ({} events).",
+                meta.name,
+                file.display(),
+                replay.events.len()
+            );
+            Ok(())
+        }
+        GamesCmd::Import { file, name } => {
+            let context = || format!("cannot import {}", file.display());
+            // Read and check the file before touching the database.
+            let replay = sgr::read(&file).with_context(context)?;
+            let store = Store::open(&dir)?;
+            let name = match name {
+                Some(name) => name,
+                None => {
+                    let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+                    store.free_name(&stem)?
+                }
+            };
+            let meta = store.import(&replay, &name).with_context(context)?;
+            println!(
+                "Imported {} as `{}` (game {}).",
+                file.display(),
+                meta.name,
+                meta.id
+            );
+            Ok(())
+        }
+    }
+}
+
+fn bot(dir: &Path, args: BotArgs) -> anyhow::Result<()> {
+    let store = Store::open(dir)?;
+    let session = match &args.game {
+        Some(game) => store.resume(store.find(game)?.id)?,
+        None => {
+            let name = match &args.name {
+                Some(name) => name.clone(),
+                None => store.free_name(&format!("bot-{}", args.seed))?,
+            };
+            let seed = args.game_seed.unwrap_or(args.seed);
+            let header = Header::new(seed, args.ruleset.0, now());
+            store.create(&name, header, &mut ())?
+        }
+    };
+    warn(session.warnings());
+    let mut game = Acknowledged {
+        session,
+        out: std::io::stdout().lock(),
+    };
+    // Each line is flushed at once: whoever reads it may kill this process any moment.
+    let id = game.session.meta().id;
+    game.say(format_args!("game {id}"))?;
+    Bot::new(args.seed).play(&mut game, args.commands)?;
+    let hash = game.session.state().hash();
+    game.say(format_args!("hash 0x{hash:016x}"))?;
+    Ok(())
+}
+
+/// A saved game that says `ack K` on stdout once its command K is on disk.
+struct Acknowledged<W: Write> {
+    session: Session,
+    out: W,
+}
+
+impl<W: Write> Acknowledged<W> {
+    fn say(&mut self, line: std::fmt::Arguments) -> std::io::Result<()> {
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+}
+
+impl<W: Write> Game for Acknowledged<W> {
+    type Error = anyhow::Error;
+
+    fn state(&self) -> &State {
+        self.session.state()
+    }
+
+    fn play(&mut self, command: Command) -> anyhow::Result<()> {
+        self.session
+            .play(command)
+            .map_err(|e: PlayError| anyhow::anyhow!(e))?;
+        let commands = self.session.meta().commands;
+        self.say(format_args!("ack {commands}"))?;
+        Ok(())
+    }
+}
+
+fn saves(dir: &Path, json: bool) -> anyhow::Result<()> {
+    let games = Store::open(dir)?.games()?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        for meta in &games {
+            writeln!(out, "{}", json_line(meta))?;
+        }
+    } else if games.is_empty() {
+        writeln!(out, "No saved games in {}.", dir.display())?;
+    } else {
+        write!(out, "{}", table(&games))?;
+    }
+    Ok(())
+}
+
+/// Hashes are strings: JSON readers often hold numbers as doubles, exact only to 2^53.
+fn json_line(meta: &GameMeta) -> String {
+    serde_json::json!({
+        "id": meta.id.0,
+        "name": meta.name,
+        "status": meta.status.name(),
+        "depth": meta.depth,
+        "turns": meta.turns,
+        "commands": meta.commands,
+        "events": meta.events,
+        "hash": format!("0x{:016x}", meta.last_hash),
+        "seed": meta.header.seed,
+        "ruleset": meta.header.ruleset.name(),
+        "created": meta.created,
+        "last_played": meta.last_played,
+    })
+    .to_string()
+}
+
+fn table(games: &[GameMeta]) -> String {
+    let header = [
+        "ID",
+        "NAME",
+        "STATUS",
+        "DEPTH",
+        "TURNS",
+        "EVENTS",
+        "LAST PLAYED",
+    ];
+    let rows: Vec<[String; 7]> = games
+        .iter()
+        .map(|m| {
+            [
+                m.id.to_string(),
+                m.name.clone(),
+                m.status.name().to_owned(),
+                m.depth.to_string(),
+                m.turns.to_string(),
+                m.events.to_string(),
+                utc(m.last_played),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(|h| h.chars().count());
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let mut text = String::new();
+    let mut line = |cells: [&str; 7]| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .map(|(cell, width)| format!("{cell:<width$}"))
+            .collect();
+        text.push_str(padded.join("  ").trim_end());
+        text.push('\n');
+    };
+    line(header);
+    for row in &rows {
+        line(row.each_ref().map(String::as_str));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandglass_sim::Ruleset;
+
+    #[test]
+    fn the_table_lines_up_its_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let header = Header::new(7, Ruleset::CLASSIC, 0);
+        store.create("a camel", header.clone(), &mut ()).unwrap();
+        store.create("b", header, &mut ()).unwrap();
+        let text = table(&store.games().unwrap());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        let status_at = lines[0].find("STATUS").unwrap();
+        assert_eq!(&lines[1][status_at..status_at + 5], "alive");
+        assert_eq!(&lines[2][status_at..status_at + 5], "alive");
+    }
+}

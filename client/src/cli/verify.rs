@@ -1,0 +1,142 @@
+//! `sandglass verify FILE.sgr|GAME...`: one line per replay, `ok` or where it went wrong.
+//!
+//! Each replay is checked in one fold (`Recording::check`): every draw regenerated from
+//! the seed, every event legal where it stands, every hash checkpoint and the final hash.
+//! A stored game is checked the same way, its snapshots' hashes standing in for the
+//! checkpoints and its saved hash for the final hash.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use sandglass_sim::{CheckError, Recording};
+use sandglass_store::{sgr, Store};
+
+use super::{data_dir_or_default, warn};
+
+/// What one replay came to.
+enum Verdict {
+    Ok {
+        events: u64,
+        hash: u64,
+    },
+    /// Where it went wrong, when that is an event, and what differed.
+    Fail {
+        at: Option<u64>,
+        what: String,
+    },
+}
+
+pub fn run(replays: &[String], data_dir: Option<&Path>) -> anyhow::Result<()> {
+    // Opened only if a game is named: files need no data directory.
+    let store = replays
+        .iter()
+        .any(|name| !is_replay_file(name))
+        .then(|| open_store(data_dir));
+    let mut failed = 0;
+    let mut out = std::io::stdout().lock();
+    for name in replays {
+        let start = Instant::now();
+        let verdict = match &store {
+            Some(store) if !is_replay_file(name) => verify_game(name, store),
+            _ => verify_file(Path::new(name)),
+        };
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        match verdict {
+            Verdict::Ok { events, hash } => {
+                writeln!(
+                    out,
+                    "ok {name} events={events} hash=0x{hash:016x} time={ms:.1}ms"
+                )?;
+            }
+            Verdict::Fail { at: Some(at), what } => {
+                failed += 1;
+                writeln!(out, "FAIL {name} at event {at}: {what}")?;
+            }
+            Verdict::Fail { at: None, what } => {
+                failed += 1;
+                writeln!(out, "FAIL {name}: {what}")?;
+            }
+        }
+        out.flush()?;
+    }
+    if failed > 0 {
+        anyhow::bail!("{failed} of {} replays failed verification", replays.len());
+    }
+    Ok(())
+}
+
+/// A path to an existing file, or anything named like a replay file; otherwise a game.
+pub fn is_replay_file(name: &str) -> bool {
+    name.ends_with(".sgr") || Path::new(name).is_file()
+}
+
+fn verify_file(path: &Path) -> Verdict {
+    match sgr::read(path) {
+        Ok(file) => check(&file, "the file"),
+        Err(error) => Verdict::Fail {
+            at: None,
+            what: error.to_string(),
+        },
+    }
+}
+
+fn open_store(data_dir: Option<&Path>) -> Result<Store, String> {
+    let dir = data_dir_or_default(data_dir).map_err(|e| format!("{e:#}"))?;
+    Store::open(&dir).map_err(|e| e.to_string())
+}
+
+fn verify_game(name: &str, store: &Result<Store, String>) -> Verdict {
+    let fail = |what: String| Verdict::Fail { at: None, what };
+    let store = match store {
+        Ok(store) => store,
+        Err(what) => return fail(what.clone()),
+    };
+    match store.find(name).and_then(|meta| store.recording(meta.id)) {
+        Ok((file, warnings)) => {
+            warn(&warnings);
+            check(&file, "the game's snapshot")
+        }
+        Err(error) => fail(error.to_string()),
+    }
+}
+
+/// `checkpoint` names what recorded the hashes along the way, for the message.
+fn check(file: &Recording, checkpoint: &str) -> Verdict {
+    let error = match file.check(&mut (), u64::MAX, |_| ()) {
+        Ok(state) => {
+            return Verdict::Ok {
+                events: state.events_folded(),
+                hash: state.hash(),
+            }
+        }
+        Err(error) => error,
+    };
+    match error {
+        CheckError::Fold(fold) => Verdict::Fail {
+            at: Some(fold.index.0),
+            what: fold.kind.to_string(),
+        },
+        CheckError::Desync {
+            index,
+            expected,
+            found,
+        } => {
+            let recorder = if index == file.events.len() as u64 {
+                "the final hash"
+            } else {
+                checkpoint
+            };
+            Verdict::Fail {
+                at: Some(index),
+                what: format!(
+                    "the state hash after {index} events is 0x{found:016x}, but {recorder} recorded 0x{expected:016x}"
+                ),
+            }
+        }
+        other => Verdict::Fail {
+            at: None,
+            what: other.to_string(),
+        },
+    }
+}

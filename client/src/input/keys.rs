@@ -1,0 +1,525 @@
+//! Key bindings as data: which key press means which client intent.
+//!
+//! A press reaches us as one or two window events: the typed character (with shift and
+//! the keyboard layout already applied, so `D`, `?` and `>` are right on any layout) and
+//! the physical key code. Printable keys are bound by their character and only the keys
+//! that type nothing (arrows, numpad, F1, Enter, Escape) by their code, so one press can
+//! never produce two intents.
+
+use macroquad::miniquad::{EventHandler, KeyCode, KeyMods};
+use sandglass_sim::geometry::Direction;
+
+/// One key press as the bindings see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// A typed character, layout-aware, shift already applied.
+    Char(char),
+    /// A physical key; only keys that type nothing are bound this way.
+    Code(KeyCode),
+}
+
+/// What the player means by a key press, before any game rule is consulted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    Move(Direction),
+    Rest,
+    PickUp,
+    Drop,
+    Eat,
+    Throw,
+    Open,
+    Close,
+    Descend,
+    Dash,
+    Help,
+    SaveAs,
+    Quit,
+    TogglePanel,
+    /// A menu choice.
+    Letter(char),
+    Yes,
+    No,
+    Escape,
+    Confirm,
+    Space,
+}
+
+/// What the screen is waiting for. The same key means different things in each:
+/// `y` moves north-west on the map, answers yes to a question and picks item `y` in a
+/// menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The map: commands and movement.
+    Play,
+    /// "In what direction?"
+    Direction,
+    /// A lettered menu.
+    Menu,
+    /// A y/n question.
+    YesNo,
+    /// A `--more--` between pages of messages.
+    More,
+    /// A list to choose from (the start screen, saved games): arrows move the
+    /// highlight, a letter picks directly, Enter takes the highlighted one.
+    List,
+}
+
+const VI_KEYS: [(char, Direction); 8] = [
+    ('h', Direction::W),
+    ('j', Direction::S),
+    ('k', Direction::N),
+    ('l', Direction::E),
+    ('y', Direction::NW),
+    ('u', Direction::NE),
+    ('b', Direction::SW),
+    ('n', Direction::SE),
+];
+
+/// Arrows, the numpad, and the navigation keys some platforms report for the numpad
+/// when Num Lock is off.
+const DIRECTION_KEYS: [(KeyCode, Direction); 16] = [
+    (KeyCode::Up, Direction::N),
+    (KeyCode::Down, Direction::S),
+    (KeyCode::Left, Direction::W),
+    (KeyCode::Right, Direction::E),
+    (KeyCode::Kp1, Direction::SW),
+    (KeyCode::Kp2, Direction::S),
+    (KeyCode::Kp3, Direction::SE),
+    (KeyCode::Kp4, Direction::W),
+    (KeyCode::Kp6, Direction::E),
+    (KeyCode::Kp7, Direction::NW),
+    (KeyCode::Kp8, Direction::N),
+    (KeyCode::Kp9, Direction::NE),
+    (KeyCode::End, Direction::SW),
+    (KeyCode::PageDown, Direction::SE),
+    (KeyCode::Home, Direction::NW),
+    (KeyCode::PageUp, Direction::NE),
+];
+
+/// The map's command keys, with the words the help screen shows.
+pub const COMMAND_KEYS: [(char, Input, &str); 12] = [
+    ('.', Input::Rest, "rest"),
+    (',', Input::PickUp, "pick up"),
+    ('d', Input::Drop, "drop"),
+    ('e', Input::Eat, "eat"),
+    ('t', Input::Throw, "throw"),
+    ('o', Input::Open, "open"),
+    ('c', Input::Close, "close"),
+    ('>', Input::Descend, "descend"),
+    ('D', Input::Dash, "dash"),
+    ('?', Input::Help, "help"),
+    ('S', Input::SaveAs, "save as"),
+    ('Q', Input::Quit, "quit"),
+];
+
+/// The intent of `key` while the screen is in `mode`, or `None` if the key means
+/// nothing there.
+pub fn bind(mode: Mode, key: Key) -> Option<Input> {
+    match mode {
+        Mode::Play => bind_play(key),
+        Mode::Direction => direction(key).map(Input::Move).or_else(|| escape(key)),
+        Mode::Menu => bind_menu(key),
+        Mode::YesNo => bind_yes_no(key),
+        Mode::More => common(key),
+        Mode::List => bind_list(key),
+    }
+}
+
+fn bind_list(key: Key) -> Option<Input> {
+    match key {
+        Key::Char(c) if c.is_ascii_alphabetic() => Some(Input::Letter(c)),
+        // Only keys that type nothing move the highlight: every letter is a choice.
+        Key::Code(_) => direction(key)
+            .filter(|d| matches!(d, Direction::N | Direction::S))
+            .map(Input::Move)
+            .or_else(|| common(key)),
+        Key::Char(_) => common(key),
+    }
+}
+
+fn bind_play(key: Key) -> Option<Input> {
+    if let Some(dir) = direction(key) {
+        return Some(Input::Move(dir));
+    }
+    match key {
+        Key::Char(c) => COMMAND_KEYS
+            .iter()
+            .find(|(k, _, _)| *k == c)
+            .map(|(_, input, _)| *input)
+            .or_else(|| common(key)),
+        Key::Code(KeyCode::Kp5) => Some(Input::Rest),
+        Key::Code(KeyCode::F1) => Some(Input::TogglePanel),
+        Key::Code(_) => common(key),
+    }
+}
+
+fn bind_menu(key: Key) -> Option<Input> {
+    match key {
+        Key::Char(c) if c.is_ascii_alphabetic() => Some(Input::Letter(c)),
+        _ => common(key),
+    }
+}
+
+fn bind_yes_no(key: Key) -> Option<Input> {
+    match key {
+        Key::Char('y' | 'Y') => Some(Input::Yes),
+        Key::Char('n' | 'N') => Some(Input::No),
+        _ => escape(key),
+    }
+}
+
+/// The direction a key points in, from vi-keys, arrows or the numpad.
+fn direction(key: Key) -> Option<Direction> {
+    match key {
+        Key::Char(c) => VI_KEYS.iter().find(|(k, _)| *k == c).map(|(_, d)| *d),
+        Key::Code(code) => DIRECTION_KEYS
+            .iter()
+            .find(|(k, _)| *k == code)
+            .map(|(_, d)| *d),
+    }
+}
+
+/// Space, Enter and Escape mean the same wherever they are read.
+fn common(key: Key) -> Option<Input> {
+    match key {
+        Key::Char(' ') => Some(Input::Space),
+        Key::Code(KeyCode::Enter | KeyCode::KpEnter) => Some(Input::Confirm),
+        _ => escape(key),
+    }
+}
+
+fn escape(key: Key) -> Option<Input> {
+    matches!(key, Key::Code(KeyCode::Escape)).then_some(Input::Escape)
+}
+
+/// Whether a key counts for "press any key": a typed character, or a key that types
+/// nothing but means something (Enter, Escape, arrows). Not the second event of a
+/// press that has already counted, nor a modifier on its own: either would close a
+/// screen the same press just opened.
+pub fn is_any_key(key: Key) -> bool {
+    match key {
+        // Enter and Escape also type a control character; their key code counts instead.
+        Key::Char(c) => !c.is_control(),
+        Key::Code(_) => bind(Mode::Play, key).is_some(),
+    }
+}
+
+/// One line per command key, for the help screen.
+pub fn help_lines() -> Vec<String> {
+    let mut lines = vec![
+        "arrows, numpad, hjklyubn  move (into a creature: attack)".to_owned(),
+        "numpad 5                  rest".to_owned(),
+    ];
+    lines.extend(
+        COMMAND_KEYS
+            .iter()
+            .map(|(c, _, what)| format!("{c:<26}{what}")),
+    );
+    lines.push(format!("{:<26}energy panel", "F1"));
+    lines.push(format!(
+        "{:<26}back to the menu (the game is saved)",
+        "Escape"
+    ));
+    lines
+}
+
+/// Key presses in the order they happened. The window feeds it once a frame with
+/// `macroquad::input::utils::repeat_all_miniquad_input(&mut queue, subscriber)`; held
+/// keys repeat, so holding an arrow keeps walking.
+#[derive(Debug, Default)]
+pub struct KeyQueue {
+    keys: Vec<Key>,
+}
+
+impl KeyQueue {
+    /// The presses since the last call, oldest first.
+    pub fn take(&mut self) -> Vec<Key> {
+        std::mem::take(&mut self.keys)
+    }
+}
+
+impl EventHandler for KeyQueue {
+    fn update(&mut self) {}
+
+    fn draw(&mut self) {}
+
+    fn char_event(&mut self, character: char, _mods: KeyMods, _repeat: bool) {
+        self.keys.push(Key::Char(character));
+    }
+
+    fn key_down_event(&mut self, code: KeyCode, _mods: KeyMods, _repeat: bool) {
+        self.keys.push(Key::Code(code));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(key: Key) -> Option<Input> {
+        bind(Mode::Play, key)
+    }
+
+    /// Feeds window events to a queue and binds what comes out, as the screen will.
+    fn press(mode: Mode, events: &[Key]) -> Vec<Input> {
+        let mut queue = KeyQueue::default();
+        let mods = KeyMods::default();
+        for event in events {
+            match *event {
+                Key::Char(c) => queue.char_event(c, mods, false),
+                Key::Code(code) => queue.key_down_event(code, mods, false),
+            }
+        }
+        queue
+            .take()
+            .into_iter()
+            .filter_map(|key| bind(mode, key))
+            .collect()
+    }
+
+    #[test]
+    fn vi_keys_move() {
+        let expected = [
+            ('h', Direction::W),
+            ('j', Direction::S),
+            ('k', Direction::N),
+            ('l', Direction::E),
+            ('y', Direction::NW),
+            ('u', Direction::NE),
+            ('b', Direction::SW),
+            ('n', Direction::SE),
+        ];
+        for (c, dir) in expected {
+            assert_eq!(play(Key::Char(c)), Some(Input::Move(dir)), "{c}");
+        }
+    }
+
+    fn assert_codes(expected: &[(KeyCode, Direction)]) {
+        for &(code, dir) in expected {
+            assert_eq!(play(Key::Code(code)), Some(Input::Move(dir)), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn arrows_move() {
+        assert_codes(&[
+            (KeyCode::Up, Direction::N),
+            (KeyCode::Down, Direction::S),
+            (KeyCode::Left, Direction::W),
+            (KeyCode::Right, Direction::E),
+        ]);
+    }
+
+    #[test]
+    fn numpad_moves_and_five_rests() {
+        let expected = [
+            (KeyCode::Kp1, Input::Move(Direction::SW)),
+            (KeyCode::Kp2, Input::Move(Direction::S)),
+            (KeyCode::Kp3, Input::Move(Direction::SE)),
+            (KeyCode::Kp4, Input::Move(Direction::W)),
+            (KeyCode::Kp5, Input::Rest),
+            (KeyCode::Kp6, Input::Move(Direction::E)),
+            (KeyCode::Kp7, Input::Move(Direction::NW)),
+            (KeyCode::Kp8, Input::Move(Direction::N)),
+            (KeyCode::Kp9, Input::Move(Direction::NE)),
+        ];
+        for (code, input) in expected {
+            assert_eq!(play(Key::Code(code)), Some(input), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn numpad_with_num_lock_off_still_moves_diagonally() {
+        assert_codes(&[
+            (KeyCode::Home, Direction::NW),
+            (KeyCode::PageUp, Direction::NE),
+            (KeyCode::End, Direction::SW),
+            (KeyCode::PageDown, Direction::SE),
+        ]);
+    }
+
+    #[test]
+    fn command_keys_from_the_design() {
+        let expected = [
+            ('.', Input::Rest),
+            (',', Input::PickUp),
+            ('d', Input::Drop),
+            ('e', Input::Eat),
+            ('t', Input::Throw),
+            ('o', Input::Open),
+            ('c', Input::Close),
+            ('>', Input::Descend),
+            ('?', Input::Help),
+            (' ', Input::Space),
+        ];
+        for (c, input) in expected {
+            assert_eq!(play(Key::Char(c)), Some(input), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn shifted_keys_are_their_own_commands() {
+        assert_eq!(play(Key::Char('D')), Some(Input::Dash));
+        assert_eq!(play(Key::Char('d')), Some(Input::Drop));
+        assert_eq!(play(Key::Char('S')), Some(Input::SaveAs));
+        assert_eq!(play(Key::Char('Q')), Some(Input::Quit));
+        assert_eq!(play(Key::Char('?')), Some(Input::Help));
+        assert_eq!(play(Key::Char('>')), Some(Input::Descend));
+        assert_eq!(play(Key::Char('s')), None);
+        assert_eq!(play(Key::Char('q')), None);
+    }
+
+    #[test]
+    fn f1_toggles_the_panel_and_enter_escape_work_on_the_map() {
+        assert_eq!(play(Key::Code(KeyCode::F1)), Some(Input::TogglePanel));
+        assert_eq!(play(Key::Code(KeyCode::Escape)), Some(Input::Escape));
+        assert_eq!(play(Key::Code(KeyCode::Enter)), Some(Input::Confirm));
+    }
+
+    #[test]
+    fn a_press_that_types_a_character_gives_one_intent() {
+        // The order X11 delivers them in: the character first, then the key code.
+        let dash = [Key::Char('D'), Key::Code(KeyCode::D)];
+        assert_eq!(press(Mode::Play, &dash), [Input::Dash]);
+        let help = [Key::Char('?'), Key::Code(KeyCode::Slash)];
+        assert_eq!(press(Mode::Play, &help), [Input::Help]);
+        let space = [Key::Char(' '), Key::Code(KeyCode::Space)];
+        assert_eq!(press(Mode::Play, &space), [Input::Space]);
+    }
+
+    #[test]
+    fn numpad_with_num_lock_on_gives_one_intent() {
+        let kp1 = [Key::Char('1'), Key::Code(KeyCode::Kp1)];
+        assert_eq!(press(Mode::Play, &kp1), [Input::Move(Direction::SW)]);
+        let kp5 = [Key::Char('5'), Key::Code(KeyCode::Kp5)];
+        assert_eq!(press(Mode::Play, &kp5), [Input::Rest]);
+    }
+
+    #[test]
+    fn control_characters_are_left_to_their_key_codes() {
+        let enter = [Key::Char('\r'), Key::Code(KeyCode::Enter)];
+        assert_eq!(press(Mode::Menu, &enter), [Input::Confirm]);
+        let escape = [Key::Char('\u{1b}'), Key::Code(KeyCode::Escape)];
+        assert_eq!(press(Mode::Menu, &escape), [Input::Escape]);
+    }
+
+    #[test]
+    fn queue_keeps_presses_in_order_and_empties() {
+        let keys = [
+            Key::Char('h'),
+            Key::Code(KeyCode::H),
+            Key::Code(KeyCode::Up),
+        ];
+        let moves = [Input::Move(Direction::W), Input::Move(Direction::N)];
+        assert_eq!(press(Mode::Play, &keys), moves);
+        assert!(KeyQueue::default().take().is_empty());
+    }
+
+    #[test]
+    fn menus_take_every_letter() {
+        for c in ['a', 'd', 'y', 'n', 'h', 'z', 'A'] {
+            assert_eq!(bind(Mode::Menu, Key::Char(c)), Some(Input::Letter(c)));
+        }
+        assert_eq!(
+            bind(Mode::Menu, Key::Code(KeyCode::Escape)),
+            Some(Input::Escape)
+        );
+        assert_eq!(
+            bind(Mode::Menu, Key::Code(KeyCode::Enter)),
+            Some(Input::Confirm)
+        );
+        assert_eq!(bind(Mode::Menu, Key::Char(' ')), Some(Input::Space));
+        assert_eq!(bind(Mode::Menu, Key::Char('.')), None);
+        assert_eq!(bind(Mode::Menu, Key::Code(KeyCode::Up)), None);
+    }
+
+    #[test]
+    fn yes_no_questions_take_y_n_and_escape() {
+        assert_eq!(bind(Mode::YesNo, Key::Char('y')), Some(Input::Yes));
+        assert_eq!(bind(Mode::YesNo, Key::Char('Y')), Some(Input::Yes));
+        assert_eq!(bind(Mode::YesNo, Key::Char('n')), Some(Input::No));
+        assert_eq!(bind(Mode::YesNo, Key::Char('N')), Some(Input::No));
+        assert_eq!(
+            bind(Mode::YesNo, Key::Code(KeyCode::Escape)),
+            Some(Input::Escape)
+        );
+        assert_eq!(bind(Mode::YesNo, Key::Char('q')), None);
+    }
+
+    #[test]
+    fn direction_prompts_take_movement_keys_only() {
+        let w = Some(Input::Move(Direction::W));
+        assert_eq!(bind(Mode::Direction, Key::Char('h')), w);
+        assert_eq!(bind(Mode::Direction, Key::Code(KeyCode::Left)), w);
+        assert_eq!(bind(Mode::Direction, Key::Code(KeyCode::Kp4)), w);
+        let escape = Some(Input::Escape);
+        assert_eq!(bind(Mode::Direction, Key::Code(KeyCode::Escape)), escape);
+        assert_eq!(bind(Mode::Direction, Key::Char('d')), None);
+        assert_eq!(bind(Mode::Direction, Key::Code(KeyCode::Kp5)), None);
+    }
+
+    #[test]
+    fn more_waits_for_space_enter_or_escape() {
+        assert_eq!(bind(Mode::More, Key::Char(' ')), Some(Input::Space));
+        assert_eq!(
+            bind(Mode::More, Key::Code(KeyCode::Enter)),
+            Some(Input::Confirm)
+        );
+        assert_eq!(
+            bind(Mode::More, Key::Code(KeyCode::Escape)),
+            Some(Input::Escape)
+        );
+        // A movement key must not slip past unread messages.
+        assert_eq!(bind(Mode::More, Key::Char('h')), None);
+        assert_eq!(bind(Mode::More, Key::Code(KeyCode::Up)), None);
+    }
+
+    #[test]
+    fn lists_move_with_arrows_and_pick_with_letters() {
+        let up = Some(Input::Move(Direction::N));
+        let down = Some(Input::Move(Direction::S));
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Up)), up);
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Kp8)), up);
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Down)), down);
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Kp2)), down);
+        // j and k are choices here, not movement.
+        assert_eq!(bind(Mode::List, Key::Char('j')), Some(Input::Letter('j')));
+        assert_eq!(bind(Mode::List, Key::Char('k')), Some(Input::Letter('k')));
+        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Left)), None);
+        assert_eq!(
+            bind(Mode::List, Key::Code(KeyCode::Enter)),
+            Some(Input::Confirm)
+        );
+        assert_eq!(
+            bind(Mode::List, Key::Code(KeyCode::Escape)),
+            Some(Input::Escape)
+        );
+    }
+
+    #[test]
+    fn any_key_is_one_per_press() {
+        // Shift, then `?`, then the code of the key it is on: one press.
+        let press = [
+            Key::Code(KeyCode::LeftShift),
+            Key::Char('?'),
+            Key::Code(KeyCode::Slash),
+        ];
+        let counted: Vec<Key> = press.into_iter().filter(|&k| is_any_key(k)).collect();
+        assert_eq!(counted, [Key::Char('?')]);
+        let escape = [Key::Char('\u{1b}'), Key::Code(KeyCode::Escape)];
+        let counted: Vec<Key> = escape.into_iter().filter(|&k| is_any_key(k)).collect();
+        assert_eq!(counted, [Key::Code(KeyCode::Escape)]);
+        assert!(is_any_key(Key::Code(KeyCode::Enter)));
+        assert!(is_any_key(Key::Code(KeyCode::Down)));
+    }
+
+    #[test]
+    fn help_lists_every_command_key() {
+        let help = help_lines().join("\n");
+        for (c, _, what) in COMMAND_KEYS {
+            assert!(help.contains(&format!("{c} ")), "{c}");
+            assert!(help.contains(what), "{what}");
+        }
+        assert!(help.contains("F1"));
+    }
+}

@@ -1,0 +1,442 @@
+//! Multi-step actions as a small pipeline of prompts.
+//!
+//! Eating, throwing, dropping, opening, closing and quitting ask the player one or more
+//! questions first. Each question is a step that holds the rest of the action as a
+//! closure, so steps compose like ordinary function calls (`choose_item(...,
+//! |slot| choose_direction(..., move |dir| done(Command::Throw(slot, dir))))`). A step
+//! may end the action early with a message; nothing reaches the tape then and no turn is
+//! spent. Only a fully answered action comes out, as exactly one `Command`.
+//!
+//! The prompts see the game through the small `Inventory` view, never the core's state,
+//! so they can be tested with a plain list of items.
+
+use std::fmt;
+
+use sandglass_sim::command::{Command, Slot};
+use sandglass_sim::geometry::Direction;
+
+use super::keys::{Input, Mode};
+
+pub const NEVER_MIND: &str = "Never mind.";
+pub const NOT_CARRIED: &str = "You don't have that.";
+
+/// What the prompts need to know about one carried item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ItemView {
+    pub slot: Slot,
+    pub name: String,
+    pub edible: bool,
+    pub throwable: bool,
+}
+
+/// The game as the prompts see it.
+pub trait Inventory {
+    /// The carried items, in slot order.
+    fn items(&self) -> Vec<ItemView>;
+}
+
+impl Inventory for [ItemView] {
+    fn items(&self) -> Vec<ItemView> {
+        self.to_vec()
+    }
+}
+
+/// Where an action stands after the player's last key.
+#[derive(Debug)]
+pub enum Flow {
+    /// Waiting for the player's answer.
+    Ask(Prompt),
+    /// Every question answered: the one command to hand to the core.
+    Command(Command),
+    /// Ended early; no turn is spent. The message tells the player why.
+    Cancelled(&'static str),
+}
+
+/// One open question and what to do with its answer.
+pub struct Prompt {
+    question: &'static str,
+    step: Step,
+}
+
+enum Step {
+    Item {
+        choices: Vec<(Slot, String)>,
+        then: Box<dyn FnOnce(Slot) -> Flow>,
+    },
+    Direction(Box<dyn FnOnce(Direction) -> Flow>),
+    YesNo(Box<dyn FnOnce() -> Flow>),
+}
+
+impl fmt::Debug for Prompt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Prompt")
+            .field("line", &self.line())
+            .field("choices", &self.choices())
+            .finish()
+    }
+}
+
+impl Prompt {
+    /// The question as shown on the message line, with the accepted answers.
+    pub fn line(&self) -> String {
+        match &self.step {
+            Step::Item { choices, .. } => {
+                let letters: String = choices.iter().map(|(slot, _)| slot.letter()).collect();
+                format!("{} [{letters}]", self.question)
+            }
+            Step::Direction(_) => self.question.to_owned(),
+            Step::YesNo(_) => format!("{} [yn]", self.question),
+        }
+    }
+
+    /// The menu to show under the question: letter and item name. Empty unless the step
+    /// asks for an item.
+    pub fn choices(&self) -> &[(Slot, String)] {
+        match &self.step {
+            Step::Item { choices, .. } => choices,
+            _ => &[],
+        }
+    }
+
+    /// How the screen should read the next key.
+    pub fn mode(&self) -> Mode {
+        match self.step {
+            Step::Item { .. } => Mode::Menu,
+            Step::Direction(_) => Mode::Direction,
+            Step::YesNo(_) => Mode::YesNo,
+        }
+    }
+
+    /// Takes the player's answer. Keys that mean nothing here leave the question open.
+    pub fn answer(self, input: Input) -> Flow {
+        if input == Input::Escape {
+            return Flow::Cancelled(NEVER_MIND);
+        }
+        match (self.step, input) {
+            (Step::Item { choices, then }, Input::Letter(c)) => {
+                match choices.iter().find(|(slot, _)| slot.letter() == c) {
+                    Some(&(slot, _)) => then(slot),
+                    None => Flow::Cancelled(NOT_CARRIED),
+                }
+            }
+            (Step::Direction(then), Input::Move(dir)) => then(dir),
+            (Step::YesNo(then), Input::Yes) => then(),
+            (Step::YesNo(_), Input::No) => Flow::Cancelled(NEVER_MIND),
+            (step, _) => Flow::Ask(Prompt {
+                question: self.question,
+                step,
+            }),
+        }
+    }
+}
+
+/// The last step of every action.
+pub fn done(command: Command) -> Flow {
+    Flow::Command(command)
+}
+
+/// Asks for one of the carried items that `wanted` accepts; ends at once with `nothing`
+/// if there is none.
+pub fn choose_item(
+    inventory: &(impl Inventory + ?Sized),
+    question: &'static str,
+    wanted: impl Fn(&ItemView) -> bool,
+    nothing: &'static str,
+    then: impl FnOnce(Slot) -> Flow + 'static,
+) -> Flow {
+    let choices: Vec<(Slot, String)> = inventory
+        .items()
+        .into_iter()
+        .filter(|item| wanted(item))
+        .map(|item| (item.slot, item.name))
+        .collect();
+    if choices.is_empty() {
+        return Flow::Cancelled(nothing);
+    }
+    let then = Box::new(then);
+    Flow::Ask(Prompt {
+        question,
+        step: Step::Item { choices, then },
+    })
+}
+
+/// Asks for one of the eight directions.
+pub fn choose_direction(
+    question: &'static str,
+    then: impl FnOnce(Direction) -> Flow + 'static,
+) -> Flow {
+    let step = Step::Direction(Box::new(then));
+    Flow::Ask(Prompt { question, step })
+}
+
+/// Asks a yes/no question; "no" ends the action.
+pub fn confirm(question: &'static str, then: impl FnOnce() -> Flow + 'static) -> Flow {
+    let step = Step::YesNo(Box::new(then));
+    Flow::Ask(Prompt { question, step })
+}
+
+/// Starts the action a key asks for on the map. `None` for intents that are not game
+/// commands (help, the panel, save as, menu keys): the screen handles those itself.
+pub fn start(input: Input, inventory: &(impl Inventory + ?Sized)) -> Option<Flow> {
+    let flow = match input {
+        Input::Move(dir) => done(Command::Move(dir)),
+        Input::Rest => done(Command::Rest),
+        Input::PickUp => done(Command::PickUp),
+        Input::Descend => done(Command::Descend),
+        Input::Dash => done(Command::Dash),
+        Input::Eat => eat(inventory),
+        Input::Drop => drop_item(inventory),
+        Input::Throw => throw(inventory),
+        Input::Open => choose_direction("Open in what direction?", |d| done(Command::Open(d))),
+        Input::Close => choose_direction("Close in what direction?", |d| done(Command::Close(d))),
+        Input::Quit => confirm("Really quit?", || done(Command::Quit)),
+        _ => return None,
+    };
+    Some(flow)
+}
+
+fn eat(inventory: &(impl Inventory + ?Sized)) -> Flow {
+    choose_item(
+        inventory,
+        "What do you want to eat?",
+        |item| item.edible,
+        "You have nothing to eat.",
+        |slot| done(Command::Eat(slot)),
+    )
+}
+
+fn drop_item(inventory: &(impl Inventory + ?Sized)) -> Flow {
+    choose_item(
+        inventory,
+        "What do you want to drop?",
+        |_| true,
+        "You have nothing to drop.",
+        |slot| done(Command::Drop(slot)),
+    )
+}
+
+fn throw(inventory: &(impl Inventory + ?Sized)) -> Flow {
+    choose_item(
+        inventory,
+        "What do you want to throw?",
+        |item| item.throwable,
+        "You have nothing to throw.",
+        |slot| {
+            choose_direction("In what direction?", move |dir| {
+                done(Command::Throw(slot, dir))
+            })
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(slot: u8, name: &str, edible: bool, throwable: bool) -> ItemView {
+        let name = name.to_owned();
+        ItemView {
+            slot: Slot(slot),
+            name,
+            edible,
+            throwable,
+        }
+    }
+
+    fn pack() -> Vec<ItemView> {
+        vec![
+            item(0, "a date", true, false),
+            item(1, "a stone", false, true),
+            item(2, "a spear", false, true),
+            item(3, "a speckled mushroom", true, false),
+        ]
+    }
+
+    /// Plays intents through the pipeline as the screen will: a map key starts an
+    /// action, later keys answer its questions. Returns the commands that came out and
+    /// the messages of actions that ended early.
+    fn drive(items: &[ItemView], inputs: &[Input]) -> (Vec<Command>, Vec<&'static str>) {
+        let (mut commands, mut messages) = (Vec::new(), Vec::new());
+        let mut open: Option<Prompt> = None;
+        for &input in inputs {
+            let flow = match open.take() {
+                Some(prompt) => prompt.answer(input),
+                None => start(input, items).expect("a game command"),
+            };
+            match flow {
+                Flow::Ask(prompt) => open = Some(prompt),
+                Flow::Command(command) => commands.push(command),
+                Flow::Cancelled(message) => messages.push(message),
+            }
+        }
+        assert!(open.is_none(), "a question was left open: {open:?}");
+        (commands, messages)
+    }
+
+    fn asked(flow: Flow) -> Prompt {
+        match flow {
+            Flow::Ask(prompt) => prompt,
+            other => panic!("expected a question, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn nothing_to_choose_ends_at_once_with_a_message() {
+        let stones = [item(0, "a stone", false, true)];
+        assert_eq!(
+            drive(&stones, &[Input::Eat]),
+            (vec![], vec!["You have nothing to eat."])
+        );
+        let dates = [item(0, "a date", true, false)];
+        let nothing_to_throw = vec!["You have nothing to throw."];
+        assert_eq!(drive(&dates, &[Input::Throw]), (vec![], nothing_to_throw));
+        assert_eq!(
+            drive(&[], &[Input::Drop]),
+            (vec![], vec!["You have nothing to drop."])
+        );
+    }
+
+    #[test]
+    fn eat_offers_only_what_is_edible() {
+        let prompt = asked(start(Input::Eat, pack().as_slice()).unwrap());
+        assert_eq!(prompt.line(), "What do you want to eat? [ad]");
+        assert_eq!(prompt.mode(), Mode::Menu);
+        let names: Vec<&str> = prompt.choices().iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(names, ["a date", "a speckled mushroom"]);
+    }
+
+    #[test]
+    fn eat_completes_with_one_command() {
+        let inputs = [Input::Eat, Input::Letter('d')];
+        assert_eq!(
+            drive(&pack(), &inputs),
+            (vec![Command::Eat(Slot(3))], vec![])
+        );
+    }
+
+    #[test]
+    fn drop_completes_with_one_command() {
+        let inputs = [Input::Drop, Input::Letter('b')];
+        assert_eq!(
+            drive(&pack(), &inputs),
+            (vec![Command::Drop(Slot(1))], vec![])
+        );
+    }
+
+    #[test]
+    fn throw_asks_for_an_item_then_a_direction() {
+        let prompt = asked(start(Input::Throw, pack().as_slice()).unwrap());
+        assert_eq!(prompt.line(), "What do you want to throw? [bc]");
+        let prompt = asked(prompt.answer(Input::Letter('c')));
+        assert_eq!(prompt.mode(), Mode::Direction);
+        assert!(prompt.choices().is_empty());
+        let inputs = [Input::Throw, Input::Letter('c'), Input::Move(Direction::E)];
+        let throw = Command::Throw(Slot(2), Direction::E);
+        assert_eq!(drive(&pack(), &inputs), (vec![throw], vec![]));
+    }
+
+    #[test]
+    fn open_and_close_ask_for_a_direction() {
+        let inputs = [
+            Input::Open,
+            Input::Move(Direction::N),
+            Input::Close,
+            Input::Move(Direction::SW),
+        ];
+        let commands = vec![Command::Open(Direction::N), Command::Close(Direction::SW)];
+        assert_eq!(drive(&[], &inputs), (commands, vec![]));
+    }
+
+    #[test]
+    fn quit_needs_a_yes() {
+        let prompt = asked(start(Input::Quit, pack().as_slice()).unwrap());
+        assert_eq!(
+            (prompt.line().as_str(), prompt.mode()),
+            ("Really quit? [yn]", Mode::YesNo)
+        );
+        assert_eq!(
+            drive(&[], &[Input::Quit, Input::Yes]),
+            (vec![Command::Quit], vec![])
+        );
+        assert_eq!(
+            drive(&[], &[Input::Quit, Input::No]),
+            (vec![], vec![NEVER_MIND])
+        );
+    }
+
+    #[test]
+    fn escape_cancels_at_every_step() {
+        let flows: [&[Input]; 6] = [
+            &[Input::Eat, Input::Escape],
+            &[Input::Drop, Input::Escape],
+            &[Input::Throw, Input::Escape],
+            &[Input::Throw, Input::Letter('b'), Input::Escape],
+            &[Input::Open, Input::Escape],
+            &[Input::Quit, Input::Escape],
+        ];
+        for inputs in flows {
+            assert_eq!(
+                drive(&pack(), inputs),
+                (vec![], vec![NEVER_MIND]),
+                "{inputs:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_letter_not_offered_ends_the_action() {
+        // The stone is carried but is not food.
+        let inputs = [Input::Eat, Input::Letter('b')];
+        assert_eq!(drive(&pack(), &inputs), (vec![], vec![NOT_CARRIED]));
+        let inputs = [Input::Drop, Input::Letter('z')];
+        assert_eq!(drive(&pack(), &inputs), (vec![], vec![NOT_CARRIED]));
+    }
+
+    #[test]
+    fn keys_that_mean_nothing_keep_the_question_open() {
+        let prompt = asked(start(Input::Eat, pack().as_slice()).unwrap());
+        let prompt = asked(prompt.answer(Input::Space));
+        let prompt = asked(prompt.answer(Input::Move(Direction::N)));
+        assert_eq!(prompt.line(), "What do you want to eat? [ad]");
+        let inputs = [Input::Open, Input::Confirm, Input::Move(Direction::E)];
+        assert_eq!(
+            drive(&[], &inputs),
+            (vec![Command::Open(Direction::E)], vec![])
+        );
+    }
+
+    #[test]
+    fn one_key_commands_need_no_questions() {
+        let inputs = [
+            Input::Move(Direction::NW),
+            Input::Rest,
+            Input::PickUp,
+            Input::Descend,
+            Input::Dash,
+        ];
+        let commands = vec![
+            Command::Move(Direction::NW),
+            Command::Rest,
+            Command::PickUp,
+            Command::Descend,
+            Command::Dash,
+        ];
+        assert_eq!(drive(&[], &inputs), (commands, vec![]));
+    }
+
+    #[test]
+    fn screen_intents_are_not_game_commands() {
+        let screen = [
+            Input::Help,
+            Input::SaveAs,
+            Input::TogglePanel,
+            Input::Letter('a'),
+            Input::Yes,
+            Input::Escape,
+            Input::Space,
+        ];
+        for input in screen {
+            assert!(start(input, pack().as_slice()).is_none(), "{input:?}");
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! Sandglass's client: the window, the replay scrubber and the headless subcommands,
+//! glue over `sandglass-sim` (the rules) and `sandglass-store` (saved games).
+//!
+//! * `cli`: the headless subcommands; no window, nothing drawn.
+//! * `input`: keys, prompts and message paging; nothing drawn.
+//! * `play`: the game controller, keys in and commands out; nothing drawn.
+//! * `window`: the macroquad frame loop and the screens that draw the rest.
+
+pub mod cli;
+pub mod input;
+pub mod play;
+pub mod report;
+pub mod settings;
+pub mod window;

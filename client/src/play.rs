@@ -1,0 +1,270 @@
+//! The game controller: a saved game being played, and what each key press makes of it.
+//!
+//! Keys become commands through the prompt pipeline; each accepted command is on disk
+//! before the next key is read; messages queue behind `--more--`; help and "save as" are
+//! overlays. Nothing here draws: the window's game screen shows what this holds and
+//! animates what a command caused, and the tests press keys on it without a window.
+
+use sandglass_sim::{Command, Observer, State};
+use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
+
+use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
+use crate::input::messages::Messages;
+use crate::input::prompt::{self, Flow, Inventory, ItemView, Prompt};
+use crate::report;
+
+pub struct GameController {
+    session: Session,
+    /// The question of a multi-step action, while one is open.
+    prompt: Option<Prompt>,
+    messages: Messages,
+    /// The game's message count already in `messages`.
+    seen: u64,
+    overlay: Overlay,
+    /// The final hash has been reported.
+    left: bool,
+}
+
+/// What covers the map, waiting for keys of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    None,
+    Help,
+    /// Typing the name of a copy of this game.
+    SaveAs(String),
+}
+
+/// What a key press came to, for the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reaction {
+    /// Nothing beyond what the controller now shows.
+    Stay,
+    /// A command was played and saved: what it caused is the window's to animate.
+    Played,
+    /// Back to the start screen.
+    Menu,
+    /// The game is over and its last words read: on to its summary.
+    Over(GameId),
+}
+
+/// The camel's bags, as the prompts see them.
+struct Bags<'a>(&'a State);
+
+impl Inventory for Bags<'_> {
+    fn items(&self) -> Vec<ItemView> {
+        let world = self.0.world();
+        world
+            .inventory()
+            .iter()
+            .enumerate()
+            .map(|(i, &item)| ItemView {
+                slot: sandglass_sim::Slot(i as u8),
+                name: world.mycology().describe(item),
+                edible: item.is_edible(),
+                throwable: item.is_throwable(),
+            })
+            .collect()
+    }
+}
+
+impl GameController {
+    /// A game just made (`fresh`) or resumed; reports `game ID hash H`.
+    pub fn new(session: Session, fresh: bool) -> GameController {
+        let state = session.state();
+        let mut messages = Messages::default();
+        let log = state.world().messages();
+        for message in log.recent() {
+            let text = message.msg.to_string();
+            if fresh {
+                messages.push(text);
+            } else {
+                messages.recall(text);
+            }
+        }
+        if !fresh {
+            messages.push(format!(
+                "Welcome back to {}. Every move is saved.",
+                session.meta().name
+            ));
+        }
+        let seen = log.total();
+        report::game(session.meta().id, state.hash());
+        GameController {
+            session,
+            prompt: None,
+            messages,
+            seen,
+            overlay: Overlay::None,
+            left: false,
+        }
+    }
+
+    pub fn state(&self) -> &State {
+        self.session.state()
+    }
+
+    pub fn meta(&self) -> &GameMeta {
+        self.session.meta()
+    }
+
+    pub fn messages(&self) -> &Messages {
+        &self.messages
+    }
+
+    pub fn prompt(&self) -> Option<&Prompt> {
+        self.prompt.as_ref()
+    }
+
+    pub fn overlay(&self) -> &Overlay {
+        &self.overlay
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state().outcome().is_some()
+    }
+
+    /// How the next key is read.
+    pub fn mode(&self) -> Mode {
+        if self.messages.has_more() || self.is_over() {
+            Mode::More
+        } else if let Some(prompt) = &self.prompt {
+            prompt.mode()
+        } else {
+            Mode::Play
+        }
+    }
+
+    /// Takes one key press; a command it completes is played with `obs` watching.
+    pub fn key(
+        &mut self,
+        store: &Store,
+        key: Key,
+        obs: &mut impl Observer,
+    ) -> anyhow::Result<Reaction> {
+        match std::mem::replace(&mut self.overlay, Overlay::None) {
+            Overlay::Help => {
+                if !is_any_key(key) {
+                    self.overlay = Overlay::Help;
+                }
+                return Ok(Reaction::Stay);
+            }
+            Overlay::SaveAs(name) => return Ok(self.save_as_key(store, key, name)),
+            Overlay::None => {}
+        }
+        let mode = self.mode();
+        let Some(input) = bind(mode, key) else {
+            return Ok(Reaction::Stay);
+        };
+        if mode == Mode::More {
+            return Ok(self.more_key(input));
+        }
+        let flow = match self.prompt.take() {
+            Some(prompt) => prompt.answer(input),
+            None if input == Input::Escape => {
+                self.leave();
+                return Ok(Reaction::Menu);
+            }
+            None => match self.map_key(store, input)? {
+                Some(flow) => flow,
+                None => return Ok(Reaction::Stay),
+            },
+        };
+        match flow {
+            Flow::Ask(prompt) => self.prompt = Some(prompt),
+            Flow::Cancelled(why) => self.messages.push(why),
+            Flow::Command(command) => return self.play(command, obs),
+        }
+        Ok(Reaction::Stay)
+    }
+
+    /// A key at `--more--`: the next page, or, once the game is over and its last words
+    /// read, the summary.
+    fn more_key(&mut self, input: Input) -> Reaction {
+        if self.messages.has_more() {
+            self.messages.answer(input);
+            Reaction::Stay
+        } else if matches!(input, Input::Space | Input::Confirm | Input::Escape) {
+            self.leave();
+            Reaction::Over(self.meta().id)
+        } else {
+            Reaction::Stay
+        }
+    }
+
+    /// A key on the map with no question open: the start of an action, or `None` for a
+    /// key that opens an overlay or means nothing here.
+    fn map_key(&mut self, store: &Store, input: Input) -> anyhow::Result<Option<Flow>> {
+        match input {
+            Input::Help => self.overlay = Overlay::Help,
+            Input::SaveAs => self.overlay = Overlay::SaveAs(store.free_name(&self.meta().name)?),
+            _ => {
+                let flow = prompt::start(input, &Bags(self.state()));
+                if flow.is_some() {
+                    // A new action: the last one's lines leave the screen.
+                    self.messages.turn_page();
+                }
+                return Ok(flow);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Hands a fully answered command to the game; it is validated, played and flushed to
+    /// disk before this returns. A refusal costs nothing and writes nothing.
+    fn play(&mut self, command: Command, obs: &mut impl Observer) -> anyhow::Result<Reaction> {
+        match self.session.command(command, obs) {
+            Ok(_) => {
+                let meta = self.session.meta();
+                report::ack(meta.commands, meta.last_hash);
+                let log = self.session.state().world().messages();
+                for message in log.since(self.seen) {
+                    self.messages.push(message.msg.to_string());
+                }
+                self.seen = log.total();
+                Ok(Reaction::Played)
+            }
+            Err(PlayError::Rejected(why)) => {
+                self.messages.push(why.to_string());
+                Ok(Reaction::Stay)
+            }
+            // The session refuses further commands: nothing more can be saved.
+            Err(PlayError::Store(error)) => Err(error.into()),
+        }
+    }
+
+    fn save_as_key(&mut self, store: &Store, key: Key, mut name: String) -> Reaction {
+        use macroquad::miniquad::KeyCode;
+        match key {
+            Key::Char(c) if !c.is_control() && name.chars().count() < 64 => name.push(c),
+            Key::Code(KeyCode::Backspace) => {
+                name.pop();
+            }
+            Key::Code(KeyCode::Escape) => {
+                self.messages.push(prompt::NEVER_MIND);
+                return Reaction::Stay;
+            }
+            Key::Code(KeyCode::Enter | KeyCode::KpEnter) => {
+                let meta = self.session.meta();
+                let said = match store.fork(meta.id, &name, meta.events) {
+                    Ok(_) => format!("Saved a copy as {name}; you play on in {}.", meta.name),
+                    Err(error) => format!("Not saved: {error}."),
+                };
+                self.messages.turn_page();
+                self.messages.push(said);
+                return Reaction::Stay;
+            }
+            _ => {}
+        }
+        self.overlay = Overlay::SaveAs(name);
+        Reaction::Stay
+    }
+
+    /// Reports the final hash once, whether the player left for the menu, the game
+    /// ended, or the window was closed.
+    pub fn leave(&mut self) {
+        if !self.left {
+            self.left = true;
+            report::hash(self.state().hash());
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! The lines the binary reports on stdout, each flushed at once, for whoever drives it
+//! (the end-to-end tests, scripts): `game ID hash 0xH` when a game opens, `ack K hash 0xH`
+//! once its command K is on disk, `panel shown` / `panel hidden` on F1, `hash 0xH` when
+//! the game is left (game over, back to the menu, or the window closed), and
+//! `replay N events` when a replay opens on the scrubber.
+
+use std::io::Write;
+
+use sandglass_store::GameId;
+
+pub fn line(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // Nobody reading stdout is no reason to stop playing.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+pub fn game(id: GameId, hash: u64) {
+    line(&format!("game {id} hash 0x{hash:016x}"));
+}
+
+pub fn ack(commands: u64, hash: u64) {
+    line(&format!("ack {commands} hash 0x{hash:016x}"));
+}
+
+pub fn hash(hash: u64) {
+    line(&format!("hash 0x{hash:016x}"));
+}
+
+pub fn replay(events: u64) {
+    line(&format!("replay {events} events"));
+}

@@ -1,0 +1,118 @@
+//! Actions: what an actor does once every random outcome is settled, and what it costs.
+//!
+//! Deciding (`decide`) takes draws and returns an `Action`; performing (`perform`) turns
+//! it into changes and takes none.
+
+use crate::command::Slot;
+use crate::energy::Cost;
+use crate::geometry::{Direction, Pos};
+use crate::ids::{ActorId, Tick};
+use crate::world::World;
+
+/// A decided action, its dice already rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Spends one action doing nothing in particular (an idle actor, a waiting egg).
+    Wait,
+    /// Ends the turn and keeps the energy.
+    Rest,
+    Dash,
+    Step {
+        to: Pos,
+    },
+    Attack {
+        target: ActorId,
+        damage: i16,
+    },
+    /// Walked into something that does not give way; the action is spent.
+    Bump,
+    PickUp,
+    Drop(Slot),
+    Eat(Slot),
+    Throw {
+        slot: Slot,
+        lands: Pos,
+        hit: Option<(ActorId, i16)>,
+    },
+    Open(Pos),
+    Close(Pos),
+    Descend,
+    Quit,
+    /// One cell of an elephant's charge.
+    Charge {
+        dir: Direction,
+        to: Pos,
+    },
+    /// A charge that ends against a creature.
+    Ram {
+        target: ActorId,
+        damage: i16,
+    },
+    /// A charge that ends against terrain; against a cactus the elephant is knocked out
+    /// for `knock_out` of its turns.
+    Crash {
+        knock_out: Option<u16>,
+    },
+    /// A knocked-out turn.
+    Stunned,
+    LayEgg {
+        at: Pos,
+    },
+    Hatch,
+}
+
+impl Action {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Wait => "idle",
+            Action::Rest => "rest",
+            Action::Dash => "dash",
+            Action::Step { .. } => "move",
+            Action::Attack { .. } => "attack",
+            Action::Bump => "bump",
+            Action::PickUp => "pick up",
+            Action::Drop(_) => "drop",
+            Action::Eat(_) => "eat",
+            Action::Throw { .. } => "throw",
+            Action::Open(_) => "open",
+            Action::Close(_) => "close",
+            Action::Descend => "descend",
+            Action::Quit => "quit",
+            Action::Charge { .. } => "charge",
+            Action::Ram { .. } => "ram",
+            Action::Crash { .. } => "crash",
+            Action::Stunned => "stunned",
+            Action::LayEgg { .. } => "lay egg",
+            Action::Hatch => "hatch",
+        }
+    }
+
+    /// Ends the actor's turn whatever energy is left.
+    pub(crate) fn ends_turn(&self) -> bool {
+        matches!(self, Action::Rest | Action::Descend | Action::Quit)
+    }
+}
+
+/// One action taken, as the trace and the client see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionRecord {
+    pub tick: Tick,
+    pub actor: ActorId,
+    pub action: Action,
+    pub energy_before: u16,
+    pub energy_after: u16,
+}
+
+impl World {
+    /// What `action` costs `id` now.
+    #[inline]
+    pub(crate) fn cost_of(&self, id: ActorId, action: &Action) -> u16 {
+        let cost = match *action {
+            Action::Rest | Action::Dash | Action::Quit => Cost::Free,
+            Action::Step { to } | Action::Charge { to, .. } => Cost::Step(self.map().terrain(to)),
+            _ => Cost::Action,
+        };
+        let stats = self.actor_at(id).stats();
+        self.time().cost(&stats, cost, self.pace(id))
+    }
+}

@@ -1,0 +1,228 @@
+//! An automatic player: deterministic from its own seed (never the game's), it issues only
+//! legal commands and plays a plausible game: it explores, picks things up, eats when
+//! hurt, fights what is next to it, throws at elephants and descends.
+
+use std::collections::VecDeque;
+
+use crate::check::validate;
+use crate::command::{Command, Slot};
+use crate::drive::{Game, LiveTape};
+use crate::geometry::{Direction, Pos};
+use crate::item::{Effect, Item};
+use crate::map::Terrain;
+use crate::rng::Expander;
+use crate::species::Species;
+use crate::state::{Need, State};
+use crate::tape::{Header, Tape};
+
+pub struct Bot {
+    dice: Expander,
+    /// Commands to spend on each level before heading for the stairs.
+    patience: u32,
+    depth: u8,
+    on_this_level: u32,
+}
+
+impl Bot {
+    /// A bot that makes for the stairs as soon as there is nothing nearer to pick up.
+    pub fn new(seed: u64) -> Bot {
+        Bot::lingering(seed, 0)
+    }
+
+    /// A bot that spends at least `patience` commands on each level before descending:
+    /// long games, for benchmarks and long golden replays, that are still real games.
+    pub fn lingering(seed: u64, patience: u32) -> Bot {
+        Bot {
+            dice: Expander::new(seed ^ 0x0b07_b07b_07b0),
+            patience,
+            depth: 0,
+            on_this_level: 0,
+        }
+    }
+
+    /// A new game of `header`, the bot playing up to `commands` commands (fewer if the
+    /// game ends first): its tape.
+    pub fn record(&mut self, header: Header, commands: u64) -> Tape {
+        let mut game = LiveTape::new(header);
+        self.play(&mut game, commands)
+            .expect("the bot plays only legal commands");
+        game.into_tape()
+    }
+
+    /// Plays up to `commands` commands on `game`, fewer if it ends; returns how many.
+    pub fn play<G: Game>(&mut self, game: &mut G, commands: u64) -> Result<u64, G::Error> {
+        let mut played = 0;
+        self.play_until(game, |_| {
+            played += 1;
+            played > commands
+        })
+    }
+
+    /// Plays on `game` until it ends or `stop` says so, asked before each command with the
+    /// state the command would be played in; returns how many commands were played.
+    pub fn play_until<G: Game>(
+        &mut self,
+        game: &mut G,
+        mut stop: impl FnMut(&State) -> bool,
+    ) -> Result<u64, G::Error> {
+        let mut played = 0;
+        while !stop(game.state()) {
+            let Some(command) = self.choose(game.state()) else {
+                break;
+            };
+            game.play(command)?;
+            played += 1;
+        }
+        Ok(played)
+    }
+
+    /// The bot's next command, always one that validates; `None` once the game is over.
+    pub fn choose(&mut self, state: &State) -> Option<Command> {
+        if state.need() != Need::Command {
+            return None;
+        }
+        if state.world().depth() != self.depth {
+            self.depth = state.world().depth();
+            self.on_this_level = 0;
+        }
+        self.on_this_level += 1;
+        let wishes = self.wishes(state);
+        let chosen = wishes.into_iter().find(|c| validate(state, c).is_ok());
+        // Resting is legal whenever the camel is to act.
+        Some(chosen.unwrap_or(Command::Rest))
+    }
+
+    /// What the bot would like to do, best first; the first legal one is taken.
+    fn wishes(&mut self, state: &State) -> Vec<Command> {
+        let Some(me) = state.world().player() else {
+            return vec![];
+        };
+        let pos = me.pos();
+        let mut wishes = vec![];
+        let bag = state.world().inventory();
+        let slot_of =
+            |want: &dyn Fn(Item) -> bool| bag.iter().position(|&i| want(i)).map(|i| Slot(i as u8));
+        let known_heal = |i: Item| match i {
+            Item::Mushroom(look) => {
+                state.world().mycology().is_known(look)
+                    && state.world().mycology().effect(look) == Effect::Heal
+            }
+            other => other.nourishment() > 0,
+        };
+        if me.hp() * 5 < me.max_hp() * 2 {
+            if let Some(slot) = slot_of(&known_heal) {
+                wishes.push(Command::Eat(slot));
+            }
+        }
+        // Fight whatever is adjacent.
+        for dir in Direction::ALL {
+            if state.world().map().occupant(pos.step(dir)).is_some() {
+                wishes.push(Command::Move(dir));
+            }
+        }
+        // Throw at an elephant in line.
+        if let Some(dir) = elephant_in_line(state, pos) {
+            if let Some(slot) = slot_of(&|i: Item| i.is_throwable()) {
+                if self.dice.one_in(2) {
+                    wishes.push(Command::Throw(slot, dir));
+                }
+            }
+        }
+        if state.world().items_at(pos).next().is_some() && bag.len() < 20 {
+            wishes.push(Command::PickUp);
+        }
+        // Curiosity: taste an unknown mushroom when healthy.
+        if me.hp() * 10 > me.max_hp() * 7 && self.dice.one_in(8) {
+            let unknown =
+                |i: Item| matches!(i, Item::Mushroom(l) if !state.world().mycology().is_known(l));
+            if let Some(slot) = slot_of(&unknown) {
+                wishes.push(Command::Eat(slot));
+            }
+        }
+        if self.dice.one_in(150) && !bag.is_empty() {
+            wishes.push(Command::Drop(Slot(self.dice.below(bag.len() as u32) as u8)));
+        }
+        let restless = self.on_this_level > self.patience;
+        if restless && matches!(state.world().map().terrain(pos), Terrain::Stairs) {
+            wishes.push(Command::Descend);
+        }
+        if self.dice.one_in(25) {
+            wishes.push(Command::Dash);
+        }
+        if let Some(dir) = self.route(state, pos, bag.len() < 20, restless) {
+            let next = pos.step(dir);
+            if state.world().map().terrain(next) == Terrain::DoorClosed {
+                wishes.push(Command::Open(dir));
+            }
+            wishes.push(Command::Move(dir));
+        }
+        // Wander when there is nowhere to go, or the way is too soft for now.
+        let dir = Direction::ALL[self.dice.below(8) as usize];
+        wishes.push(Command::Move(dir));
+        wishes.push(Command::Rest);
+        wishes
+    }
+
+    /// The first step of a shortest walk to the nearest item (when there is room for it)
+    /// or, once the bot is ready to leave, to the stairs and the oasis. Closed doors count as walkable: the bot opens them.
+    fn route(
+        &mut self,
+        state: &State,
+        from: Pos,
+        want_items: bool,
+        want_stairs: bool,
+    ) -> Option<Direction> {
+        let map = state.world().map();
+        let width = usize::from(map.width());
+        let index = |p: Pos| p.y as usize * width + p.x as usize;
+        let mut first_step: Vec<Option<Direction>> = vec![None; width * usize::from(map.height())];
+        let mut seen = vec![false; first_step.len()];
+        seen[index(from)] = true;
+        let mut queue = VecDeque::from([from]);
+        let is_goal = |p: Pos| {
+            (want_stairs && matches!(map.terrain(p), Terrain::Stairs | Terrain::Oasis))
+                || (want_items && state.world().items_at(p).next().is_some())
+        };
+        while let Some(at) = queue.pop_front() {
+            if at != from && is_goal(at) {
+                return first_step[index(at)];
+            }
+            for dir in Direction::ALL {
+                let next = at.step(dir);
+                let terrain = map.terrain(next);
+                let walkable = terrain.is_passable() || terrain == Terrain::DoorClosed;
+                if !map.contains(next) || !walkable || seen[index(next)] {
+                    continue;
+                }
+                // Creatures move; only those next to the camel are in the way.
+                if at == from && map.occupant(next).is_some() {
+                    continue;
+                }
+                seen[index(next)] = true;
+                first_step[index(next)] = first_step[index(at)].or(Some(dir));
+                queue.push_back(next);
+            }
+        }
+        None
+    }
+}
+
+fn elephant_in_line(state: &State, from: Pos) -> Option<Direction> {
+    let map = state.world().map();
+    Direction::ORTHOGONAL.into_iter().find(|&dir| {
+        let mut at = from.step(dir);
+        for _ in 0..10 {
+            if let Some(id) = map.occupant(at) {
+                return state
+                    .world()
+                    .actor(id)
+                    .is_some_and(|a| a.species() == Species::Elephant);
+            }
+            if map.terrain(at).blocks() {
+                return false;
+            }
+            at = at.step(dir);
+        }
+        false
+    })
+}

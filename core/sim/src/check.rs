@@ -1,0 +1,146 @@
+//! May the player do this? A rejected command costs nothing and is never written down.
+
+use thiserror::Error;
+
+use crate::action::Action;
+use crate::command::{Command, Slot};
+use crate::geometry::Direction;
+use crate::ids::ActorId;
+use crate::item::Item;
+use crate::map::Terrain;
+use crate::state::{Need, State};
+use crate::text::{a, capitalise};
+use crate::world::World;
+
+/// Why a command was refused, in words a player can act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum Rejection {
+    #[error("It is not your turn.")]
+    NotYourTurn,
+    #[error("The game is over.")]
+    GameOver,
+    #[error("{} blocks the way.", capitalise(.0.name()))]
+    Blocked(Terrain),
+    #[error("The {} is too soft to cross now: it needs {need} energy and you have {have}. Rest (.) to gather strength.", .terrain.name())]
+    TooTired {
+        terrain: Terrain,
+        need: u16,
+        have: u16,
+    },
+    #[error("There is nothing here to pick up.")]
+    NothingHere,
+    #[error("Your bags are full.")]
+    BagsFull,
+    #[error("You have no item {}.", .0.letter())]
+    NoSuchItem(Slot),
+    #[error("You cannot eat {}.", a(.0.noun()))]
+    CannotEat(Item),
+    #[error("You cannot throw {} usefully.", a(.0.noun()))]
+    CannotThrow(Item),
+    #[error("There is no closed door there.")]
+    NoClosedDoor,
+    #[error("There is no open door there.")]
+    NoOpenDoor,
+    #[error("Something is in the way of the door.")]
+    DoorBlocked,
+    #[error("There are no stairs here.")]
+    NoStairs,
+    #[error("You have already dashed this turn.")]
+    AlreadyDashed,
+}
+
+/// How many items the camel can carry: one per letter.
+pub const BAG_SIZE: usize = 26;
+
+/// Checks a command against the state without changing anything.
+pub fn validate(state: &State, command: &Command) -> Result<(), Rejection> {
+    if state.outcome().is_some() {
+        return Err(Rejection::GameOver);
+    }
+    let Some(id) = state.world().player_id() else {
+        return Err(Rejection::NotYourTurn);
+    };
+    if state.need() != Need::Command || state.current_actor() != Some(id) {
+        return Err(Rejection::NotYourTurn);
+    }
+    let world = state.world();
+    let me = world.actor_at(id);
+    let map = world.map();
+    let item = |slot: Slot| {
+        world
+            .inventory()
+            .get(usize::from(slot.0))
+            .copied()
+            .ok_or(Rejection::NoSuchItem(slot))
+    };
+    match *command {
+        Command::Move(dir) => check_move(world, id, dir),
+        Command::Rest | Command::Quit => Ok(()),
+        Command::PickUp => {
+            if world.items_at(me.pos()).next().is_none() {
+                Err(Rejection::NothingHere)
+            } else if world.inventory().len() >= BAG_SIZE {
+                Err(Rejection::BagsFull)
+            } else {
+                Ok(())
+            }
+        }
+        Command::Drop(slot) => item(slot).map(drop),
+        Command::Eat(slot) => match item(slot)? {
+            food if food.is_edible() => Ok(()),
+            other => Err(Rejection::CannotEat(other)),
+        },
+        Command::Throw(slot, _) => match item(slot)? {
+            missile if missile.is_throwable() => Ok(()),
+            other => Err(Rejection::CannotThrow(other)),
+        },
+        Command::Open(dir) => match map.terrain(me.pos().step(dir)) {
+            Terrain::DoorClosed => Ok(()),
+            _ => Err(Rejection::NoClosedDoor),
+        },
+        Command::Close(dir) => {
+            let at = me.pos().step(dir);
+            if map.terrain(at) != Terrain::DoorOpen {
+                Err(Rejection::NoOpenDoor)
+            } else if map.occupant(at).is_some() || world.items_at(at).next().is_some() {
+                Err(Rejection::DoorBlocked)
+            } else {
+                Ok(())
+            }
+        }
+        Command::Descend => match map.terrain(me.pos()) {
+            Terrain::Stairs => Ok(()),
+            _ => Err(Rejection::NoStairs),
+        },
+        Command::Dash => {
+            if world.is_dashing(id) {
+                Err(Rejection::AlreadyDashed)
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A step is legal onto passable terrain the camel can afford, or into a creature (an
+/// attack). A confused camel may stumble elsewhere; that is decided when it moves.
+fn check_move(world: &World, id: ActorId, dir: Direction) -> Result<(), Rejection> {
+    let to = world.actor_at(id).pos().step(dir);
+    if world.map().occupant(to).is_some() {
+        return Ok(());
+    }
+    let terrain = world.map().terrain(to);
+    if !terrain.is_passable() {
+        return Err(Rejection::Blocked(terrain));
+    }
+    let need = world.cost_of(id, &Action::Step { to });
+    let have = world.energy(id).0;
+    if need > have {
+        return Err(Rejection::TooTired {
+            terrain,
+            need,
+            have,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,126 @@
+//! How snakes, elephants, spiders and eggs decide, and the actors of scenario files.
+
+use super::{roll_damage, step_or_attack};
+use crate::action::Action;
+use crate::geometry::{Direction, Pos};
+use crate::ids::ActorId;
+use crate::map::Terrain;
+use crate::rng::{Draws, NeedDraw};
+use crate::species::{Behaviour, Species};
+use crate::world::World;
+
+/// Spiders stop laying when the level holds this many spiders and eggs: the desert is
+/// finite and a brood that doubled forever would end every long game the same way.
+pub const BROOD_LIMIT: usize = 40;
+/// A spider egg hatches on this turn of its own.
+pub const HATCH_TURN: u32 = 10;
+/// An elephant that hits a cactus is out for this many of its turns.
+pub const KNOCKOUT_TURNS: u16 = 20;
+
+/// What a non-player actor does with its turn.
+#[inline]
+pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
+    let me = world.actor_at(id);
+    match me.behaviour() {
+        Behaviour::Player | Behaviour::Idle => Ok(Action::Wait),
+        Behaviour::Rest => Ok(Action::Rest),
+        Behaviour::Wander => wander(world, id, |_| false, draws),
+        Behaviour::Natural => match me.species() {
+            Species::Camel => wander(world, id, |_| false, draws),
+            Species::Snake => snake(world, id, draws),
+            Species::Elephant => elephant(world, id, draws),
+            Species::Spider => spider(world, id, draws),
+            Species::SpiderEgg => Ok(egg(world, id)),
+        },
+    }
+}
+
+fn wander(
+    world: &World,
+    id: ActorId,
+    may_attack: impl Fn(ActorId) -> bool,
+    draws: &mut Draws,
+) -> Result<Action, NeedDraw> {
+    let dir = Direction::ALL[draws.below(8)? as usize];
+    step_or_attack(world, id, dir, may_attack, draws)
+}
+
+/// Moves in a random direction each action and bites whatever it bumps into.
+fn snake(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
+    wander(world, id, |_| true, draws)
+}
+
+/// Wanders; bites the camel; now and then lays an egg beside itself.
+fn spider(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
+    if draws.one_in(100)? {
+        let at = world.actor_at(id).pos();
+        let free: Vec<Pos> = Direction::ALL
+            .iter()
+            .map(|&d| at.step(d))
+            .filter(|&p| world.map().is_free(p))
+            .collect();
+        if !free.is_empty() && brood(world) < BROOD_LIMIT {
+            if let Some(at) = draws.pick(&free)? {
+                return Ok(Action::LayEgg { at });
+            }
+        }
+    }
+    wander(world, id, |target| is_camel(world, target), draws)
+}
+
+fn brood(world: &World) -> usize {
+    world
+        .actors()
+        .filter(|(_, a)| matches!(a.species(), Species::Spider | Species::SpiderEgg))
+        .count()
+}
+
+/// Does nothing until its 10th turn, then hatches.
+fn egg(world: &World, id: ActorId) -> Action {
+    if world.turns(id) + 1 >= HATCH_TURN {
+        Action::Hatch
+    } else {
+        Action::Wait
+    }
+}
+
+/// Slow. Charges the camel along a clear row or column and cannot turn until it hits
+/// something; a cactus knocks it out.
+fn elephant(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
+    let me = world.actor_at(id);
+    if me.knocked_out() > 0 {
+        return Ok(Action::Stunned);
+    }
+    let dir = match me.charging().or_else(|| sighting(world, me.pos())) {
+        Some(dir) => dir,
+        None => return wander(world, id, |_| false, draws),
+    };
+    let to = me.pos().step(dir);
+    let map = world.map();
+    Ok(match map.occupant(to) {
+        Some(target) => Action::Ram {
+            target,
+            damage: roll_damage(Species::Elephant, draws)?,
+        },
+        None if map.terrain(to).is_passable() => Action::Charge { dir, to },
+        None => Action::Crash {
+            knock_out: (map.terrain(to) == Terrain::Cactus).then_some(KNOCKOUT_TURNS),
+        },
+    })
+}
+
+fn is_camel(world: &World, id: ActorId) -> bool {
+    world.actor_at(id).species() == Species::Camel
+}
+
+/// The direction of a camel standing along a row or column with nothing between.
+fn sighting(world: &World, from: Pos) -> Option<Direction> {
+    let map = world.map();
+    Direction::ORTHOGONAL.into_iter().find(|&dir| {
+        let mut at = from.step(dir);
+        while map.is_free(at) {
+            at = at.step(dir);
+        }
+        map.occupant(at).is_some_and(|id| is_camel(world, id))
+    })
+}

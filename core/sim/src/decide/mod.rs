@@ -1,0 +1,59 @@
+//! Deciding: what an actor does with its turn. A decision reads the world and takes draws
+//! with `?`; when a draw is missing the machine stops with `Need::Draw` and runs the
+//! decision again once it has it. Decisions never change anything: they return an
+//! `Action`, with its dice already rolled, for `perform` to carry out.
+
+mod creatures;
+mod player;
+
+use crate::action::Action;
+use crate::command::Command;
+use crate::geometry::Direction;
+use crate::ids::ActorId;
+use crate::rng::{Draws, NeedDraw};
+use crate::species::Species;
+use crate::world::World;
+
+pub use creatures::{BROOD_LIMIT, HATCH_TURN, KNOCKOUT_TURNS};
+
+/// What `id` does now: the player's `command`, or what its behaviour chooses.
+#[inline]
+pub(crate) fn decide(
+    world: &World,
+    id: ActorId,
+    command: Option<Command>,
+    draws: &mut Draws,
+) -> Result<Action, NeedDraw> {
+    match command {
+        Some(command) => player::resolve(world, id, command, draws),
+        None => creatures::decide(world, id, draws),
+    }
+}
+
+/// A step in `dir`: an attack if someone `may_attack` stands there, a bump if the way is
+/// blocked, else a move.
+fn step_or_attack(
+    world: &World,
+    id: ActorId,
+    dir: Direction,
+    may_attack: impl Fn(ActorId) -> bool,
+    draws: &mut Draws,
+) -> Result<Action, NeedDraw> {
+    let me = world.actor_at(id);
+    let to = me.pos().step(dir);
+    Ok(match world.map().occupant(to) {
+        Some(target) if may_attack(target) => Action::Attack {
+            target,
+            damage: roll_damage(me.species(), draws)?,
+        },
+        Some(_) => Action::Bump,
+        None if world.map().terrain(to).is_passable() => Action::Step { to },
+        None => Action::Bump,
+    })
+}
+
+/// A roll of damage for `species`.
+fn roll_damage(species: Species, draws: &mut Draws) -> Result<i16, NeedDraw> {
+    let (low, high) = species.damage();
+    Ok(draws.between(low, high)? as i16)
+}

@@ -1,0 +1,394 @@
+//! Drivers: where the machine's events come from.
+//!
+//! * `Live` answers draws from the seeded generator and commands from the caller, and
+//!   hands back every event it produced, in order, to be written to the log.
+//! * `fold` answers everything from a stored tape.
+//! * `verify` (and `Verifier`, a step at a time) folds a tape and also regenerates every
+//!   draw from the seed.
+//!
+//! Folding hands the machine the tape's next draws as a `DrawSource`, so a decision takes
+//! them as it runs instead of stopping at each one and being run again.
+
+use thiserror::Error;
+
+use crate::check::{validate, Rejection};
+use crate::command::Command;
+use crate::ids::{EventIndex, Tick};
+use crate::rng::{DrawSource, Generator};
+use crate::species::Species;
+use crate::state::{FeedError, Need, Observer, State};
+use crate::tape::{Event, Header, Tape, TimeModel, FORMAT_VERSION, RULES_VERSION};
+use std::iter::Peekable;
+
+/// A live game: the state and the generator that answers its draws.
+pub struct Live {
+    state: State,
+    generator: Generator,
+}
+
+impl Live {
+    /// Starts a new game; `out` receives the events of the first level.
+    pub fn new(header: &Header, obs: &mut impl Observer, out: &mut Vec<Event>) -> Live {
+        let state = State::new(header, obs);
+        let mut live = Live {
+            state,
+            generator: Generator::new(header.seed),
+        };
+        live.answer_draws(obs, out, Tick(u64::MAX));
+        live
+    }
+
+    /// Continues a game folded from its tape (or a snapshot and the tape after it).
+    pub fn resume(seed: u64, state: State) -> Live {
+        let mut generator = Generator::new(seed);
+        generator.advance(state.draws_folded());
+        Live { state, generator }
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    pub fn into_state(self) -> State {
+        self.state
+    }
+
+    /// Plays one command: validates it, then appends to `out` the command and every draw
+    /// it caused. A rejected command appends nothing and changes nothing.
+    pub fn command(
+        &mut self,
+        command: Command,
+        obs: &mut impl Observer,
+        out: &mut Vec<Event>,
+    ) -> Result<Need, Rejection> {
+        validate(&self.state, &command)?;
+        let event = Event::Command(command);
+        self.state
+            .feed(event, obs)
+            .expect("a validated command is accepted");
+        out.push(event);
+        Ok(self.answer_draws(obs, out, Tick(u64::MAX)))
+    }
+
+    /// Runs a scenario (no player) to the end of tick `last`, answering draws.
+    pub fn run_ticks(&mut self, last: Tick, obs: &mut impl Observer, out: &mut Vec<Event>) -> Need {
+        self.state.run_ticks(last, obs);
+        self.answer_draws(obs, out, last)
+    }
+
+    fn answer_draws(&mut self, obs: &mut impl Observer, out: &mut Vec<Event>, last: Tick) -> Need {
+        while self.state.need() == Need::Draw {
+            let event = Event::Draw(self.generator.next_draw());
+            self.state
+                .feed_until(event, obs, last)
+                .expect("a draw is accepted when a draw is needed");
+            out.push(event);
+        }
+        self.state.need()
+    }
+}
+
+/// A live game that keeps the tape it makes: for the bot, tests and benchmarks, where
+/// nothing is stored.
+pub struct LiveTape {
+    live: Live,
+    tape: Tape,
+}
+
+impl LiveTape {
+    /// Starts a new game of `header`, its first level on the tape.
+    pub fn new(header: Header) -> LiveTape {
+        let mut events = vec![];
+        let live = Live::new(&header, &mut (), &mut events);
+        LiveTape {
+            live,
+            tape: Tape { header, events },
+        }
+    }
+
+    pub fn state(&self) -> &State {
+        self.live.state()
+    }
+
+    /// The tape so far.
+    pub fn tape(&self) -> &Tape {
+        &self.tape
+    }
+
+    pub fn into_tape(self) -> Tape {
+        self.tape
+    }
+
+    /// Plays `command`, watched by `obs`, and adds it and the draws it caused to the tape.
+    pub fn command(
+        &mut self,
+        command: Command,
+        obs: &mut impl Observer,
+    ) -> Result<Need, Rejection> {
+        self.live.command(command, obs, &mut self.tape.events)
+    }
+}
+
+/// A game that takes one command at a time: what the bot plays.
+pub trait Game {
+    type Error;
+    fn state(&self) -> &State;
+    /// Plays a legal `command`.
+    fn play(&mut self, command: Command) -> Result<(), Self::Error>;
+}
+
+impl Game for LiveTape {
+    type Error = Rejection;
+
+    fn state(&self) -> &State {
+        LiveTape::state(self)
+    }
+
+    fn play(&mut self, command: Command) -> Result<(), Rejection> {
+        self.command(command, &mut ()).map(drop)
+    }
+}
+
+/// A tape that cannot be folded, and the first event where that shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("event {index}: {kind}")]
+pub struct FoldError {
+    pub index: EventIndex,
+    pub kind: FoldErrorKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum FoldErrorKind {
+    #[error(transparent)]
+    Feed(#[from] FeedError),
+    #[error("the tape ends in the middle of a step: a draw is missing")]
+    EndsEarly,
+    #[error("draw {found:#010x} differs from the generator's {expected:#010x}")]
+    Desync { expected: u32, found: u32 },
+}
+
+/// The header names a format or rules version this build does not speak, or rules under
+/// which the game could not go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum HeaderError {
+    #[error("tape format version {found}, but this build reads version {expected}")]
+    Format { found: u16, expected: u16 },
+    #[error("recorded under rules version {found}, but this build plays rules version {expected}")]
+    Rules { found: u16, expected: u16 },
+    #[error(
+        "classic rules with gain {gain} and threshold {threshold}: the camel could never act \
+         (the gain must be at least 1, the threshold at most {most})"
+    )]
+    Stalled {
+        gain: u16,
+        threshold: u16,
+        most: u16,
+    },
+}
+
+pub fn check_header(header: &Header) -> Result<(), HeaderError> {
+    if header.format_version != FORMAT_VERSION {
+        return Err(HeaderError::Format {
+            found: header.format_version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    if header.rules_version != RULES_VERSION {
+        return Err(HeaderError::Rules {
+            found: header.rules_version,
+            expected: RULES_VERSION,
+        });
+    }
+    // Ticks would follow ticks for ever, waiting for a camel that can never be ready.
+    if let TimeModel::Classic { gain, threshold } = header.ruleset.time {
+        let most = Species::Camel.stats().max_energy;
+        if gain == 0 || threshold > most {
+            return Err(HeaderError::Stalled {
+                gain,
+                threshold,
+                most,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Folds a whole tape from the genesis.
+pub fn fold(
+    header: &Header,
+    events: impl IntoIterator<Item = Event>,
+    obs: &mut impl Observer,
+) -> Result<State, FoldError> {
+    let state = State::new(header, obs);
+    fold_from(state, events, obs)
+}
+
+/// Folds the events that follow `state` (a snapshot, or a game folded so far).
+pub fn fold_from(
+    mut state: State,
+    events: impl IntoIterator<Item = Event>,
+    obs: &mut impl Observer,
+) -> Result<State, FoldError> {
+    fold_on(&mut state, events, obs)?;
+    finish(state)
+}
+
+/// Folds `events` into `state` in place; the tape may stop anywhere.
+pub fn fold_on(
+    state: &mut State,
+    events: impl IntoIterator<Item = Event>,
+    obs: &mut impl Observer,
+) -> Result<(), FoldError> {
+    let mut events = events.into_iter().peekable();
+    while let Some(event) = events.next() {
+        let index = EventIndex(state.events_folded());
+        let mut more = TapeDraws(&mut events);
+        state
+            .feed_pulling(event, &mut more, obs)
+            .map_err(refused_at(index))?;
+    }
+    Ok(())
+}
+
+/// The machine refused the event at `index`.
+fn refused_at(index: EventIndex) -> impl FnOnce(FeedError) -> FoldError {
+    move |e| FoldError {
+        index,
+        kind: e.into(),
+    }
+}
+
+/// The draws that come next on a tape, for a step that wants them while it runs.
+struct TapeDraws<'a, I: Iterator<Item = Event>>(&'a mut Peekable<I>);
+
+impl<I: Iterator<Item = Event>> DrawSource for TapeDraws<'_, I> {
+    fn pull(&mut self) -> Option<u32> {
+        match self.0.next_if(|e| matches!(e, Event::Draw(_)))? {
+            Event::Draw(value) => Some(value),
+            Event::Command(_) => None,
+        }
+    }
+}
+
+/// A tape may stop where the player was to move, or where the game ended; not mid-step.
+fn finish(state: State) -> Result<State, FoldError> {
+    if state.need() == Need::Draw {
+        return Err(FoldError {
+            index: EventIndex(state.events_folded()),
+            kind: FoldErrorKind::EndsEarly,
+        });
+    }
+    Ok(state)
+}
+
+/// Folds a tape and checks every draw against the generator seeded from its header.
+pub fn verify(
+    header: &Header,
+    events: impl IntoIterator<Item = Event>,
+    obs: &mut impl Observer,
+) -> Result<State, FoldError> {
+    let mut verifier = Verifier::new(header, obs);
+    let mut events = events.into_iter().peekable();
+    while verifier.feed_pulling(&mut events, u64::MAX, obs)? {}
+    verifier.finish()
+}
+
+/// `verify` a step at a time, for callers that look at the state between events (replay
+/// files check their hash checkpoints, the timeline keeps copies) without folding the tape
+/// a second time.
+pub struct Verifier {
+    state: State,
+    generator: Generator,
+    /// The generator's next output, once looked at and not yet matched by a draw.
+    next_draw: Option<u32>,
+}
+
+impl Verifier {
+    pub fn new(header: &Header, obs: &mut impl Observer) -> Verifier {
+        Verifier {
+            state: State::new(header, obs),
+            generator: Generator::new(header.seed),
+            next_draw: None,
+        }
+    }
+
+    /// The state after the events fed so far.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Feeds the next of `events`, then as many of the draws after it as the machine asks
+    /// for before it next stops, but at most `budget` of them. Every draw must be the
+    /// generator's next output. False once `events` is empty.
+    pub fn feed_pulling<I: Iterator<Item = Event>>(
+        &mut self,
+        events: &mut Peekable<I>,
+        budget: u64,
+        obs: &mut impl Observer,
+    ) -> Result<bool, FoldError> {
+        let Some(event) = events.next() else {
+            return Ok(false);
+        };
+        self.check(event)?;
+        let index = EventIndex(self.state.events_folded());
+        let mut more = CheckedDraws {
+            events,
+            generator: &mut self.generator,
+            next_draw: &mut self.next_draw,
+            budget,
+        };
+        self.state
+            .feed_pulling(event, &mut more, obs)
+            .map_err(refused_at(index))?;
+        Ok(true)
+    }
+
+    /// A draw must be the generator's next output; one where a command is due is
+    /// reported as the wrong kind of event when it is fed.
+    fn check(&mut self, event: Event) -> Result<(), FoldError> {
+        if let Event::Draw(found) = event {
+            let expected = expected(&mut self.generator, &mut self.next_draw);
+            self.next_draw = None;
+            if found != expected && self.state.need() == Need::Draw {
+                return Err(FoldError {
+                    index: EventIndex(self.state.events_folded()),
+                    kind: FoldErrorKind::Desync { expected, found },
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The final state, unless the tape stopped in the middle of a step.
+    pub fn finish(self) -> Result<State, FoldError> {
+        finish(self.state)
+    }
+}
+
+/// The generator's next output, looked at without being used up.
+fn expected(generator: &mut Generator, next_draw: &mut Option<u32>) -> u32 {
+    *next_draw.get_or_insert_with(|| generator.next_draw())
+}
+
+/// The draws that come next on a tape, each handed over only if it is the generator's
+/// next output: one that is not is left on the tape, for `Verifier::feed_pulling` to
+/// report at its own index.
+struct CheckedDraws<'a, I: Iterator<Item = Event>> {
+    events: &'a mut Peekable<I>,
+    generator: &'a mut Generator,
+    next_draw: &'a mut Option<u32>,
+    budget: u64,
+}
+
+impl<I: Iterator<Item = Event>> DrawSource for CheckedDraws<'_, I> {
+    fn pull(&mut self) -> Option<u32> {
+        if self.budget == 0 {
+            return None;
+        }
+        let expected = expected(self.generator, self.next_draw);
+        self.events.next_if_eq(&Event::Draw(expected))?;
+        *self.next_draw = None;
+        self.budget -= 1;
+        Some(expected)
+    }
+}

@@ -1,0 +1,44 @@
+//! The simulation of Sandglass.
+//!
+//! A game is a tape of events (player commands and raw draws); its state is a pure fold
+//! over the tape. This crate does no I/O and reads no clock: it cannot, for it depends on
+//! nothing that could (see ARCHITECTURE.md). Saved games live in `sandglass-store`.
+
+pub mod action;
+pub mod bot;
+pub mod check;
+mod clocks;
+pub mod command;
+mod decide;
+pub mod drive;
+mod encoding;
+pub mod energy;
+pub mod geometry;
+pub mod ids;
+pub mod item;
+pub mod level;
+pub mod map;
+pub mod message;
+mod perform;
+pub mod recording;
+pub mod rng;
+pub mod scenario;
+pub mod species;
+pub mod state;
+pub mod tape;
+pub mod text;
+pub mod timeline;
+pub mod world;
+
+pub use check::{validate, Rejection};
+pub use command::{Command, Slot};
+pub use decide::{BROOD_LIMIT, HATCH_TURN, KNOCKOUT_TURNS};
+pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Game, Live, LiveTape};
+pub use encoding::DecodeError;
+pub use recording::{CheckError, Recording};
+pub use state::{FeedError, Need, Observer, State};
+pub use tape::{Event, Header, Ruleset, Tape};
+pub use world::{Change, Outcome, World};
+
+#[cfg(test)]
+mod tests;

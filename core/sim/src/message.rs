@@ -1,0 +1,182 @@
+//! What the player is told. Messages are derived by the fold, never stored on the tape.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::Tick;
+use crate::item::{unknown_name, Effect, Item, Look};
+use crate::species::Species;
+use crate::text::{a, capitalise};
+
+/// A message, as data: rendering it to text is the reader's business, so the fold does
+/// not allocate strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Msg {
+    Welcome {
+        depth: u8,
+    },
+    Hit {
+        attacker: Species,
+        target: Species,
+        damage: i16,
+    },
+    Killed {
+        attacker: Species,
+        target: Species,
+    },
+    Charges,
+    Stunned,
+    EggLaid,
+    Hatched {
+        spiders: u8,
+    },
+    PickedUp(Item),
+    Dropped(Item),
+    Ate(Item),
+    Identified {
+        look: Look,
+        effect: Effect,
+    },
+    Thrown {
+        item: Item,
+        hit: Option<Species>,
+    },
+    Opened,
+    Closed,
+    Stumble,
+    ConditionEnds(Effect),
+    Descended {
+        depth: u8,
+    },
+    Died {
+        by: Option<Species>,
+    },
+    Won,
+    Quit,
+}
+
+impl fmt::Display for Msg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = |s: Species| {
+            if s == Species::Camel {
+                "you".to_string()
+            } else {
+                format!("the {}", s.name())
+            }
+        };
+        match *self {
+            Msg::Welcome { depth } => {
+                write!(f, "You enter the desert, depth {depth}. Find the stairs.")
+            }
+            Msg::Hit {
+                attacker,
+                target,
+                damage,
+            } => {
+                let verb = if attacker == Species::Camel {
+                    "kick"
+                } else {
+                    attacker.attack_verb()
+                };
+                write!(
+                    f,
+                    "{} {} {} ({}).",
+                    capitalise(&who(attacker)),
+                    verb,
+                    who(target),
+                    damage
+                )
+            }
+            Msg::Killed { attacker, target } => {
+                write!(
+                    f,
+                    "{} {} {}.",
+                    capitalise(&who(attacker)),
+                    if attacker == Species::Camel {
+                        "kill"
+                    } else {
+                        "kills"
+                    },
+                    who(target)
+                )
+            }
+            Msg::Charges => write!(f, "The elephant charges!"),
+            Msg::Stunned => write!(f, "The elephant crashes into a cactus and is stunned."),
+            Msg::EggLaid => write!(f, "A spider lays an egg."),
+            Msg::Hatched { spiders } => write!(f, "The egg hatches! {spiders} spiders crawl out."),
+            // Messages name an unidentified mushroom by its look: they tell what the
+            // camel saw at the time, whatever it has learnt since.
+            Msg::PickedUp(item) => write!(f, "You pick up {}.", a(&unknown_name(item))),
+            Msg::Dropped(item) => write!(f, "You drop {}.", a(&unknown_name(item))),
+            Msg::Ate(item) => write!(f, "You eat {}.", a(&unknown_name(item))),
+            Msg::Identified { look, effect } => write!(
+                f,
+                "The {} mushroom was a mushroom of {}!",
+                look.name(),
+                effect.name()
+            ),
+            Msg::Thrown {
+                item,
+                hit: Some(target),
+            } => write!(f, "The {} hits the {}.", item.noun(), target.name()),
+            Msg::Thrown { item, hit: None } => {
+                write!(f, "The {} lands in the sand.", item.noun())
+            }
+            Msg::Opened => write!(f, "The door opens."),
+            Msg::Closed => write!(f, "The door closes."),
+            Msg::Stumble => write!(f, "You stumble about, confused."),
+            Msg::ConditionEnds(effect) => write!(f, "The {} wears off.", effect.name()),
+            Msg::Descended { depth } => write!(f, "You climb down to depth {depth}."),
+            Msg::Died { by: Some(s) } => write!(f, "You die, killed by {}.", a(s.name())),
+            Msg::Died { by: None } => write!(f, "You die."),
+            Msg::Won => write!(f, "You reach the oasis! You win."),
+            Msg::Quit => write!(f, "You give up the crossing."),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    pub tick: Tick,
+    pub msg: Msg,
+}
+
+/// The newest messages, oldest first; old ones fall off so memory stays flat in long games.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageLog {
+    recent: VecDeque<Message>,
+    /// Every message ever logged, including those that fell off.
+    total: u64,
+}
+
+impl MessageLog {
+    pub const KEEP: usize = 64;
+
+    pub(crate) fn push(&mut self, message: Message) {
+        if self.recent.len() == Self::KEEP {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(message);
+        self.total += 1;
+    }
+
+    pub fn recent(&self) -> impl DoubleEndedIterator<Item = &Message> + ExactSizeIterator {
+        self.recent.iter()
+    }
+
+    /// A count that only grows: a reader remembers it to find the messages that are new.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The messages logged after the reader's count `seen`, as many as are still kept.
+    pub fn since(&self, seen: u64) -> impl Iterator<Item = &Message> {
+        let new = self
+            .total
+            .saturating_sub(seen)
+            .min(self.recent.len() as u64) as usize;
+        self.recent.iter().skip(self.recent.len() - new)
+    }
+}

@@ -1,0 +1,358 @@
+//! Performing: a decided action becomes changes to the world, in the order an observer
+//! sees them. Nothing here takes a draw (every die was rolled while deciding) and nothing
+//! here touches the machine's books (whose turn it is next is the machine's business).
+
+use crate::action::{Action, ActionRecord};
+use crate::command::Slot;
+use crate::geometry::{Direction, Pos};
+use crate::ids::ActorId;
+use crate::item::{Effect, Item};
+use crate::map::Terrain;
+use crate::message::Msg;
+use crate::species::{Behaviour, Species};
+use crate::state::{Observer, State};
+use crate::world::{Change, Condition, Outcome};
+
+/// Turns of each condition a mushroom gives.
+const POISON_TURNS: u16 = 8;
+const HASTE_TURNS: u16 = 20;
+const CONFUSION_TURNS: u16 = 10;
+/// Hit points a mushroom of healing gives back.
+const MUSHROOM_HEAL: i16 = 10;
+
+impl State {
+    /// Carries out a decided action: pays its `cost`, then makes its changes, and shows
+    /// the observer the action taken.
+    #[inline]
+    pub(crate) fn perform(
+        &mut self,
+        id: ActorId,
+        action: Action,
+        cost: u16,
+        obs: &mut impl Observer,
+    ) {
+        let before = self.world().energy(id).0;
+        let turn = !matches!(action, Action::Dash);
+        let poisoned = turn
+            && self
+                .world()
+                .actor_at(id)
+                .conditions()
+                .has(Condition::Poisoned);
+        if turn {
+            self.perform_turn_end_notes(id, obs);
+        }
+        let turns = u16::from(turn);
+        self.change(
+            Change::Spend {
+                actor: id,
+                cost,
+                turns,
+            },
+            obs,
+        );
+        if poisoned {
+            // Poison hurts with every turn it lasts, its last included.
+            self.perform_hurt(id, 1, None, obs);
+        }
+        if self.world().actor_at(id).is_present() {
+            self.perform_action(id, action, obs);
+        }
+        let record = ActionRecord {
+            tick: self.tick(),
+            actor: id,
+            action,
+            energy_before: before,
+            energy_after: self.world().energy(id).0,
+        };
+        obs.acted(self, &record);
+    }
+
+    /// Tells the camel which of its conditions end with the turn it is taking.
+    fn perform_turn_end_notes(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let conditions = self.world().actor_at(id).conditions();
+        if conditions.is_none() || !self.world().is_player(id) {
+            return;
+        }
+        for (condition, left) in conditions.each() {
+            if left == 1 {
+                self.say(Msg::ConditionEnds(condition.effect()), obs);
+            }
+        }
+    }
+
+    #[inline]
+    fn perform_action(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
+        let species = self.world().actor_at(id).species();
+        match action {
+            Action::Wait | Action::Rest | Action::Stunned => {}
+            Action::Bump => self.perform_bump(id, obs),
+            Action::Dash => self.change(Change::Dash { actor: id }, obs),
+            Action::Step { to } => self.perform_step(id, to, obs),
+            Action::Attack { target, damage } => {
+                self.perform_hurt(target, damage, Some(species), obs)
+            }
+            Action::PickUp => self.perform_pick_up(id, obs),
+            Action::Drop(slot) => self.perform_drop(slot, obs),
+            Action::Eat(slot) => self.perform_eat(id, slot, obs),
+            Action::Throw { slot, lands, hit } => self.perform_throw(id, slot, lands, hit, obs),
+            Action::Open(at) => self.perform_door(at, true, obs),
+            Action::Close(at) => self.perform_door(at, false, obs),
+            // The machine makes the next level once the action is over.
+            Action::Descend => {}
+            Action::Quit => self.perform_quit(obs),
+            Action::Charge { dir, to } => self.perform_charge(id, dir, to, obs),
+            Action::Ram { target, damage } => self.perform_ram(id, species, target, damage, obs),
+            Action::Crash { knock_out } => self.perform_crash(id, knock_out, obs),
+            Action::LayEgg { at } => self.perform_lay_egg(at, obs),
+            Action::Hatch => self.perform_hatch(id, obs),
+        }
+    }
+
+    pub(crate) fn say(&mut self, msg: Msg, obs: &mut impl Observer) {
+        self.change(Change::Say(msg), obs);
+    }
+
+    fn perform_bump(&mut self, id: ActorId, obs: &mut impl Observer) {
+        if self.world().is_player(id) {
+            self.say(Msg::Stumble, obs);
+        }
+    }
+
+    #[inline]
+    fn perform_step(&mut self, id: ActorId, to: Pos, obs: &mut impl Observer) {
+        let from = self.world().actor_at(id).pos();
+        self.change(
+            Change::Move {
+                actor: id,
+                from,
+                to,
+            },
+            obs,
+        );
+        if self.world().is_player(id) && self.world().map().terrain(to) == Terrain::Oasis {
+            self.say(Msg::Won, obs);
+            self.change(Change::End(Outcome::Won), obs);
+        }
+    }
+
+    fn perform_pick_up(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let at = self.world().actor_at(id).pos();
+        let floor = self.world().floor();
+        if let Some(floor_index) = floor.iter().position(|(p, _)| *p == at) {
+            let item = floor[floor_index].1;
+            self.change(Change::PickUp { floor_index }, obs);
+            self.say(Msg::PickedUp(item), obs);
+        }
+    }
+
+    fn perform_drop(&mut self, slot: Slot, obs: &mut impl Observer) {
+        let slot = usize::from(slot.0);
+        let item = self.world().inventory()[slot];
+        self.change(Change::Drop { slot }, obs);
+        self.say(Msg::Dropped(item), obs);
+    }
+
+    fn perform_eat(&mut self, id: ActorId, slot: Slot, obs: &mut impl Observer) {
+        let slot = usize::from(slot.0);
+        let item = self.world().inventory()[slot];
+        self.change(Change::Consume { slot }, obs);
+        self.say(Msg::Ate(item), obs);
+        match item {
+            Item::Mushroom(look) => {
+                let mycology = self.world().mycology();
+                let effect = mycology.effect(look);
+                if !mycology.is_known(look) {
+                    self.change(Change::Identify(look), obs);
+                    self.say(Msg::Identified { look, effect }, obs);
+                }
+                self.perform_effect(id, effect, obs);
+            }
+            food => self.perform_heal(id, food.nourishment(), obs),
+        }
+    }
+
+    /// What a mushroom does to whoever eats it.
+    fn perform_effect(&mut self, id: ActorId, effect: Effect, obs: &mut impl Observer) {
+        let (condition, turns) = match effect {
+            Effect::Heal => return self.perform_heal(id, MUSHROOM_HEAL, obs),
+            Effect::Poison => (Condition::Poisoned, POISON_TURNS),
+            Effect::Haste => (Condition::Haste, HASTE_TURNS),
+            Effect::Slow => (Condition::Slow, HASTE_TURNS),
+            Effect::Confusion => (Condition::Confused, CONFUSION_TURNS),
+        };
+        self.change(
+            Change::Condition {
+                actor: id,
+                condition,
+                turns,
+            },
+            obs,
+        );
+    }
+
+    fn perform_heal(&mut self, actor: ActorId, amount: i16, obs: &mut impl Observer) {
+        self.change(Change::Heal { actor, amount }, obs);
+    }
+
+    fn perform_throw(
+        &mut self,
+        id: ActorId,
+        slot: Slot,
+        lands: Pos,
+        hit: Option<(ActorId, i16)>,
+        obs: &mut impl Observer,
+    ) {
+        let slot = usize::from(slot.0);
+        let thrower = self.world().actor_at(id);
+        let (species, from) = (thrower.species(), thrower.pos());
+        let item = self.world().inventory()[slot];
+        let land = Change::Land {
+            slot,
+            item,
+            from,
+            at: lands,
+        };
+        self.change(land, obs);
+        let hit_species = hit.map(|(t, _)| self.world().actor_at(t).species());
+        self.say(
+            Msg::Thrown {
+                item,
+                hit: hit_species,
+            },
+            obs,
+        );
+        if let Some((target, damage)) = hit {
+            self.perform_hurt(target, damage, Some(species), obs);
+        }
+    }
+
+    fn perform_door(&mut self, at: Pos, open: bool, obs: &mut impl Observer) {
+        self.change(Change::Door { at, open }, obs);
+        self.say(if open { Msg::Opened } else { Msg::Closed }, obs);
+    }
+
+    fn perform_quit(&mut self, obs: &mut impl Observer) {
+        self.say(Msg::Quit, obs);
+        self.change(Change::End(Outcome::Quit), obs);
+    }
+
+    fn perform_charge(&mut self, id: ActorId, dir: Direction, to: Pos, obs: &mut impl Observer) {
+        if self.world().actor_at(id).charging().is_none() {
+            let charge = Change::Charge {
+                actor: id,
+                dir: Some(dir),
+            };
+            self.change(charge, obs);
+            self.say(Msg::Charges, obs);
+        }
+        self.perform_step(id, to, obs);
+    }
+
+    fn perform_ram(
+        &mut self,
+        id: ActorId,
+        species: Species,
+        target: ActorId,
+        damage: i16,
+        obs: &mut impl Observer,
+    ) {
+        self.change(
+            Change::Charge {
+                actor: id,
+                dir: None,
+            },
+            obs,
+        );
+        self.perform_hurt(target, damage, Some(species), obs);
+    }
+
+    fn perform_crash(&mut self, id: ActorId, knock_out: Option<u16>, obs: &mut impl Observer) {
+        self.change(
+            Change::Charge {
+                actor: id,
+                dir: None,
+            },
+            obs,
+        );
+        if let Some(turns) = knock_out {
+            self.change(Change::KnockOut { actor: id, turns }, obs);
+            self.say(Msg::Stunned, obs);
+        }
+    }
+
+    fn perform_lay_egg(&mut self, at: Pos, obs: &mut impl Observer) {
+        self.perform_spawn(Species::SpiderEgg, at, obs);
+        self.say(Msg::EggLaid, obs);
+    }
+
+    /// The egg opens: a spider on every empty neighbouring cell.
+    fn perform_hatch(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let at = self.world().actor_at(id).pos();
+        self.change(Change::Vanish { actor: id }, obs);
+        let mut spiders = 0;
+        for dir in Direction::ALL {
+            let cell = at.step(dir);
+            if self.world().map().is_free(cell) {
+                self.perform_spawn(Species::Spider, cell, obs);
+                spiders += 1;
+            }
+        }
+        self.say(Msg::Hatched { spiders }, obs);
+    }
+
+    fn perform_spawn(&mut self, species: Species, at: Pos, obs: &mut impl Observer) {
+        let spawn = Change::Spawn {
+            actor: ActorId(self.world().actor_count() as u32),
+            species,
+            behaviour: Behaviour::Natural,
+            stats: species.stats(),
+            at,
+        };
+        self.change(spawn, obs);
+    }
+
+    /// Damage, and death when hit points run out.
+    pub(crate) fn perform_hurt(
+        &mut self,
+        target: ActorId,
+        amount: i16,
+        by: Option<Species>,
+        obs: &mut impl Observer,
+    ) {
+        let victim = self.world().actor_at(target).species();
+        self.change(
+            Change::Hurt {
+                actor: target,
+                amount,
+            },
+            obs,
+        );
+        if let Some(attacker) = by {
+            self.say(
+                Msg::Hit {
+                    attacker,
+                    target: victim,
+                    damage: amount,
+                },
+                obs,
+            );
+        }
+        if self.world().actor_at(target).hp() > 0 {
+            return;
+        }
+        self.change(Change::Die { actor: target }, obs);
+        if self.world().is_player(target) {
+            self.say(Msg::Died { by }, obs);
+            self.change(Change::End(Outcome::Died), obs);
+        } else if let Some(attacker) = by {
+            self.say(
+                Msg::Killed {
+                    attacker,
+                    target: victim,
+                },
+                obs,
+            );
+        }
+    }
+}

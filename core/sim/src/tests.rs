@@ -1,0 +1,384 @@
+//! Rule tests over whole states: the time system and the creatures, watched through the
+//! same observer the trace uses. One helper per boundary: `scenario` builds a state from
+//! a scenario file, `run` plays it and returns what each actor did.
+
+use crate::action::{Action, ActionRecord};
+use crate::command::{Command, Slot};
+use crate::decide::{HATCH_TURN, KNOCKOUT_TURNS};
+use crate::drive::Live;
+use crate::geometry::{Direction, Pos};
+use crate::ids::Tick;
+use crate::item::{Item, Look};
+use crate::level::Level;
+use crate::map::{Map, Terrain};
+use crate::scenario::{find, Scenario};
+use crate::species::Species;
+use crate::state::{Need, Observer, State};
+use crate::tape::{Event, Header, Ruleset};
+use crate::world::Change;
+
+fn scenario(toml: &str) -> (State, u64) {
+    let scenario: Scenario = toml::from_str(toml).expect("test scenario parses");
+    (
+        scenario.build().expect("test scenario builds"),
+        scenario.seed,
+    )
+}
+
+/// One action as the tests read it: tick, actor name, action, energy before and after.
+type Entry = (u64, String, Action, u16, u16);
+
+#[derive(Default)]
+struct Log(Vec<Entry>);
+
+impl Observer for Log {
+    fn acted(&mut self, state: &State, r: &ActionRecord) {
+        let name = state.world().name_of(r.actor).to_string();
+        self.0
+            .push((r.tick.0, name, r.action, r.energy_before, r.energy_after));
+    }
+}
+
+/// Runs ticks 1..=`ticks` and returns every action taken, in order.
+fn run(state: State, seed: u64, ticks: u64) -> (Live, Vec<Entry>) {
+    let mut live = Live::resume(seed, state);
+    let mut log = Log::default();
+    live.run_ticks(Tick(ticks), &mut log, &mut Vec::new());
+    (live, log.0)
+}
+
+fn actions_per_tick(log: &[Entry], name: &str, ticks: u64) -> Vec<usize> {
+    (1..=ticks)
+        .map(|t| {
+            log.iter()
+                .filter(|(tick, n, ..)| *tick == t && n == name)
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn nethack_speed_16_acts_1_1_2_times_per_tick() {
+    let (state, seed) = scenario(
+        "ruleset = \"nethack\"\nmap = \"...\"\n[[actor]]\nname = \"speedy\"\nat = [0, 0]\nspeed = 16\nbehaviour = \"idle\"\n",
+    );
+    let (_, log) = run(state, seed, 6);
+    assert_eq!(actions_per_tick(&log, "speedy", 6), vec![1, 1, 2, 1, 1, 2]);
+}
+
+/// Idle actors' turns are paid for a stretch of the turn order at a time when nobody
+/// watches each wait: the state is the same as when every wait is shown, under both
+/// rulesets and both turn orders, beside creatures that decide and resting actors, in a
+/// crowd where many stretches hold no decision at all.
+#[test]
+fn an_idle_crowd_settled_at_once_is_the_crowd_shown_wait_by_wait() {
+    for ruleset in [
+        "ruleset = \"nethack\"",
+        "ruleset = \"classic\"\ngain = 100\nthreshold = 100",
+        "ruleset = \"classic\"\norder = \"weighted\"",
+    ] {
+        let mut toml = format!(
+            "{ruleset}\nmap = \"\"\"\n{}\"\"\"\n",
+            format!("{}\n", ".".repeat(50)).repeat(30)
+        );
+        for i in 0..1_500 {
+            let speed = 4 + (i * 5) % 30;
+            let behaviour = match i % 250 {
+                0 => "behaviour = \"wander\"".to_owned(),
+                1 => "behaviour = \"rest\"".to_owned(),
+                2 => "species = \"snake\"".to_owned(),
+                _ => format!(
+                    "behaviour = \"idle\"\nmax_energy = {}\nmove_cost = {}",
+                    100 + i % 40 * 3,
+                    60 + i % 40 * 2
+                ),
+            };
+            toml.push_str(&format!(
+                "[[actor]]\nname = \"a{i}\"\nat = [{}, {}]\nspeed = {speed}\n{behaviour}\n",
+                i % 50,
+                i / 50
+            ));
+        }
+        let (state, seed) = scenario(&toml);
+        let (watched, log) = run(state.clone(), seed, 50);
+        let mut unwatched = Live::resume(seed, state);
+        unwatched.run_ticks(Tick(50), &mut (), &mut Vec::new());
+        assert_eq!(unwatched.state(), watched.state());
+        let waits = log.iter().filter(|e| e.2 == Action::Wait).count();
+        assert!(
+            waits > 60_000,
+            "{ruleset}: the idle actors waited {waits} times"
+        );
+    }
+}
+
+#[test]
+fn classic_slow_actor_moves_every_second_tick() {
+    let (state, seed) = scenario(
+        "ruleset = \"classic\"\ngain = 100\nthreshold = 100\nmap = \"...\"\n[[actor]]\nname = \"slow\"\nat = [0, 0]\nmax_energy = 150\nmove_cost = 150\nbehaviour = \"idle\"\n",
+    );
+    let (_, log) = run(state, seed, 6);
+    assert_eq!(actions_per_tick(&log, "slow", 6), vec![0, 1, 0, 1, 0, 1]);
+    assert!(log
+        .iter()
+        .all(|(.., before, after)| (*before, *after) == (150, 0)));
+}
+
+#[test]
+fn rest_keeps_energy_up_to_the_bound() {
+    let (state, seed) = scenario(
+        "ruleset = \"classic\"\nmap = \"..\"\n[[actor]]\nname = \"sleeper\"\nat = [0, 0]\nmax_energy = 250\nmove_cost = 100\nbehaviour = \"rest\"\n",
+    );
+    let (live, log) = run(state, seed, 4);
+    let energies: Vec<u16> = log.iter().map(|(.., before, _)| *before).collect();
+    // Banks 100 a tick, clipped at its max of 250.
+    assert_eq!(energies, vec![100, 200, 250, 250]);
+    assert!(log
+        .iter()
+        .all(|(_, _, action, before, after)| *action == Action::Rest && before == after));
+    let id = find(live.state(), "sleeper").unwrap();
+    assert_eq!(live.state().world().energy(id).0, 250);
+}
+
+#[test]
+fn nethack_rest_carries_at_most_the_speed_bracket() {
+    let (state, seed) = scenario(
+        "ruleset = \"nethack\"\nmap = \"..\"\n[[actor]]\nname = \"sleeper\"\nat = [0, 0]\nspeed = 12\nbehaviour = \"rest\"\n",
+    );
+    let (_, log) = run(state, seed, 3);
+    let energies: Vec<u16> = log.iter().map(|(.., before, _)| *before).collect();
+    // Gain is never clipped within the tick; only the carry is (12 for speed 12).
+    assert_eq!(energies, vec![12, 24, 24]);
+}
+
+/// A live game, played until the camel is to move.
+fn game(seed: u64, ruleset: Ruleset) -> (Header, Live, Vec<Event>) {
+    let header = Header::new(seed, ruleset, 0);
+    let mut tape = vec![];
+    let live = Live::new(&header, &mut (), &mut tape);
+    (header, live, tape)
+}
+
+#[test]
+fn a_zero_cost_action_leaves_the_turn_open() {
+    let (_, mut live, mut tape) = game(5, Ruleset::NETHACK);
+    let camel = live.state().world().player_id().unwrap();
+    let before = live.state().world().energy(camel);
+    let tick = live.state().tick();
+    let need = live.command(Command::Dash, &mut (), &mut tape).unwrap();
+    assert_eq!(need, Need::Command);
+    assert_eq!(live.state().tick(), tick);
+    assert_eq!(live.state().world().energy(camel), before);
+    assert!(live.state().world().is_dashing(camel));
+    assert_eq!(
+        live.command(Command::Dash, &mut (), &mut tape),
+        Err(crate::Rejection::AlreadyDashed)
+    );
+}
+
+#[test]
+fn a_rejected_command_changes_nothing_and_appends_nothing() {
+    let (_, mut live, mut tape) = game(11, Ruleset::CLASSIC);
+    let hash = live.state().hash();
+    let len = tape.len();
+    for bad in [
+        Command::Eat(Slot(2)),
+        Command::Descend,
+        Command::Drop(Slot(25)),
+        Command::Throw(Slot(0), Direction::N),
+    ] {
+        assert!(live.command(bad, &mut (), &mut tape).is_err(), "{bad:?}");
+        assert_eq!(live.state().hash(), hash);
+        assert_eq!(tape.len(), len);
+    }
+}
+
+#[test]
+fn the_weighted_order_is_reproducible_from_its_draws() {
+    let text = "ruleset = \"nethack\"\norder = \"weighted\"\nseed = 9\nmap = \"....\"\n\
+        [[actor]]\nname = \"a\"\nat = [0, 0]\nspeed = 6\nbehaviour = \"idle\"\n\
+        [[actor]]\nname = \"b\"\nat = [1, 0]\nspeed = 30\nbehaviour = \"idle\"\n\
+        [[actor]]\nname = \"c\"\nat = [2, 0]\nspeed = 12\nbehaviour = \"idle\"\n";
+    let (state, seed) = scenario(text);
+    let mut live = Live::resume(seed, state.clone());
+    let mut draws = vec![];
+    live.run_ticks(Tick(1), &mut (), &mut draws);
+    // One draw per actor, by id; the order sorts draw * speed, heaviest first.
+    let keyed: Vec<u64> = draws
+        .iter()
+        .zip([6u64, 30, 12])
+        .map(|(e, speed)| match e {
+            Event::Draw(d) => u64::from(*d) * speed,
+            Event::Command(_) => unreachable!("scenarios have no commands"),
+        })
+        .collect();
+    let mut expected: Vec<usize> = (0..3).collect();
+    expected.sort_by_key(|&i| (std::cmp::Reverse(keyed[i]), i));
+    let order: Vec<usize> = live
+        .state()
+        .world()
+        .turn_order()
+        .iter()
+        .map(|id| id.index())
+        .collect();
+    assert_eq!(order, expected);
+    // And the same draws give the same order again.
+    let mut again = Live::resume(seed, state);
+    again.run_ticks(Tick(1), &mut (), &mut Vec::new());
+    assert_eq!(
+        again.state().world().turn_order(),
+        live.state().world().turn_order()
+    );
+}
+
+#[test]
+fn an_egg_hatches_on_its_10th_turn_into_exactly_the_empty_neighbours() {
+    // The egg at the centre has a cactus north and a resting camel east: 6 cells are empty.
+    let (state, seed) = scenario(
+        "ruleset = \"classic\"\nmap = \"\"\"\n.#.\n...\n...\n\"\"\"\n\
+         [[actor]]\nname = \"egg\"\nat = [1, 1]\nspecies = \"spider egg\"\n\
+         [[actor]]\nname = \"camel\"\nat = [2, 1]\nbehaviour = \"rest\"\n",
+    );
+    let (live, log) = run(state, seed, HATCH_TURN as u64);
+    let egg: Vec<Action> = log
+        .iter()
+        .filter(|(_, n, ..)| n == "egg")
+        .map(|e| e.2)
+        .collect();
+    assert_eq!(egg.len(), HATCH_TURN as usize);
+    assert!(egg[..9].iter().all(|a| *a == Action::Wait));
+    assert_eq!(egg[9], Action::Hatch);
+    let spiders: Vec<Pos> = live
+        .state()
+        .world()
+        .actors()
+        .filter(|(_, a)| a.species() == Species::Spider)
+        .map(|(_, a)| a.pos())
+        .collect();
+    let expected = [(0, 0), (2, 0), (0, 1), (0, 2), (1, 2), (2, 2)];
+    let mut got: Vec<(i16, i16)> = spiders.iter().map(|p| (p.x, p.y)).collect();
+    got.sort();
+    let mut want = expected.to_vec();
+    want.sort();
+    assert_eq!(got, want);
+    assert!(live
+        .state()
+        .world()
+        .actors()
+        .all(|(_, a)| a.species() != Species::SpiderEgg));
+}
+
+#[test]
+fn a_charge_stops_at_the_first_obstacle_and_a_cactus_knocks_out_for_20_turns() {
+    // The elephant sees the camel across open sand and charges; the camel is then moved
+    // out of the row, so the charge runs on into the cactus.
+    let (mut state, seed) = scenario(
+        "ruleset = \"classic\"\nmap = \"\"\"\n......#.\n........\n\"\"\"\n\
+         [[actor]]\nname = \"jumbo\"\nat = [0, 0]\nspecies = \"elephant\"\n\
+         [[actor]]\nname = \"camel\"\nat = [7, 0]\nbehaviour = \"rest\"\n",
+    );
+    // The cactus at x = 6 stands between: no sighting. Put the camel in view instead.
+    let camel = find(&state, "camel").unwrap();
+    state.set_up(Change::Move {
+        actor: camel,
+        from: Pos::new(7, 0),
+        to: Pos::new(5, 0),
+    });
+    let jumbo = find(&state, "jumbo").unwrap();
+    let (live, log) = run(state, seed, 2);
+    assert!(matches!(
+        log.iter().find(|e| e.1 == "jumbo").unwrap().2,
+        Action::Charge {
+            dir: Direction::E,
+            ..
+        }
+    ));
+    assert_eq!(
+        live.state().world().actor(jumbo).unwrap().charging(),
+        Some(Direction::E)
+    );
+    // The camel steps out of the row; the elephant cannot turn.
+    let mut s = live.into_state();
+    s.set_up(Change::Move {
+        actor: camel,
+        from: Pos::new(5, 0),
+        to: Pos::new(5, 1),
+    });
+    let (_, log) = run(s, seed, 2 + 2 * 60);
+    let jumbo_log: Vec<Action> = log.iter().filter(|e| e.1 == "jumbo").map(|e| e.2).collect();
+    let crash = jumbo_log
+        .iter()
+        .position(|a| {
+            *a == Action::Crash {
+                knock_out: Some(KNOCKOUT_TURNS),
+            }
+        })
+        .unwrap();
+    assert!(jumbo_log[..crash].iter().all(|a| matches!(
+        a,
+        Action::Charge {
+            dir: Direction::E,
+            ..
+        }
+    )));
+    // From x = 1 to x = 5, then the cactus at x = 6.
+    assert_eq!(crash, 4);
+    let stunned = jumbo_log[crash + 1..]
+        .iter()
+        .take_while(|a| **a == Action::Stunned)
+        .count();
+    assert_eq!(stunned, KNOCKOUT_TURNS as usize);
+    assert_ne!(jumbo_log[crash + 1 + stunned], Action::Stunned);
+}
+
+/// A game of `seed` moved, once the camel is to act, onto a level of open sand where
+/// `items` lie at the camel's feet: for rules that need a particular place.
+fn on_sand(seed: u64, ruleset: Ruleset, start: Pos, items: Vec<Item>) -> (Live, Vec<Event>) {
+    let (_, live, tape) = game(seed, ruleset);
+    let mut state = live.into_state();
+    let level = Level {
+        depth: 1,
+        map: Map::filled(8, 8, Terrain::Sand),
+        start,
+        items: items.into_iter().map(|item| (start, item)).collect(),
+        creatures: vec![],
+        mycology: None,
+    };
+    state.set_up(Change::NewLevel(Box::new(level)));
+    (Live::resume(seed, state), tape)
+}
+
+#[test]
+fn a_mushroom_kind_is_identified_after_eating() {
+    let look = Look::Violet;
+    let (mut live, mut tape) = on_sand(
+        3,
+        Ruleset::NETHACK,
+        Pos::new(3, 3),
+        vec![Item::Mushroom(look)],
+    );
+    live.command(Command::PickUp, &mut (), &mut tape).unwrap();
+    let slot = Slot(live.state().world().inventory().len() as u8 - 1);
+    assert!(!live.state().world().mycology().is_known(look));
+    while live.state().need() != Need::Command {
+        live.command(Command::Rest, &mut (), &mut tape).unwrap();
+    }
+    live.command(Command::Eat(slot), &mut (), &mut tape)
+        .unwrap();
+    assert!(live.state().world().mycology().is_known(look));
+    let name = live
+        .state()
+        .world()
+        .mycology()
+        .describe(Item::Mushroom(look));
+    assert!(name.starts_with("a mushroom of "), "{name}");
+}
+
+#[test]
+fn walking_off_the_map_is_blocked_like_a_cactus() {
+    let (live, _) = on_sand(8, Ruleset::CLASSIC, Pos::new(0, 0), vec![]);
+    assert_eq!(
+        crate::validate(live.state(), &Command::Move(Direction::W)),
+        Err(crate::Rejection::Blocked(Terrain::Cactus))
+    );
+}

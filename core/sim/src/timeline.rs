@@ -1,0 +1,271 @@
+//! A replay as a timeline: the state at any event of a long tape, quickly; the notable
+//! moments on it; and the tape to fork a new game from. The replay scrubber is built on it.
+//!
+//! Positions on the timeline count events folded: position `p` is the state after the
+//! first `p` events, from 0 (the genesis, before the first draw) to the tape's length.
+//!
+//! Seeking never folds from the genesis. The one fold that builds the timeline (the same
+//! fold that verifies the file) keeps a copy of the state every `CACHE_EVERY` events; a seek
+//! starts from the cursor when the target is ahead of it and nearer than the copy before
+//! the target, and otherwise from that copy, and folds forward. Stepping one event forward
+//! folds one event; stepping back starts again from a copy.
+
+use crate::drive::fold_on;
+use crate::ids::{ActorId, Tick};
+use crate::recording::{CheckError, Recording};
+use crate::species::Species;
+use crate::state::{Observer, State};
+use crate::tape::{Event, Header};
+use crate::world::{Change, Outcome};
+
+/// A copy of the state is kept after every this many events.
+///
+/// Chosen from `cargo bench -p sandglass-sim --bench replay` (BENCHMARKS.md, "Replays"): a
+/// seek copies a state (about 1.5 µs) and folds about 50 ns per event from there. On a
+/// million-event replay, 2,000 gives a median seek of 0.05 ms and a p99 of 0.1 ms, a fifth
+/// of the 1% of a fold from the start that a seek may cost, for 17 MB of copies; 10,000
+/// (the spacing of the database's snapshots) takes 3.6 MB but its p99 reaches 0.9%.
+pub const CACHE_EVERY: u64 = 2_000;
+
+/// A notable moment, at the position where it has just happened: the state at `at` shows
+/// it, the state at `at - 1` does not yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Marker {
+    pub at: u64,
+    pub kind: MarkerKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerKind {
+    /// A creature died (the camel too; its death also ends the game).
+    Death { actor: ActorId, species: Species },
+    /// A spider egg hatched (and is gone).
+    Hatch { egg: ActorId },
+    /// A charging creature ran into a cactus and was knocked out.
+    KnockOut { actor: ActorId, species: Species },
+    /// The camel went down the stairs to a new level.
+    Descend { depth: u8 },
+    /// The game ended; always at the last position.
+    End(Outcome),
+}
+
+pub struct Timeline {
+    header: Header,
+    events: Vec<Event>,
+    every: u64,
+    /// `cache[i]` is the state at position `i * every`.
+    cache: Vec<State>,
+    cursor: State,
+    markers: Vec<Marker>,
+    /// `tick_starts[t - 1]` is the position at which tick `t` began.
+    tick_starts: Vec<u64>,
+    /// Indexes of the command events: the positions where the player is to act.
+    commands: Vec<u64>,
+}
+
+impl Timeline {
+    /// Checks a recording (`Recording::check`: every draw, event, checkpoint and the
+    /// final hash) and builds its timeline in that same fold. The cursor starts at the end.
+    pub fn new(recording: Recording) -> Result<Timeline, CheckError> {
+        Timeline::with_spacing(recording, CACHE_EVERY)
+    }
+
+    /// `new`, keeping a copy of the state every `every` events instead (at least 1): less
+    /// memory for slower seeks, or the reverse.
+    pub fn with_spacing(file: Recording, every: u64) -> Result<Timeline, CheckError> {
+        let every = every.max(1);
+        let mut scan = Scan::default();
+        let mut cache = vec![State::new(&file.header, &mut ())];
+        let cursor = file.check(&mut scan, every, |state| {
+            if state.events_folded() % every == 0 {
+                cache.push(state.clone());
+            }
+        })?;
+        let commands = (0..)
+            .zip(&file.events)
+            .filter(|(_, event)| matches!(event, Event::Command(_)))
+            .map(|(index, _)| index)
+            .collect();
+        Ok(Timeline {
+            header: file.header,
+            events: file.events,
+            every,
+            cache,
+            cursor,
+            markers: scan.markers,
+            tick_starts: scan.tick_starts,
+            commands,
+        })
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The last position: the number of events on the tape.
+    pub fn end(&self) -> u64 {
+        self.events.len() as u64
+    }
+
+    /// Where the cursor is.
+    pub fn position(&self) -> u64 {
+        self.cursor.events_folded()
+    }
+
+    /// The state at the cursor.
+    pub fn cursor(&self) -> &State {
+        &self.cursor
+    }
+
+    /// Moves the cursor to position `at` (the end if `at` is past it) and returns the state
+    /// there. The position may fall in the middle of a step, between two draws: the state
+    /// is then the world as it stood part-way through the creatures' turns.
+    pub fn seek(&mut self, at: u64) -> &State {
+        let at = at.min(self.end());
+        let copy = at / self.every;
+        let here = self.position();
+        if here > at || here < copy * self.every {
+            self.cursor.clone_from(&self.cache[copy as usize]);
+        }
+        self.fold_to(at, &mut ())
+    }
+
+    /// Moves the cursor forward to `at` (the end if `at` is past it) by folding every event
+    /// on the way, each change shown to `obs`: for playing a replay with what each step
+    /// caused animated. Use `seek` to jump, or to go back.
+    pub fn play_to(&mut self, at: u64, obs: &mut impl Observer) -> &State {
+        self.fold_to(at.clamp(self.position(), self.end()), obs)
+    }
+
+    fn fold_to(&mut self, at: u64, obs: &mut impl Observer) -> &State {
+        let from = self.position() as usize;
+        let events = self.events[from..at as usize].iter().copied();
+        // The whole tape folded when the timeline was built; folding is deterministic.
+        fold_on(&mut self.cursor, events, obs).expect("a verified tape folds again");
+        &self.cursor
+    }
+
+    /// Indexes of the command events, in order: the positions where the player is to act,
+    /// for stepping one command at a time.
+    pub fn commands(&self) -> &[u64] {
+        &self.commands
+    }
+
+    /// One command forward: the next position after `at` where the player is to act, or
+    /// the end.
+    pub fn next_command(&self, at: u64) -> u64 {
+        let i = self.commands.partition_point(|&c| c <= at);
+        self.commands.get(i).copied().unwrap_or(self.end())
+    }
+
+    /// One command back: the last position before `at` where the player is to act, or the
+    /// genesis.
+    pub fn previous_command(&self, at: u64) -> u64 {
+        let i = self.commands.partition_point(|&c| c < at);
+        i.checked_sub(1).map_or(0, |i| self.commands[i])
+    }
+
+    /// The tick of the state at position `at`, without folding.
+    pub fn tick_at(&self, at: u64) -> Tick {
+        Tick(self.tick_starts.partition_point(|&start| start <= at) as u64)
+    }
+
+    /// The first position whose tick is `tick` or later (the end if the game never got
+    /// there): for a slider over turns.
+    pub fn position_of_tick(&self, tick: Tick) -> u64 {
+        match tick.0.checked_sub(1) {
+            None => 0,
+            Some(i) => self
+                .tick_starts
+                .get(i as usize)
+                .copied()
+                .unwrap_or(self.end()),
+        }
+    }
+
+    /// The tick at the end of the tape.
+    pub fn last_tick(&self) -> Tick {
+        Tick(self.tick_starts.len() as u64)
+    }
+
+    /// How the game ended, if the tape goes that far.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.markers.last()?.kind {
+            MarkerKind::End(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// Deaths, hatchings, knock-outs, descents and the end of the game, in tape order.
+    pub fn markers(&self) -> &[Marker] {
+        &self.markers
+    }
+
+    /// Where "take over from here" cuts the tape for the cursor at `at`: a new game can only
+    /// go on where the player is to act, so this is the last such position at or before
+    /// `at` (a command's index, or the end), or the first one when `at` comes before any
+    /// (while the first level is being drawn).
+    pub fn take_over_at(&self, at: u64) -> u64 {
+        let at = at.min(self.end());
+        if at == self.end() {
+            return at;
+        }
+        let i = self.commands.partition_point(|&c| c <= at);
+        match i.checked_sub(1) {
+            Some(i) => self.commands[i],
+            None => self.next_command(at),
+        }
+    }
+
+    /// The header and tape of a new game forked at `take_over_at(at)`: give them to
+    /// `Store::create_from_tape`. The tape's length is the position it was cut at. (A
+    /// stored game can instead be forked in the store, snapshots and all, with
+    /// `Store::fork(id, name, take_over_at(at))`.)
+    pub fn take_over(&self, at: u64) -> (Header, &[Event]) {
+        let cut = self.take_over_at(at) as usize;
+        (self.header.clone(), &self.events[..cut])
+    }
+}
+
+/// Watches the building fold for the markers and the start of every tick.
+#[derive(Default)]
+struct Scan {
+    markers: Vec<Marker>,
+    tick_starts: Vec<u64>,
+}
+
+impl Observer for Scan {
+    fn changed(&mut self, state: &State, change: &Change) {
+        let at = state.events_folded();
+        let species = |actor: ActorId| state.world().actor(actor).map(|a| a.species());
+        let kind = match *change {
+            Change::StartTick => {
+                self.tick_starts.push(at);
+                return;
+            }
+            Change::Die { actor } => match species(actor) {
+                Some(species) => MarkerKind::Death { actor, species },
+                None => return,
+            },
+            // Eggs are the only creatures that vanish one by one; whole levels of creatures
+            // left behind go with the new level, not through `Vanish`.
+            Change::Vanish { actor } if species(actor) == Some(Species::SpiderEgg) => {
+                MarkerKind::Hatch { egg: actor }
+            }
+            Change::KnockOut { actor, .. } => match species(actor) {
+                Some(species) => MarkerKind::KnockOut { actor, species },
+                None => return,
+            },
+            Change::NewLevel(ref level) if level.depth > 1 => {
+                MarkerKind::Descend { depth: level.depth }
+            }
+            Change::End(outcome) => MarkerKind::End(outcome),
+            _ => return,
+        };
+        self.markers.push(Marker { at, kind });
+    }
+}

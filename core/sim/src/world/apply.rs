@@ -1,0 +1,404 @@
+//! The only code that changes the world: applying one `Change` at a time.
+//!
+//! Everything else decides *what* changes (`decide`, `perform`, the machine); this module
+//! is where it happens, so that every observer sees every change in order. A change
+//! carries what its observers need to know (the new actor's id, where a thrown item flew
+//! from), so that no reader has to work it out from the world's layout.
+//!
+//! `Bookkeeping` is the machine's share: the turn order and the idle crowd's waits. It
+//! changes the world too, but nothing a player or an observer sees happen.
+
+use super::{Actor, Condition, Outcome, World};
+use crate::energy::{Energy, Stats};
+use crate::geometry::{Direction, Pos};
+use crate::ids::{ActorId, Tick};
+use crate::item::{Item, Look};
+use crate::level::Level;
+use crate::map::Terrain;
+use crate::message::{Message, Msg};
+use crate::species::{Behaviour, Species};
+use crate::tape::TurnOrder;
+
+/// One thing that happens in the world.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A new tick: every present actor keeps what it may carry from the last tick, then
+    /// gains (phase one); dashes end; the turn order takes in comers and goers (under
+    /// `Initiative`) or lists every present actor by id, to be drawn for (`WeightedEachTick`).
+    StartTick,
+    /// Actions are paid for, and counted as the actor's turns: conditions and knock-outs
+    /// run down by as many. One action is one turn, but a dash is none.
+    Spend {
+        actor: ActorId,
+        cost: u16,
+        turns: u16,
+    },
+    Dash {
+        actor: ActorId,
+    },
+    Move {
+        actor: ActorId,
+        from: Pos,
+        to: Pos,
+    },
+    Hurt {
+        actor: ActorId,
+        amount: i16,
+    },
+    Heal {
+        actor: ActorId,
+        amount: i16,
+    },
+    /// `actor` has `condition` for `turns` of its turns from now.
+    Condition {
+        actor: ActorId,
+        condition: Condition,
+        turns: u16,
+    },
+    Die {
+        actor: ActorId,
+    },
+    /// Leaves without dying: a hatched egg.
+    Vanish {
+        actor: ActorId,
+    },
+    /// A newcomer, `actor` being the id it takes (the next one).
+    Spawn {
+        actor: ActorId,
+        species: Species,
+        behaviour: Behaviour,
+        stats: Stats,
+        at: Pos,
+    },
+    /// A scenario file's name for an actor.
+    Name {
+        actor: ActorId,
+        name: String,
+    },
+    Charge {
+        actor: ActorId,
+        dir: Option<Direction>,
+    },
+    KnockOut {
+        actor: ActorId,
+        turns: u16,
+    },
+    PickUp {
+        floor_index: usize,
+    },
+    Drop {
+        slot: usize,
+    },
+    Consume {
+        slot: usize,
+    },
+    /// `item` leaves the bags from `slot`, flies from `from` and lands at `at`.
+    Land {
+        slot: usize,
+        item: Item,
+        from: Pos,
+        at: Pos,
+    },
+    Door {
+        at: Pos,
+        open: bool,
+    },
+    Identify(Look),
+    /// The camel arrives on a new level (the first, or the next one down); the actors of
+    /// the level left behind are gone.
+    NewLevel(Box<Level>),
+    Say(Msg),
+    End(Outcome),
+}
+
+/// The machine's changes to the world: nothing happens that a player would see.
+#[derive(Debug)]
+pub(crate) enum Bookkeeping<'a> {
+    /// The oldest newcomer's initiative, drawn.
+    Initiative { actor: ActorId, value: u32 },
+    /// This tick's weighted order: the actors, best key first.
+    Reorder(&'a [(u64, ActorId)]),
+    /// The idle actors among the turn order's slots `from..to` pay for every wait their
+    /// energy covers, each with as many turns: what a crowd of idle actors costs when
+    /// nobody watches each wait.
+    Settle { from: u32, to: u32 },
+}
+
+impl World {
+    #[inline(always)]
+    pub(crate) fn apply(&mut self, change: &Change) {
+        match *change {
+            Change::StartTick => self.apply_start_tick(),
+            Change::Spend { actor, cost, turns } => self.apply_spend(actor, cost, turns),
+            Change::Dash { actor } => self.clocks[actor].dashing = true,
+            Change::Move { actor, from, to } => self.apply_move(actor, from, to),
+            Change::Hurt { actor, amount } => self.actors[actor.index()].hp -= amount,
+            Change::Heal { actor, amount } => self.apply_heal(actor, amount),
+            Change::Condition {
+                actor,
+                condition,
+                turns,
+            } => self.apply_condition(actor, condition, turns),
+            Change::Die { actor } | Change::Vanish { actor } => self.remove(actor),
+            Change::Spawn {
+                actor,
+                species,
+                behaviour,
+                stats,
+                at,
+            } => self.apply_spawn(actor, Actor::new(species, behaviour, at, stats)),
+            Change::Name { actor, ref name } => {
+                self.names.insert(actor, name.clone());
+            }
+            Change::Charge { actor, dir } => self.actors[actor.index()].charging = dir,
+            Change::KnockOut { actor, turns } => self.apply_knock_out(actor, turns),
+            Change::PickUp { floor_index } => self.apply_pick_up(floor_index),
+            Change::Drop { slot } => self.apply_drop(slot),
+            Change::Consume { slot } => {
+                self.inventory.remove(slot);
+            }
+            Change::Land { slot, at, .. } => self.apply_land(slot, at),
+            Change::Door { at, open } => self.apply_door(at, open),
+            Change::Identify(look) => self.mycology.identify(look),
+            Change::NewLevel(ref level) => self.apply_new_level(level),
+            Change::Say(msg) => self.messages.push(Message {
+                tick: self.tick,
+                msg,
+            }),
+            Change::End(outcome) => self.outcome = Some(outcome),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn keep_books(&mut self, books: Bookkeeping) {
+        match books {
+            Bookkeeping::Initiative { actor, value } => self.keep_initiative(actor, value),
+            Bookkeeping::Reorder(keys) => self.keep_reorder(keys),
+            Bookkeeping::Settle { from, to } => self.keep_settle(from, to),
+        }
+    }
+
+    #[inline]
+    fn apply_start_tick(&mut self) {
+        self.tick = Tick(self.tick.0 + 1);
+        match self.ruleset.order {
+            TurnOrder::Initiative if self.order_stale => self.refresh_order(),
+            TurnOrder::Initiative => {}
+            TurnOrder::WeightedEachTick => {
+                let present = self.actors.iter().enumerate().filter(|(_, a)| a.present);
+                self.order.clear();
+                self.order.extend(present.map(|(i, _)| ActorId(i as u32)));
+            }
+        }
+        let time = self.ruleset.time;
+        // Gone actors' clocks are stopped: they neither gain nor lose.
+        for clock in self.clocks.all_mut() {
+            time.start_tick(clock);
+        }
+    }
+
+    #[inline]
+    fn apply_spend(&mut self, actor: ActorId, cost: u16, turns: u16) {
+        let clock = &mut self.clocks[actor];
+        clock.energy = Energy(clock.energy.0.saturating_sub(cost));
+        clock.turns += u32::from(turns);
+        // An idle clock has nothing counting down.
+        if !clock.idle && turns > 0 {
+            self.count_down(actor, turns);
+        }
+    }
+
+    #[inline]
+    fn apply_move(&mut self, actor: ActorId, from: Pos, to: Pos) {
+        self.map.set_occupant(from, None);
+        self.map.set_occupant(to, Some(actor));
+        self.actors[actor.index()].pos = to;
+    }
+
+    fn apply_heal(&mut self, actor: ActorId, amount: i16) {
+        let a = &mut self.actors[actor.index()];
+        a.hp = (a.hp + amount).min(a.max_hp);
+    }
+
+    fn apply_condition(&mut self, actor: ActorId, condition: Condition, turns: u16) {
+        self.actors[actor.index()].conditions.set(condition, turns);
+        self.recheck_idle(actor);
+    }
+
+    fn apply_spawn(&mut self, actor: ActorId, newcomer: Actor) {
+        debug_assert_eq!(
+            actor.index(),
+            self.actors.len(),
+            "a newcomer takes the next id"
+        );
+        self.add_actor(newcomer);
+    }
+
+    fn apply_knock_out(&mut self, actor: ActorId, turns: u16) {
+        self.actors[actor.index()].knocked_out = turns;
+        self.recheck_idle(actor);
+    }
+
+    fn apply_pick_up(&mut self, floor_index: usize) {
+        let (_, item) = self.floor.remove(floor_index);
+        self.inventory.push(item);
+    }
+
+    fn apply_drop(&mut self, slot: usize) {
+        let item = self.inventory.remove(slot);
+        let at = self.player().map_or(Pos::new(0, 0), |p| p.pos);
+        self.floor.push((at, item));
+    }
+
+    fn apply_land(&mut self, slot: usize, at: Pos) {
+        let item = self.inventory.remove(slot);
+        self.floor.push((at, item));
+    }
+
+    fn apply_door(&mut self, at: Pos, open: bool) {
+        let terrain = if open {
+            Terrain::DoorOpen
+        } else {
+            Terrain::DoorClosed
+        };
+        self.map.set_terrain(at, terrain);
+    }
+
+    fn apply_new_level(&mut self, level: &Level) {
+        let player = self.player;
+        for i in 0..self.actors.len() {
+            let id = ActorId(i as u32);
+            if Some(id) != player && self.actors[i].present {
+                self.remove(id);
+            }
+        }
+        self.map = level.map.clone();
+        self.depth = level.depth;
+        self.floor = level.items.clone();
+        if let Some(mycology) = &level.mycology {
+            self.mycology = mycology.clone();
+        }
+        match player {
+            Some(id) => {
+                let camel = &mut self.actors[id.index()];
+                camel.pos = level.start;
+                camel.charging = None;
+                self.map.set_occupant(level.start, Some(id));
+            }
+            None => {
+                let camel = Species::Camel;
+                let id = self.add_actor(Actor::new(
+                    camel,
+                    Behaviour::Player,
+                    level.start,
+                    camel.stats(),
+                ));
+                self.player = Some(id);
+                self.inventory = starting_kit();
+            }
+        }
+        for &(species, at) in &level.creatures {
+            self.add_actor(Actor::new(species, Behaviour::Natural, at, species.stats()));
+        }
+    }
+
+    fn keep_initiative(&mut self, actor: ActorId, value: u32) {
+        self.actors[actor.index()].initiative = value;
+        // Initiatives are rolled in the order the actors appeared.
+        self.unrolled.pop_front();
+        self.order_stale = true;
+    }
+
+    fn keep_reorder(&mut self, keys: &[(u64, ActorId)]) {
+        self.order.clear();
+        self.order.extend(keys.iter().map(|&(_, id)| id));
+        self.clocks.arrange(&self.order);
+    }
+
+    #[inline]
+    fn keep_settle(&mut self, from: u32, to: u32) {
+        for clock in self.clocks.in_turn_mut(from..to) {
+            // No branch on whether it can act or is idle: none is paid for then.
+            let turns = u16::from(clock.idle) * clock.waits();
+            clock.energy = Energy(clock.energy.0 - turns * clock.cost);
+            clock.turns += u32::from(turns);
+        }
+    }
+
+    /// Adds an actor; it waits for its initiative draw before the game goes on.
+    fn add_actor(&mut self, actor: Actor) -> ActorId {
+        let id = ActorId(self.actors.len() as u32);
+        self.map.set_occupant(actor.pos, Some(id));
+        self.clocks.push(self.ruleset.time.clock(&actor.stats));
+        self.actors.push(actor);
+        self.recheck_idle(id);
+        if self.ruleset.order == TurnOrder::Initiative {
+            self.unrolled.push_back(id);
+        }
+        self.order_stale = true;
+        id
+    }
+
+    /// Turns taken: conditions and knock-outs run down by as many.
+    fn count_down(&mut self, id: ActorId, turns: u16) {
+        let a = &mut self.actors[id.index()];
+        if a.knocked_out == 0 && a.conditions.is_none() {
+            return;
+        }
+        a.knocked_out = a.knocked_out.saturating_sub(turns);
+        a.conditions.run_down(turns);
+        self.recheck_idle(id);
+    }
+
+    /// Keeps `Clock::idle` true exactly for idle actors, present, with nothing counting
+    /// down.
+    pub(super) fn recheck_idle(&mut self, id: ActorId) {
+        let a = &self.actors[id.index()];
+        self.clocks[id].idle = a.behaviour == Behaviour::Idle
+            && a.present
+            && a.knocked_out == 0
+            && a.conditions.is_none();
+    }
+
+    fn remove(&mut self, id: ActorId) {
+        let actor = &mut self.actors[id.index()];
+        actor.present = false;
+        let clock = &mut self.clocks[id];
+        *clock = clock.stopped();
+        let pos = actor.pos;
+        if self.map.occupant(pos) == Some(id) {
+            self.map.set_occupant(pos, None);
+        }
+        self.unrolled.retain(|&a| a != id);
+        self.order_stale = true;
+    }
+
+    /// The turn order: present actors, highest initiative first, ties by id. Called at the
+    /// start of a tick, when every initiative has been rolled; newcomers join then.
+    fn refresh_order(&mut self) {
+        let actors = &self.actors;
+        self.order.clear();
+        self.order.extend(
+            actors
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.present)
+                .map(|(i, _)| ActorId(i as u32)),
+        );
+        self.order
+            .sort_by_key(|id| (std::cmp::Reverse(actors[id.index()].initiative), *id));
+        self.clocks.arrange(&self.order);
+        self.order_stale = false;
+    }
+}
+
+/// Items the camel starts with.
+fn starting_kit() -> Vec<Item> {
+    vec![
+        Item::Date,
+        Item::Date,
+        Item::Stone,
+        Item::Stone,
+        Item::Spear,
+    ]
+}

@@ -1,0 +1,470 @@
+//! The world the camel walks in: the map, the actors and their clocks, the items, the
+//! messages. Its fields are private; reading is free, and the only code that changes it is
+//! `apply`, one `Change` at a time.
+
+mod apply;
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use crate::clocks::Clocks;
+use crate::energy::{Clock, Energy, Pace, Stats};
+use crate::geometry::{Direction, Pos};
+use crate::ids::{ActorId, Tick};
+use crate::item::{Effect, Item, Mycology};
+use crate::map::Map;
+use crate::message::MessageLog;
+use crate::species::{Behaviour, Species};
+use crate::tape::{Ruleset, TimeModel};
+
+pub(crate) use apply::Bookkeeping;
+pub use apply::Change;
+
+/// A temporary condition: what a mushroom does to whoever eats it, for a number of turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Condition {
+    Haste,
+    Slow,
+    Confused,
+    Poisoned,
+}
+
+impl Condition {
+    /// In the order `Conditions` holds (and encodes) them.
+    pub const ALL: [Condition; 4] = [
+        Condition::Haste,
+        Condition::Slow,
+        Condition::Confused,
+        Condition::Poisoned,
+    ];
+
+    /// What a creature with it is: "hasted", "poisoned".
+    pub fn adjective(self) -> &'static str {
+        match self {
+            Condition::Haste => "hasted",
+            Condition::Slow => "slowed",
+            Condition::Confused => "confused",
+            Condition::Poisoned => "poisoned",
+        }
+    }
+
+    /// Whether it helps whoever has it.
+    pub fn is_good(self) -> bool {
+        self == Condition::Haste
+    }
+
+    /// The mushroom's effect that gives it.
+    pub fn effect(self) -> Effect {
+        match self {
+            Condition::Haste => Effect::Haste,
+            Condition::Slow => Effect::Slow,
+            Condition::Confused => Effect::Confusion,
+            Condition::Poisoned => Effect::Poison,
+        }
+    }
+}
+
+/// Turns left of each temporary condition; 0 means none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conditions([u16; 4]);
+
+impl Conditions {
+    pub fn is_none(&self) -> bool {
+        self.0 == [0; 4]
+    }
+
+    /// Turns left of `condition`.
+    pub fn left(&self, condition: Condition) -> u16 {
+        self.0[condition as usize]
+    }
+
+    pub fn has(&self, condition: Condition) -> bool {
+        self.left(condition) > 0
+    }
+
+    /// Every condition with the turns it has left, in `Condition::ALL` order.
+    pub fn each(&self) -> impl Iterator<Item = (Condition, u16)> + '_ {
+        Condition::ALL.into_iter().map(|c| (c, self.left(c)))
+    }
+
+    fn set(&mut self, condition: Condition, turns: u16) {
+        self.0[condition as usize] = turns;
+    }
+
+    fn run_down(&mut self, turns: u16) {
+        for left in &mut self.0 {
+            *left = left.saturating_sub(turns);
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    Died,
+    Won,
+    Quit,
+}
+
+/// An actor; its energy, turns and dash are kept apart, in its `Clock` (see `clocks`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Actor {
+    species: Species,
+    behaviour: Behaviour,
+    pos: Pos,
+    stats: Stats,
+    hp: i16,
+    max_hp: i16,
+    initiative: u32,
+    /// False once dead or gone (hatched, left behind on an upper level).
+    present: bool,
+    knocked_out: u16,
+    charging: Option<Direction>,
+    conditions: Conditions,
+}
+
+impl Actor {
+    fn new(species: Species, behaviour: Behaviour, pos: Pos, stats: Stats) -> Self {
+        Actor {
+            species,
+            behaviour,
+            pos,
+            stats,
+            hp: species.max_hp(),
+            max_hp: species.max_hp(),
+            initiative: 0,
+            present: true,
+            knocked_out: 0,
+            charging: None,
+            conditions: Conditions::default(),
+        }
+    }
+
+    pub fn species(&self) -> Species {
+        self.species
+    }
+    pub fn behaviour(&self) -> Behaviour {
+        self.behaviour
+    }
+    pub fn pos(&self) -> Pos {
+        self.pos
+    }
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+    pub fn hp(&self) -> i16 {
+        self.hp
+    }
+    pub fn max_hp(&self) -> i16 {
+        self.max_hp
+    }
+    pub fn initiative(&self) -> u32 {
+        self.initiative
+    }
+    pub fn is_present(&self) -> bool {
+        self.present
+    }
+    pub fn knocked_out(&self) -> u16 {
+        self.knocked_out
+    }
+    pub fn charging(&self) -> Option<Direction> {
+        self.charging
+    }
+    pub fn conditions(&self) -> Conditions {
+        self.conditions
+    }
+}
+
+/// Everything a world holds: how `encoding` gives back a world it decoded, the one way
+/// to make a world other than applying changes to an empty one.
+pub(crate) struct WorldParts {
+    pub(crate) ruleset: Ruleset,
+    pub(crate) tick: Tick,
+    pub(crate) actors: Vec<ActorParts>,
+    pub(crate) clocks: Vec<Clock>,
+    pub(crate) names: BTreeMap<ActorId, String>,
+    pub(crate) order: Vec<ActorId>,
+    pub(crate) order_stale: bool,
+    pub(crate) unrolled: VecDeque<ActorId>,
+    pub(crate) map: Map,
+    pub(crate) depth: u8,
+    pub(crate) floor: Vec<(Pos, Item)>,
+    pub(crate) inventory: Vec<Item>,
+    pub(crate) mycology: Mycology,
+    pub(crate) player: Option<ActorId>,
+    pub(crate) messages: MessageLog,
+    pub(crate) outcome: Option<Outcome>,
+}
+
+/// Everything an actor holds, as `WorldParts` holds it.
+pub(crate) struct ActorParts {
+    pub(crate) species: Species,
+    pub(crate) behaviour: Behaviour,
+    pub(crate) pos: Pos,
+    pub(crate) stats: Stats,
+    pub(crate) hp: i16,
+    pub(crate) max_hp: i16,
+    pub(crate) initiative: u32,
+    pub(crate) present: bool,
+    pub(crate) knocked_out: u16,
+    pub(crate) charging: Option<Direction>,
+    pub(crate) conditions: Conditions,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct World {
+    ruleset: Ruleset,
+    tick: Tick,
+    /// Every actor that has been in the game; an `ActorId` is an index.
+    actors: Vec<Actor>,
+    /// Each actor's clock, found by the same index, laid out in turn order.
+    clocks: Clocks,
+    /// Names given by a scenario file; game actors go by their species.
+    names: BTreeMap<ActorId, String>,
+    /// This tick's turn order. Under `Initiative` it changes only when actors come or go.
+    order: Vec<ActorId>,
+    order_stale: bool,
+    /// Actors that appeared and still need their initiative draw, oldest first.
+    unrolled: VecDeque<ActorId>,
+    map: Map,
+    depth: u8,
+    /// Items on the ground, in the order they came to lie there.
+    floor: Vec<(Pos, Item)>,
+    inventory: Vec<Item>,
+    mycology: Mycology,
+    player: Option<ActorId>,
+    messages: MessageLog,
+    outcome: Option<Outcome>,
+}
+
+impl World {
+    /// A world with nothing in it yet, on `map`.
+    pub(crate) fn empty(ruleset: Ruleset, map: Map) -> World {
+        World {
+            ruleset,
+            tick: Tick(0),
+            actors: vec![],
+            clocks: Clocks::default(),
+            names: BTreeMap::new(),
+            order: vec![],
+            order_stale: true,
+            unrolled: VecDeque::new(),
+            map,
+            depth: 0,
+            floor: vec![],
+            inventory: vec![],
+            mycology: Mycology::new(Effect::ALL),
+            player: None,
+            messages: MessageLog::default(),
+            outcome: None,
+        }
+    }
+
+    /// The world `parts` describe; `None` if its turn order names an actor twice or one
+    /// it does not hold (a damaged snapshot that still parses).
+    pub(crate) fn from_parts(parts: WorldParts) -> Option<World> {
+        let WorldParts {
+            ruleset,
+            tick,
+            actors,
+            clocks,
+            names,
+            order,
+            order_stale,
+            unrolled,
+            map,
+            depth,
+            floor,
+            inventory,
+            mycology,
+            player,
+            messages,
+            outcome,
+        } = parts;
+        let clocks = Clocks::new(clocks, &order)?;
+        let actors = actors
+            .into_iter()
+            .map(|a| Actor {
+                species: a.species,
+                behaviour: a.behaviour,
+                pos: a.pos,
+                stats: a.stats,
+                hp: a.hp,
+                max_hp: a.max_hp,
+                initiative: a.initiative,
+                present: a.present,
+                knocked_out: a.knocked_out,
+                charging: a.charging,
+                conditions: a.conditions,
+            })
+            .collect();
+        let mut world = World {
+            ruleset,
+            tick,
+            actors,
+            clocks,
+            names,
+            order,
+            order_stale,
+            unrolled,
+            map,
+            depth,
+            floor,
+            inventory,
+            mycology,
+            player,
+            messages,
+            outcome,
+        };
+        for i in 0..world.actors.len() {
+            world.recheck_idle(ActorId(i as u32));
+        }
+        Some(world)
+    }
+
+    pub fn ruleset(&self) -> Ruleset {
+        self.ruleset
+    }
+    pub fn time(&self) -> TimeModel {
+        self.ruleset.time
+    }
+    pub fn tick(&self) -> Tick {
+        self.tick
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+    pub fn depth(&self) -> u8 {
+        self.depth
+    }
+    pub fn floor(&self) -> &[(Pos, Item)] {
+        &self.floor
+    }
+    pub fn items_at(&self, pos: Pos) -> impl Iterator<Item = Item> + '_ {
+        self.floor
+            .iter()
+            .filter(move |(p, _)| *p == pos)
+            .map(|&(_, item)| item)
+    }
+    pub fn inventory(&self) -> &[Item] {
+        &self.inventory
+    }
+    pub fn mycology(&self) -> &Mycology {
+        &self.mycology
+    }
+    pub fn messages(&self) -> &MessageLog {
+        &self.messages
+    }
+    pub fn player_id(&self) -> Option<ActorId> {
+        self.player
+    }
+    pub fn player(&self) -> Option<&Actor> {
+        self.player.map(|id| &self.actors[id.index()])
+    }
+    pub fn is_player(&self, id: ActorId) -> bool {
+        self.player == Some(id)
+    }
+    pub fn actor(&self, id: ActorId) -> Option<&Actor> {
+        self.actors.get(id.index())
+    }
+
+    /// The actor `id`, which the caller knows exists (an id the world handed out).
+    #[inline]
+    pub(crate) fn actor_at(&self, id: ActorId) -> &Actor {
+        &self.actors[id.index()]
+    }
+
+    /// Every actor still in the game, by id.
+    pub fn actors(&self) -> impl Iterator<Item = (ActorId, &Actor)> {
+        self.actors
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.present)
+            .map(|(i, a)| (ActorId(i as u32), a))
+    }
+
+    /// Every actor that has ever been in the game, gone ones too: the id the next one
+    /// will take.
+    pub fn actor_count(&self) -> usize {
+        self.actors.len()
+    }
+
+    /// The actor's scenario name, or its species.
+    pub fn name_of(&self, id: ActorId) -> &str {
+        match self.names.get(&id) {
+            Some(name) => name,
+            None => self
+                .actors
+                .get(id.index())
+                .map_or("?", |a| a.species.name()),
+        }
+    }
+
+    /// Names given by a scenario, by actor.
+    pub fn names(&self) -> &BTreeMap<ActorId, String> {
+        &self.names
+    }
+
+    /// The turn order of the current tick.
+    pub fn turn_order(&self) -> &[ActorId] {
+        &self.order
+    }
+
+    pub(crate) fn order_stale(&self) -> bool {
+        self.order_stale
+    }
+
+    /// Actors that appeared and still wait for their initiative draw, oldest first.
+    pub(crate) fn unrolled(&self) -> &VecDeque<ActorId> {
+        &self.unrolled
+    }
+
+    pub(crate) fn clocks(&self) -> &Clocks {
+        &self.clocks
+    }
+
+    pub fn energy(&self, id: ActorId) -> Energy {
+        self.clocks.get(id).map_or(Energy(0), |c| c.energy)
+    }
+
+    /// Whether `id` has the energy to act.
+    pub fn is_ready(&self, id: ActorId) -> bool {
+        self.clocks.get(id).is_some_and(Clock::is_ready)
+    }
+
+    /// Whether `id` dashed this tick.
+    pub fn is_dashing(&self, id: ActorId) -> bool {
+        self.clocks.get(id).is_some_and(|c| c.dashing)
+    }
+
+    /// How fast `id` goes just now.
+    #[inline]
+    pub fn pace(&self, id: ActorId) -> Pace {
+        let conditions = self.actors.get(id.index()).map(|a| a.conditions);
+        let conditions = conditions.unwrap_or_default();
+        Pace {
+            dashing: self.is_dashing(id),
+            hasted: conditions.has(Condition::Haste),
+            slowed: conditions.has(Condition::Slow),
+        }
+    }
+
+    /// Actions `id` has taken so far.
+    pub fn turns(&self, id: ActorId) -> u32 {
+        self.clocks.get(id).map_or(0, |c| c.turns)
+    }
+
+    /// How many ticks after this one `id` first has the energy to act, if it takes no
+    /// action before then (`None` beyond 64).
+    pub fn ticks_until_ready(&self, id: ActorId) -> Option<u64> {
+        let mut clock = *self.clocks.get(id)?;
+        (1..=64).find(|_| {
+            self.time().start_tick(&mut clock);
+            clock.is_ready()
+        })
+    }
+}

@@ -1,0 +1,295 @@
+//! Storage: the cost of saving a step, of loading a long game, and of the bytes it takes.
+//!
+//! * save step: from an accepted command to its batch flushed (`Session::command`, so the
+//!   step's simulation and hashing are in), next to a bare sled insert + flush of the same
+//!   keys and values into another database on the same disk, interleaved step by step;
+//! * load: a game of a million events from its newest snapshot, next to folding it from
+//!   the genesis (its events read from sled too), and the snapshot costs behind the choice
+//!   of `SNAPSHOT_EVERY`;
+//! * bytes per event in the sled directory and in the `.sgr` file (printed).
+//!
+//! Run with `cargo bench -p sandglass-store --bench store`; BENCHMARKS.md has the figures.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use sandglass_sim::bot::Bot;
+use sandglass_sim::Recording;
+use sandglass_sim::{fold, Command, Event, Header, Live, Need, Ruleset, State};
+use sandglass_store::{sgr, Session, Store, SNAPSHOT_EVERY};
+
+/// Plays bot games into a store and writes every step's events again into a bare tree.
+struct Writer {
+    store: Store,
+    session: Session,
+    /// The same game without storage, to know each step's events.
+    shadow: Live,
+    bot: Bot,
+    games: u64,
+    step: Vec<Event>,
+    bare_db: sled::Db,
+    bare: sled::Tree,
+    bare_next: u64,
+    events_written: u64,
+}
+
+impl Writer {
+    fn new(log_dir: &Path, bare_dir: &Path) -> Writer {
+        let store = Store::open(log_dir).unwrap();
+        let (session, shadow) = Writer::game(&store, 1);
+        let bare_db = sled::open(bare_dir).unwrap();
+        let bare = bare_db.open_tree("events").unwrap();
+        Writer {
+            store,
+            session,
+            shadow,
+            bot: Bot::new(1),
+            games: 1,
+            step: vec![],
+            bare_db,
+            bare,
+            bare_next: 0,
+            events_written: 0,
+        }
+    }
+
+    fn game(store: &Store, seed: u64) -> (Session, Live) {
+        let header = Header::new(seed, Ruleset::NETHACK, 0);
+        let session = store
+            .create(&format!("bench-{seed}"), header.clone(), &mut ())
+            .unwrap();
+        let shadow = Live::new(&header, &mut (), &mut vec![]);
+        (session, shadow)
+    }
+
+    /// One command, saved by the log and then written bare: (log time, bare time).
+    fn step(&mut self) -> (Duration, Duration) {
+        let command = loop {
+            match self.bot.choose(self.session.state()) {
+                Some(command) => break command,
+                None => {
+                    self.games += 1;
+                    (self.session, self.shadow) = Writer::game(&self.store, self.games);
+                    self.bot = Bot::new(self.games);
+                }
+            }
+        };
+        self.step.clear();
+        self.shadow
+            .command(command, &mut (), &mut self.step)
+            .unwrap();
+        let start = Instant::now();
+        self.session.command(command, &mut ()).unwrap();
+        let log = start.elapsed();
+        let mut batch = sled::Batch::default();
+        for event in &self.step {
+            let value = bincode::serde::encode_to_vec(event, bincode::config::standard()).unwrap();
+            batch.insert(&self.bare_next.to_be_bytes(), value);
+            self.bare_next += 1;
+        }
+        self.events_written += self.step.len() as u64;
+        let start = Instant::now();
+        self.bare.apply_batch(batch).unwrap();
+        self.bare_db.flush().unwrap();
+        (log, start.elapsed())
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn save_step(c: &mut Criterion) {
+    let log_dir = tempfile::tempdir().unwrap();
+    let bare_dir = tempfile::tempdir().unwrap();
+    let mut writer = Writer::new(log_dir.path(), bare_dir.path());
+
+    // Percentiles from one interleaved run (criterion below reports its own estimates).
+    let (mut logs, mut bares) = (vec![], vec![]);
+    for _ in 0..3_000 {
+        let (log, bare) = writer.step();
+        logs.push(log);
+        bares.push(bare);
+    }
+    logs.sort();
+    bares.sort();
+    let (log50, log99) = (percentile(&logs, 0.5), percentile(&logs, 0.99));
+    let (bare50, bare99) = (percentile(&bares, 0.5), percentile(&bares, 0.99));
+    println!(
+        "save step, {} commands, {} events",
+        logs.len(),
+        writer.events_written
+    );
+    println!("  log  (command to flushed batch): median {log50:?}, p99 {log99:?}");
+    println!("  bare (sled insert + flush):      median {bare50:?}, p99 {bare99:?}");
+    println!(
+        "  log / bare: median {:.2}, p99 {:.2}",
+        log50.as_secs_f64() / bare50.as_secs_f64(),
+        log99.as_secs_f64() / bare99.as_secs_f64()
+    );
+
+    let mut group = c.benchmark_group("save step");
+    group.sample_size(30);
+    group.bench_function("log: command to flushed batch", |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| writer.step().0).sum())
+    });
+    group.bench_function("bare sled insert + flush", |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| writer.step().1).sum())
+    });
+    group.finish();
+
+    let events = writer.events_written;
+    drop(writer);
+    println!(
+        "sled directory after live play (a flush per command): {:.1} bytes per event ({} events)",
+        disk_bytes(log_dir.path()) as f64 / events as f64,
+        events
+    );
+}
+
+/// A game that lingers on its first level: the bot, except that it never descends, so
+/// that it neither wins nor, mostly, dies. Plays until at least `events` events.
+fn lingering_tape(events: u64) -> (Header, Vec<Event>) {
+    let header = Header::new(4, Ruleset::CLASSIC, 0);
+    let mut tape = vec![];
+    let mut live = Live::new(&header, &mut (), &mut tape);
+    let mut bot = Bot::new(4);
+    while (tape.len() as u64) < events {
+        let command = match bot.choose(live.state()) {
+            Some(Command::Descend) => Command::Rest,
+            Some(command) => command,
+            None => panic!("the lingering game ended at {} events", tape.len()),
+        };
+        live.command(command, &mut (), &mut tape).unwrap();
+    }
+    (header, tape)
+}
+
+/// The first command boundary at or after `at`.
+fn boundary_at_or_after(header: &Header, tape: &[Event], at: usize) -> usize {
+    let mut state = State::new(header, &mut ());
+    for (i, &event) in tape.iter().enumerate() {
+        state.feed(event, &mut ()).unwrap();
+        if i + 1 >= at && state.need() != Need::Draw {
+            return i + 1;
+        }
+    }
+    tape.len()
+}
+
+fn load(c: &mut Criterion) {
+    // Long enough that the newest snapshot is almost SNAPSHOT_EVERY events back (the worst
+    // case for loading); its prefix up to 1,000,000 has a snapshot at its very end.
+    let worst_len = 1_000_000 + SNAPSHOT_EVERY - 200;
+    let (header, tape) = lingering_tape(worst_len);
+    let best_len = boundary_at_or_after(&header, &tape, 1_000_000);
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let best_file = Recording::record(header.clone(), tape[..best_len].to_vec()).unwrap();
+    let worst_file = Recording::record(header.clone(), tape).unwrap();
+    let best = store.import(&best_file, "best").unwrap();
+    let worst = store.import(&worst_file, "worst").unwrap();
+
+    let snapshots = store.snapshots(worst.id).unwrap();
+    let (newest, state) = snapshots.last().unwrap();
+    println!(
+        "1M game: {} events ({} commands); newest snapshot at {newest}, {} events back",
+        worst.events,
+        worst.commands,
+        worst.events - newest
+    );
+    let encoded = state.encode();
+    let time = |f: &mut dyn FnMut()| {
+        let start = Instant::now();
+        for _ in 0..100 {
+            f();
+        }
+        start.elapsed() / 100
+    };
+    let encode = time(&mut || drop(std::hint::black_box(state.encode())));
+    let decode = time(&mut || drop(std::hint::black_box(State::decode(&encoded).unwrap())));
+    let hash = time(&mut || {
+        std::hint::black_box(state.hash());
+    });
+    println!(
+        "snapshot: {} bytes, encode {encode:?}, decode {decode:?}, hash {hash:?}",
+        encoded.len()
+    );
+    let events = store.events(worst.id).unwrap();
+    let start = Instant::now();
+    let folded = fold(&header, events.iter().copied(), &mut ()).unwrap();
+    let fold_time = start.elapsed();
+    assert_eq!(folded.hash(), worst.last_hash);
+    println!(
+        "fold in memory: {fold_time:?} for {} events, {:.0} ns per event",
+        events.len(),
+        fold_time.as_nanos() as f64 / events.len() as f64
+    );
+
+    let mut group = c.benchmark_group("load 1M-event game");
+    group.sample_size(10);
+    group.bench_function("newest snapshot, no tail", |b| {
+        b.iter(|| store.load(best.id).unwrap())
+    });
+    group.bench_function(
+        format!("newest snapshot + {} events", worst.events - newest),
+        |b| b.iter(|| store.load(worst.id).unwrap()),
+    );
+    group.bench_function("fold from the start (events read from sled)", |b| {
+        b.iter(|| fold(&header, store.events(worst.id).unwrap(), &mut ()).unwrap())
+    });
+    group.finish();
+
+    drop(store);
+    let fresh = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(fresh.path()).unwrap();
+        store.import(&worst_file, "one").unwrap();
+    }
+    println!(
+        "sled directory, one imported {}-event game: {:.1} bytes per event",
+        worst.events,
+        disk_bytes(fresh.path()) as f64 / worst.events as f64
+    );
+    let sgr_bytes = sgr::to_bytes(&worst_file).len();
+    println!(
+        ".sgr of the 1M game: {sgr_bytes} bytes, {:.3} bytes per event",
+        sgr_bytes as f64 / worst.events as f64
+    );
+    sgr_of_bot_games();
+}
+
+/// `.sgr` bytes per event over ordinary bot games, played to their end.
+fn sgr_of_bot_games() {
+    let (mut bytes, mut events) = (0, 0);
+    for seed in 1..=20 {
+        let tape = Bot::new(seed).record(Header::new(seed, Ruleset::NETHACK, 0), u64::MAX);
+        events += tape.events.len();
+        bytes += sgr::to_bytes(&Recording::record(tape.header, tape.events).unwrap()).len();
+    }
+    println!(
+        ".sgr of 20 whole bot games: {:.3} bytes per event ({events} events)",
+        bytes as f64 / events as f64
+    );
+}
+
+/// Space the directory's files take on disk (allocated blocks).
+fn disk_bytes(dir: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let mut total = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let meta = entry.metadata().unwrap();
+        total += if meta.is_dir() {
+            disk_bytes(&entry.path())
+        } else {
+            meta.blocks() * 512
+        };
+    }
+    total
+}
+
+criterion_group!(benches, save_step, load);
+criterion_main!(benches);

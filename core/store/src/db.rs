@@ -1,0 +1,481 @@
+//! The database of one data directory: opening it, and the games as a list.
+
+use std::collections::BTreeSet;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use sled::{Db, Tree};
+
+use super::error::StoreError;
+use super::{GameId, GameMeta};
+
+/// The tree of metadata records.
+const GAMES: &str = "games";
+/// The key, in sled's default tree, of the last game number handed out.
+const LAST_ID: &[u8] = b"last_game_id";
+/// The key, in sled's default tree, of the layout the database was written in.
+const LAYOUT: &[u8] = b"layout";
+/// The layout of the database this build reads and writes: its trees, their keys, and
+/// how metadata records are encoded (events and snapshots carry their own versions, in each
+/// game's header). Change it with the layout, so that an older build refuses a newer
+/// database instead of misreading it.
+pub const LAYOUT_VERSION: u16 = 1;
+
+/// How long `Store::open` waits for the data directory's lock before calling it in use, as
+/// SQLite's busy timeout does. sled lets go of its lock file only once its last background
+/// write is done, an instant after the store is dropped (longer on a loaded machine), and
+/// a process spawned at that instant holds a copy of the descriptor until it starts; a
+/// directory closed a moment ago is not in use. A directory really held by another process
+/// is reported after this long.
+pub const LOCK_WAIT: Duration = Duration::from_secs(3);
+
+/// The sled database of one data directory. Only one process may hold it at a time; its
+/// clones share the one database, from any thread.
+#[derive(Clone)]
+pub struct Store {
+    pub(super) dir: PathBuf,
+    pub(super) db: Db,
+    pub(super) games: Tree,
+}
+
+/// The two trees that hold one game's tape.
+pub(super) struct GameTrees {
+    pub(super) events: Tree,
+    pub(super) snapshots: Tree,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database in `dir`, waiting up to `LOCK_WAIT` for
+    /// another holder to let go of it.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::open_waiting(dir, LOCK_WAIT)
+    }
+
+    /// `open`, waiting up to `wait` for the lock.
+    pub fn open_waiting(dir: &Path, wait: Duration) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|e| dir_error(dir, e))?;
+        probe_writable(dir).map_err(|e| dir_error(dir, e))?;
+        let db = open_db(dir, wait)?;
+        check_layout(&db, dir)?;
+        let games = db.open_tree(GAMES)?;
+        let store = Store {
+            dir: dir.to_owned(),
+            db,
+            games,
+        };
+        store.drop_orphans()?;
+        Ok(store)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Every game, by id.
+    pub fn games(&self) -> Result<Vec<GameMeta>, StoreError> {
+        self.games
+            .iter()
+            .map(|entry| {
+                let (key, value) = entry?;
+                decode_meta(&key, &value)
+            })
+            .collect()
+    }
+
+    pub fn meta(&self, id: GameId) -> Result<GameMeta, StoreError> {
+        match self.games.get(id.key())? {
+            Some(value) => decode_meta(&id.key(), &value),
+            None => Err(StoreError::NoSuchGame(id.to_string())),
+        }
+    }
+
+    /// The game called `name_or_id`: a name first, then a number. Names cannot be all
+    /// digits, so the two never clash.
+    pub fn find(&self, name_or_id: &str) -> Result<GameMeta, StoreError> {
+        if let Some(meta) = self.games()?.into_iter().find(|m| m.name == name_or_id) {
+            return Ok(meta);
+        }
+        match name_or_id.parse::<u64>() {
+            Ok(id) => self
+                .meta(GameId(id))
+                .map_err(|_| StoreError::NoSuchGame(name_or_id.to_owned())),
+            Err(_) => Err(StoreError::NoSuchGame(name_or_id.to_owned())),
+        }
+    }
+
+    /// Deletes a game: its record first (flushed), so that a crash part-way leaves only
+    /// trees without a record, which the next `open` drops.
+    pub fn delete(&self, id: GameId) -> Result<(), StoreError> {
+        if self.games.remove(id.key())?.is_none() {
+            return Err(StoreError::NoSuchGame(id.to_string()));
+        }
+        self.db.flush()?;
+        self.drop_trees(id)?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// Fails unless `name` is a valid name that no game has yet.
+    pub fn check_new_name(&self, name: &str) -> Result<(), StoreError> {
+        if let Err(reason) = valid_name(name) {
+            return Err(StoreError::BadName {
+                name: name.to_owned(),
+                reason,
+            });
+        }
+        if self.games()?.iter().any(|m| m.name == name) {
+            return Err(StoreError::NameTaken(name.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// `base`, or `base-2`, `base-3`, ... whichever is free first (`game` if `base` is not
+    /// a valid name).
+    pub fn free_name(&self, base: &str) -> Result<String, StoreError> {
+        let base = if valid_name(base).is_ok() {
+            base
+        } else {
+            "game"
+        };
+        let taken: BTreeSet<String> = self.games()?.into_iter().map(|m| m.name).collect();
+        let mut name = base.to_owned();
+        let mut n = 2u64;
+        while taken.contains(&name) {
+            name = format!("{base}-{n}");
+            n += 1;
+        }
+        Ok(name)
+    }
+
+    /// The next game number: 1, 2, 3, ... never reused, even after a delete. A number
+    /// taken by a game that a crash kept from being recorded may come back, but its trees
+    /// were dropped as orphans on the next open.
+    pub(super) fn new_id(&self) -> Result<GameId, StoreError> {
+        let last = self.db.update_and_fetch(LAST_ID, |last| {
+            let last = last
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u64::from_be_bytes);
+            Some((last + 1).to_be_bytes().to_vec())
+        })?;
+        let id = last
+            .and_then(|b| <[u8; 8]>::try_from(b.as_ref()).ok())
+            .map(u64::from_be_bytes)
+            .ok_or_else(|| StoreError::Damaged {
+                name: "(all games)".into(),
+                what: "the game counter does not decode".into(),
+            })?;
+        // Trees of an earlier attempt that failed in this process may still be there.
+        self.drop_trees(GameId(id))?;
+        Ok(GameId(id))
+    }
+
+    pub(super) fn trees(&self, id: GameId) -> Result<GameTrees, StoreError> {
+        Ok(GameTrees {
+            events: self.db.open_tree(tree_name(id, "events"))?,
+            snapshots: self.db.open_tree(tree_name(id, "snapshots"))?,
+        })
+    }
+
+    fn drop_trees(&self, id: GameId) -> Result<(), StoreError> {
+        self.db.drop_tree(tree_name(id, "events"))?;
+        self.db.drop_tree(tree_name(id, "snapshots"))?;
+        Ok(())
+    }
+
+    /// Drops the trees of games that have no record: left by a delete, fork or import that
+    /// a crash interrupted (their record is written last).
+    fn drop_orphans(&self) -> Result<(), StoreError> {
+        let mut orphans = BTreeSet::new();
+        for name in self.db.tree_names() {
+            let Some(id) = game_of_tree(&name) else {
+                continue;
+            };
+            if !self.games.contains_key(id.key())? {
+                orphans.insert(id);
+            }
+        }
+        for &id in &orphans {
+            self.drop_trees(id)?;
+        }
+        if !orphans.is_empty() {
+            self.db.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// Refuses a database in another layout; one without a recorded layout (new, or written
+/// before the layout was recorded, which was layout 1) is marked as this build's.
+fn check_layout(db: &Db, dir: &Path) -> Result<(), StoreError> {
+    let Some(found) = db.get(LAYOUT)? else {
+        db.insert(LAYOUT, &LAYOUT_VERSION.to_be_bytes())?;
+        db.flush()?;
+        return Ok(());
+    };
+    let found = <[u8; 2]>::try_from(found.as_ref())
+        .map(u16::from_be_bytes)
+        .map_err(|_| StoreError::Damaged {
+            name: "(all games)".into(),
+            what: "the database's layout version does not decode".into(),
+        })?;
+    if found != LAYOUT_VERSION {
+        return Err(StoreError::Layout {
+            dir: dir.to_owned(),
+            found,
+            supported: LAYOUT_VERSION,
+        });
+    }
+    Ok(())
+}
+
+fn tree_name(id: GameId, what: &str) -> String {
+    format!("game/{id}/{what}")
+}
+
+fn game_of_tree(name: &[u8]) -> Option<GameId> {
+    let name = std::str::from_utf8(name).ok()?;
+    let (id, _) = name.strip_prefix("game/")?.split_once('/')?;
+    id.parse().ok().map(GameId)
+}
+
+pub(super) fn encode_meta(meta: &GameMeta) -> Vec<u8> {
+    bincode::serde::encode_to_vec(meta, bincode::config::standard())
+        .expect("a metadata record always encodes")
+}
+
+fn decode_meta(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreError> {
+    let id = key
+        .try_into()
+        .map(|k: [u8; 8]| u64::from_be_bytes(k).to_string())
+        .unwrap_or_else(|_| "?".into());
+    let damaged = || StoreError::Damaged {
+        name: format!("number {id}"),
+        what: "its metadata record does not decode".into(),
+    };
+    let (meta, read): (GameMeta, usize) =
+        bincode::serde::decode_from_slice(value, bincode::config::standard())
+            .map_err(|_| damaged())?;
+    if read != value.len() || meta.id.key() != key {
+        return Err(damaged());
+    }
+    Ok(meta)
+}
+
+/// Why `name` cannot name a game.
+fn valid_name(name: &str) -> Result<(), &'static str> {
+    if name.trim().is_empty() {
+        return Err("it is empty");
+    }
+    if name.trim() != name {
+        return Err("it starts or ends with a space");
+    }
+    if name.chars().count() > 64 {
+        return Err("it is longer than 64 characters");
+    }
+    if name.chars().any(char::is_control) {
+        return Err("it holds control characters");
+    }
+    if name.chars().all(|c| c.is_ascii_digit()) {
+        return Err("it is all digits, which would read as a game number");
+    }
+    Ok(())
+}
+
+/// sled opens its files for writing even to read, so a directory this process cannot write
+/// to is reported before sled touches it, with a message that says so.
+fn probe_writable(dir: &Path) -> io::Result<()> {
+    let probe = dir.join(format!(".write-probe-{}", std::process::id()));
+    std::fs::File::create(&probe)?;
+    std::fs::remove_file(&probe)
+}
+
+fn dir_error(dir: &Path, cause: io::Error) -> StoreError {
+    let dir = dir.to_owned();
+    match cause.kind() {
+        io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
+            StoreError::ReadOnly { dir, cause }
+        }
+        _ => StoreError::Open { dir, cause },
+    }
+}
+
+/// Opens sled's database in `dir`, trying again while its lock is held, until `wait` has
+/// passed.
+fn open_db(dir: &Path, wait: Duration) -> Result<Db, StoreError> {
+    let deadline = Instant::now() + wait;
+    let mut pause = Duration::from_millis(2);
+    loop {
+        match sled::Config::new().path(dir).open() {
+            Err(e) if is_lock_held(&e) && Instant::now() < deadline => {
+                std::thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
+                pause = (pause * 2).min(Duration::from_millis(100));
+            }
+            result => return result.map_err(|e| open_error(dir, e)),
+        }
+    }
+}
+
+/// sled 0.34 reports a lock held by another open of its file only in the message.
+fn is_lock_held(error: &sled::Error) -> bool {
+    matches!(error, sled::Error::Io(e)
+        if e.kind() == io::ErrorKind::Other && e.to_string().contains("could not acquire lock"))
+}
+
+fn open_error(dir: &Path, error: sled::Error) -> StoreError {
+    match error {
+        e if is_lock_held(&e) => StoreError::InUse {
+            dir: dir.to_owned(),
+        },
+        sled::Error::Io(e) => dir_error(dir, e),
+        other => StoreError::Db(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_open_of_the_same_directory_is_refused_as_in_use_after_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let _first = Store::open(dir.path()).unwrap();
+        let wait = Duration::from_millis(300);
+        let start = Instant::now();
+        match Store::open_waiting(dir.path(), wait) {
+            Err(StoreError::InUse { dir: d }) => assert_eq!(d, dir.path()),
+            Err(other) => panic!("expected InUse, got {other}"),
+            Ok(_) => panic!("a second open succeeded"),
+        }
+        assert!(
+            start.elapsed() >= wait,
+            "it gave up before its wait was over"
+        );
+    }
+
+    /// The race that made the suite flaky: a store opened just as another lets go of the
+    /// directory waits for it instead of calling it in use.
+    #[test]
+    fn an_open_waits_for_a_holder_that_lets_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Store::open(dir.path()).unwrap();
+        let holder = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            drop(first);
+        });
+        let second = Store::open_waiting(dir.path(), Duration::from_secs(30));
+        holder.join().unwrap();
+        assert!(second.is_ok(), "{:?}", second.err());
+        // Closed and reopened at once, many times over: never in use.
+        drop(second);
+        for _ in 0..20 {
+            drop(Store::open(dir.path()).unwrap());
+        }
+    }
+
+    /// A data directory holding one game, with no store open on it.
+    fn closed_with_one_game() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let header = sandglass_sim::Header::new(1, sandglass_sim::Ruleset::NETHACK, 0);
+        let store = Store::open(dir.path()).unwrap();
+        drop(store.create("kept", header, &mut ()).unwrap());
+        dir
+    }
+
+    #[test]
+    fn a_database_in_another_layout_is_refused_naming_both_and_left_as_it_was() {
+        let dir = closed_with_one_game();
+        let set_layout = |bytes: &[u8]| {
+            let db = open_db(dir.path(), LOCK_WAIT).unwrap();
+            db.insert(LAYOUT, bytes).unwrap();
+            db.flush().unwrap();
+        };
+        set_layout(&7u16.to_be_bytes());
+        match Store::open(dir.path()) {
+            Err(StoreError::Layout {
+                found, supported, ..
+            }) => {
+                assert_eq!((found, supported), (7, LAYOUT_VERSION))
+            }
+            Err(other) => panic!("expected Layout, got {other}"),
+            Ok(_) => panic!("a database in layout 7 was opened"),
+        }
+        let db = open_db(dir.path(), LOCK_WAIT).unwrap();
+        assert_eq!(db.get(LAYOUT).unwrap().unwrap(), &7u16.to_be_bytes()[..]);
+        assert_eq!(
+            db.open_tree(GAMES).unwrap().len(),
+            1,
+            "the game is still there"
+        );
+        drop(db);
+        set_layout(b"?");
+        let error = Store::open(dir.path()).err().unwrap();
+        assert!(matches!(error, StoreError::Damaged { .. }), "{error}");
+    }
+
+    #[test]
+    fn a_database_without_a_recorded_layout_is_marked_as_this_builds() {
+        let dir = closed_with_one_game();
+        let db = open_db(dir.path(), LOCK_WAIT).unwrap();
+        db.remove(LAYOUT).unwrap();
+        db.flush().unwrap();
+        drop(db);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.games().unwrap().len(), 1);
+        assert_eq!(
+            store.db.get(LAYOUT).unwrap().unwrap(),
+            &LAYOUT_VERSION.to_be_bytes()[..]
+        );
+    }
+
+    #[test]
+    fn a_data_directory_under_a_file_is_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("plain");
+        std::fs::write(&file, b"x").unwrap();
+        let error = Store::open(&file.join("data")).err().unwrap();
+        assert!(matches!(error, StoreError::Open { .. }), "{error}");
+        assert!(error.to_string().contains("--data-dir"), "{error}");
+    }
+
+    #[test]
+    fn game_numbers_count_up_across_reopens_and_deletes() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = sandglass_sim::Header::new(1, sandglass_sim::Ruleset::NETHACK, 0);
+        let create = |store: &Store, name: &str| {
+            store
+                .create(name, header.clone(), &mut ())
+                .unwrap()
+                .meta()
+                .id
+        };
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(create(&store, "a"), GameId(1));
+        assert_eq!(create(&store, "b"), GameId(2));
+        store.delete(GameId(2)).unwrap();
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(create(&store, "c"), GameId(3));
+        assert_eq!(store.free_name("a").unwrap(), "a-2");
+        assert_eq!(store.free_name("12").unwrap(), "game");
+    }
+
+    #[test]
+    fn names_that_could_be_ids_or_are_blank_are_refused() {
+        assert!(valid_name("camel").is_ok());
+        assert!(valid_name("run 2").is_ok());
+        for bad in ["", "  ", "12", " x", "a\nb", &"x".repeat(65)] {
+            assert!(valid_name(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn tree_names_lead_back_to_their_game() {
+        assert_eq!(
+            game_of_tree(tree_name(GameId(42), "events").as_bytes()),
+            Some(GameId(42))
+        );
+        assert_eq!(game_of_tree(b"games"), None);
+        assert_eq!(game_of_tree(b"__sled__default"), None);
+    }
+}

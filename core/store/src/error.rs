@@ -1,0 +1,92 @@
+//! What can go wrong with saved games and replay files, in words a player can act on.
+//!
+//! Each message is whole: causes are part of the text, not `source()`, so that printing
+//! an error with its chain never says the same thing twice.
+
+use std::io;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use sandglass_sim::drive::HeaderError;
+use sandglass_sim::{CheckError, Rejection};
+
+/// A failure of the game database in a data directory.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("the data directory {} is in use by another sandglass process; close that one first", .dir.display())]
+    InUse { dir: PathBuf },
+    #[error("cannot write to the data directory {} ({cause}); fix its permissions or choose another with --data-dir", .dir.display())]
+    ReadOnly { dir: PathBuf, cause: io::Error },
+    #[error("cannot open the data directory {} ({cause}); choose another with --data-dir", .dir.display())]
+    Open { dir: PathBuf, cause: io::Error },
+    #[error("the data directory {} holds a game database in layout {found}, and this build reads layout {supported}; use the Sandglass that wrote it, or choose another directory with --data-dir", .dir.display())]
+    Layout {
+        dir: PathBuf,
+        found: u16,
+        supported: u16,
+    },
+    #[error("no game is named or numbered `{0}`; `sandglass saves` lists the games")]
+    NoSuchGame(String),
+    #[error("a game named `{0}` already exists; choose another name")]
+    NameTaken(String),
+    #[error("`{name}` cannot be a game name: {reason}")]
+    BadName { name: String, reason: &'static str },
+    #[error("game `{name}` cannot be opened by this build: {cause}")]
+    Version { name: String, cause: HeaderError },
+    #[error("game `{name}` is damaged: {what}")]
+    Damaged { name: String, what: String },
+    #[error("game `{name}` cannot be forked at event {at}: that is not between two commands")]
+    NotAStop { name: String, at: u64 },
+    #[error("game `{name}` stopped saving after an earlier write failed; reopen it to go on")]
+    Broken { name: String },
+    #[error(transparent)]
+    Replay(#[from] ReplayFileError),
+    #[error("the game database failed: {0}")]
+    Db(sled::Error),
+}
+
+// Written out rather than `#[from]`, which would also make the sled error the `source`:
+// the message already says it, and `{:#}` would say it twice.
+impl From<sled::Error> for StoreError {
+    fn from(error: sled::Error) -> Self {
+        StoreError::Db(error)
+    }
+}
+
+/// A replay file (`.sgr`) that cannot be read, written or trusted. The caller names the
+/// file; these messages say what is wrong with it.
+#[derive(Debug, Error)]
+pub enum ReplayFileError {
+    #[error("cannot read it: {0}")]
+    Read(io::Error),
+    #[error("cannot write it: {0}")]
+    Write(io::Error),
+    #[error("the file is empty")]
+    Empty,
+    #[error("this is not a Sandglass replay file")]
+    Foreign,
+    #[error("it was written by a newer Sandglass (replay format {found}; this build reads format {supported}); update Sandglass to open it")]
+    Newer { found: u16, supported: u16 },
+    #[error("the file is truncated: it holds {found} bytes and needs at least {expected}")]
+    Truncated { found: u64, expected: u64 },
+    #[error("the file is damaged: its checksum does not match its contents")]
+    Checksum,
+    #[error("the file is damaged: {0}")]
+    Malformed(&'static str),
+    #[error(transparent)]
+    Header(#[from] HeaderError),
+    #[error(transparent)]
+    Check(#[from] CheckError),
+}
+
+/// Why a command in a saved game did not go through.
+#[derive(Debug, Error)]
+pub enum PlayError {
+    /// The command is not legal now; nothing was played or written.
+    #[error(transparent)]
+    Rejected(#[from] Rejection),
+    /// The command was played but could not be saved; the session takes no more commands.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}

@@ -1,0 +1,842 @@
+//! A stored game: playing it (each step written and flushed), loading it, forking it,
+//! and moving it in and out of replay files.
+
+use std::convert::Infallible;
+
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+use sled::{Batch, IVec, Transactional, Tree};
+
+use sandglass_sim::drive::{check_header, fold_from, fold_on, Game};
+use sandglass_sim::recording::{fold_visiting, is_a_stop};
+use sandglass_sim::{
+    CheckError, Command, Event, FoldError, FoldErrorKind, Header, Live, Need, Observer, Recording,
+    State,
+};
+
+use super::db::{encode_meta, GameTrees, Store};
+use super::error::{PlayError, ReplayFileError, StoreError};
+use super::snapshot::{self, SnapshotWarning};
+use super::{GameId, GameMeta};
+
+/// A game being played: every accepted command is on disk before `command` returns.
+pub struct Session {
+    db: sled::Db,
+    games: Tree,
+    trees: GameTrees,
+    meta: GameMeta,
+    live: Live,
+    /// The events of the step being played, reused between commands.
+    step: Vec<Event>,
+    warnings: Vec<SnapshotWarning>,
+    broken: bool,
+}
+
+/// A game folded from its newest usable snapshot and the events after it.
+pub struct Loaded {
+    pub meta: GameMeta,
+    pub state: State,
+    /// Snapshots that were skipped on the way.
+    pub warnings: Vec<SnapshotWarning>,
+}
+
+/// The snapshots a game folded from its genesis gets: at the same command boundaries as
+/// live play takes them, so an imported game and the one it was exported from match.
+#[derive(Default)]
+struct Snapshots {
+    /// The last command boundary seen.
+    boundary: u64,
+    taken: Vec<(u64, Vec<u8>)>,
+}
+
+impl Snapshots {
+    fn visit(&mut self, state: &State) {
+        if is_a_stop(state) {
+            let at = state.events_folded();
+            if snapshot::due(self.boundary, at) {
+                self.taken.push((at, snapshot::encode(state, state.hash())));
+            }
+            self.boundary = at;
+        }
+    }
+}
+
+impl Store {
+    /// Starts a new game called `name`; its first level is on disk when this returns.
+    pub fn create(
+        &self,
+        name: &str,
+        header: Header,
+        obs: &mut impl Observer,
+    ) -> Result<Session, StoreError> {
+        self.check_new_name(name)?;
+        check_header(&header).map_err(|cause| StoreError::Version {
+            name: name.to_owned(),
+            cause,
+        })?;
+        let id = self.new_id()?;
+        let mut step = Vec::new();
+        let live = Live::new(&header, obs, &mut step);
+        // The hash is filled in by the first save, which records the state again.
+        let meta = GameMeta::new(id, name, header, live.state(), 0);
+        let mut session = Session {
+            db: self.db.clone(),
+            games: self.games.clone(),
+            trees: self.trees(id)?,
+            meta,
+            live,
+            step,
+            warnings: vec![],
+            broken: false,
+        };
+        session.save_step(0)?;
+        Ok(session)
+    }
+
+    /// Reopens a game to play on.
+    pub fn resume(&self, id: GameId) -> Result<Session, StoreError> {
+        let loaded = self.load(id)?;
+        Ok(Session {
+            db: self.db.clone(),
+            games: self.games.clone(),
+            trees: self.trees(id)?,
+            live: Live::resume(loaded.meta.header.seed, loaded.state),
+            meta: loaded.meta,
+            step: vec![],
+            warnings: loaded.warnings,
+            broken: false,
+        })
+    }
+
+    /// The game's state after its last event: the newest usable snapshot plus the events
+    /// after it, checked against the hash its record was saved with.
+    pub fn load(&self, id: GameId) -> Result<Loaded, StoreError> {
+        let meta = self.meta(id)?;
+        let Reached {
+            state,
+            mut warnings,
+            rebuilt,
+        } = self.state_at(&meta, meta.events)?;
+        let hash = state.hash();
+        if hash != meta.last_hash {
+            return Err(StoreError::Damaged {
+                name: meta.name,
+                what: format!(
+                    "its log folds to hash {hash:#018x}, but it was saved at {:#018x}",
+                    meta.last_hash
+                ),
+            });
+        }
+        // The fold is checked: the states it passed on the way may replace the damaged
+        // snapshots. Those are a cache, so failing to write them leaves them skipped, no more.
+        let written = self
+            .write_snapshots(id, rebuilt)
+            .and_then(|()| Ok(self.db.flush()?));
+        for warning in &mut warnings {
+            warning.rebuilt = written.is_ok() && warning.index <= meta.events;
+        }
+        Ok(Loaded {
+            meta,
+            state,
+            warnings,
+        })
+    }
+
+    fn write_snapshots(&self, id: GameId, taken: Vec<(u64, Vec<u8>)>) -> Result<(), StoreError> {
+        let snapshots = self.trees(id)?.snapshots;
+        for (at, bytes) in taken {
+            snapshots.insert(key(at), bytes)?;
+        }
+        Ok(())
+    }
+
+    /// The whole tape of a game.
+    pub fn events(&self, id: GameId) -> Result<Vec<Event>, StoreError> {
+        let meta = self.meta(id)?;
+        read_events(&self.trees(id)?.events, 0, meta.events, &meta.name)
+    }
+
+    /// Every usable snapshot of a game, oldest first, as (event index, state). Damaged
+    /// ones are left out: a snapshot is only a cache of what the events say.
+    pub fn snapshots(&self, id: GameId) -> Result<Vec<(u64, State)>, StoreError> {
+        let mut out = vec![];
+        for entry in self.trees(id)?.snapshots.iter() {
+            let (key, value) = entry?;
+            if let Some(index) = index_of(&key) {
+                if let Ok(state) = snapshot::decode(index, &value) {
+                    out.push((index, state));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Copies the first `at` events of a game into a new game called `name`, which then
+    /// goes on on its own. `at` must be a command boundary; "save as" forks at the end.
+    pub fn fork(
+        &self,
+        id: GameId,
+        name: &str,
+        at: u64,
+    ) -> Result<(GameMeta, Vec<SnapshotWarning>), StoreError> {
+        self.check_new_name(name)?;
+        let source = self.meta(id)?;
+        if at > source.events {
+            return Err(StoreError::NotAStop {
+                name: source.name,
+                at,
+            });
+        }
+        let Reached {
+            state, warnings, ..
+        } = self.state_at(&source, at)?;
+        let from = self.trees(id)?;
+        let new_id = self.new_id()?;
+        let to = self.trees(new_id)?;
+        // One insert at a time, not in batches: the new game is not there until its record
+        // is, so nothing is gained from a batch, and sled holds on to about 3.5 KB an entry
+        // while applying one (3.7 GB to import a million events, 183 MB this way).
+        for entry in from.events.range(..key(at)) {
+            let (k, v) = entry?;
+            to.events.insert(k, v)?;
+        }
+        for entry in from.snapshots.range(..=key(at)) {
+            let (k, v) = entry?;
+            to.snapshots.insert(k, v)?;
+        }
+        let meta = GameMeta::new(new_id, name, source.header, &state, state.hash());
+        self.commit_new(&meta)?;
+        Ok((meta, warnings))
+    }
+
+    /// The game as a recording, for a replay file, checked against its saved hash.
+    pub fn export(&self, id: GameId) -> Result<Recording, StoreError> {
+        let meta = self.meta(id)?;
+        let events = self.events(id)?;
+        let file = Recording::record(meta.header.clone(), events).map_err(ReplayFileError::from)?;
+        if file.final_hash != meta.last_hash {
+            return Err(StoreError::Damaged {
+                name: meta.name,
+                what: format!(
+                    "its log folds to hash {:#018x}, but it was saved at {:#018x}",
+                    file.final_hash, meta.last_hash
+                ),
+            });
+        }
+        Ok(file)
+    }
+
+    /// Stores a recording (a replay file's) as a new game called `name`, after checking
+    /// every hash in it.
+    pub fn import(&self, file: &Recording, name: &str) -> Result<GameMeta, StoreError> {
+        self.check_new_name(name)?;
+        let mut snapshots = Snapshots::default();
+        let state = file
+            .replay(|state| snapshots.visit(state))
+            .map_err(ReplayFileError::from)?;
+        self.store_new(
+            name,
+            &file.header,
+            &file.events,
+            snapshots,
+            &state,
+            file.final_hash,
+        )
+    }
+
+    /// Stores a tape as a new game called `name`: "take over from here" forks a replay
+    /// this way. The tape is checked in one fold as a file is on import (every event legal,
+    /// every draw the seed's), and must stop where the player is to move or the game ended.
+    pub fn create_from_tape(
+        &self,
+        name: &str,
+        header: &Header,
+        events: &[Event],
+    ) -> Result<GameMeta, StoreError> {
+        self.check_new_name(name)?;
+        check_header(header).map_err(|cause| StoreError::Version {
+            name: name.to_owned(),
+            cause,
+        })?;
+        let mut snapshots = Snapshots::default();
+        let state = fold_visiting(header, events, &mut (), |state| {
+            snapshots.visit(state);
+            Ok::<_, CheckError>(u64::MAX)
+        })
+        .map_err(ReplayFileError::from)?;
+        self.store_new(name, header, events, snapshots, &state, state.hash())
+    }
+
+    /// A stored game as a recording, for `Recording::check` to check as it checks a
+    /// replay file: its events, the hashes of its snapshots as the checkpoints, and the
+    /// hash its record was saved with as the final hash. Nothing is folded here. Snapshots
+    /// that are damaged (a cache entry that disagrees with itself) are left out and
+    /// returned as warnings, as `load` skips them.
+    pub fn recording(&self, id: GameId) -> Result<(Recording, Vec<SnapshotWarning>), StoreError> {
+        let meta = self.meta(id)?;
+        let trees = self.trees(id)?;
+        let events = read_events(&trees.events, 0, meta.events, &meta.name)?;
+        let mut checkpoints = vec![];
+        let mut warnings = vec![];
+        for entry in trees.snapshots.range(..=key(meta.events)) {
+            let (k, value) = entry?;
+            let Some(index) = index_of(&k) else {
+                warnings.push(SnapshotWarning {
+                    game: meta.name.clone(),
+                    index: u64::MAX,
+                    reason: snapshot::SnapshotError::Key,
+                    rebuilt: false,
+                });
+                continue;
+            };
+            match snapshot::decode(index, &value) {
+                // The genesis needs no checkpoint (and a file may not hold one there).
+                Ok(_) if index == 0 => {}
+                Ok(_) => checkpoints.push((index, snapshot::stored_hash(&value))),
+                Err(reason) => warnings.push(SnapshotWarning {
+                    game: meta.name.clone(),
+                    index,
+                    reason,
+                    rebuilt: false,
+                }),
+            }
+        }
+        let file = Recording {
+            header: meta.header,
+            events,
+            checkpoints,
+            final_hash: meta.last_hash,
+        };
+        Ok((file, warnings))
+    }
+
+    /// Writes a checked tape as a new game: events, snapshots, then the record.
+    fn store_new(
+        &self,
+        name: &str,
+        header: &Header,
+        events: &[Event],
+        snapshots: Snapshots,
+        state: &State,
+        hash: u64,
+    ) -> Result<GameMeta, StoreError> {
+        let id = self.new_id()?;
+        let trees = self.trees(id)?;
+        // One insert at a time, as `fork` copies.
+        for (index, event) in (0..).zip(events) {
+            trees.events.insert(key(index), encode_event(event))?;
+        }
+        self.write_snapshots(id, snapshots.taken)?;
+        let meta = GameMeta::new(id, name, header.clone(), state, hash);
+        self.commit_new(&meta)?;
+        Ok(meta)
+    }
+
+    /// Writes the record of a game whose trees are already written, and flushes: until
+    /// the record is on disk the game does not exist.
+    fn commit_new(&self, meta: &GameMeta) -> Result<(), StoreError> {
+        self.db.flush()?;
+        self.games.insert(meta.id.key(), encode_meta(meta))?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// The state after the first `at` events: the newest usable snapshot at or before
+    /// `at`, plus the events after it. The damaged snapshots skipped on the way are taken
+    /// again as the fold passes them.
+    fn state_at(&self, meta: &GameMeta, at: u64) -> Result<Reached, StoreError> {
+        check_header(&meta.header).map_err(|cause| StoreError::Version {
+            name: meta.name.clone(),
+            cause,
+        })?;
+        let trees = self.trees(meta.id)?;
+        let mut warnings = vec![];
+        let mut start = None;
+        for entry in trees.snapshots.range(..=key(at)).rev() {
+            let (k, v) = entry?;
+            let index = index_of(&k).unwrap_or(u64::MAX);
+            match snapshot::decode(index, &v) {
+                Ok(state) => {
+                    start = Some(state);
+                    break;
+                }
+                Err(reason) => warnings.push(SnapshotWarning {
+                    game: meta.name.clone(),
+                    index,
+                    reason,
+                    rebuilt: false,
+                }),
+            }
+        }
+        let mut state = start.unwrap_or_else(|| State::new(&meta.header, &mut ()));
+        let first = state.events_folded();
+        let tail = read_events(&trees.events, first, at, &meta.name)?;
+        let failed = |error: FoldError| {
+            if error.kind == FoldErrorKind::EndsEarly && at < meta.events {
+                StoreError::NotAStop {
+                    name: meta.name.clone(),
+                    at,
+                }
+            } else {
+                StoreError::Damaged {
+                    name: meta.name.clone(),
+                    what: error.to_string(),
+                }
+            }
+        };
+        // Newest first above, so oldest first here; all of them lie after the start.
+        let mut rebuilt = vec![];
+        let mut folded = first;
+        for index in warnings.iter().rev().map(|w| w.index).filter(|&i| i <= at) {
+            let events = &tail[(folded - first) as usize..(index - first) as usize];
+            fold_on(&mut state, events.iter().copied(), &mut ()).map_err(failed)?;
+            rebuilt.push((index, snapshot::encode(&state, state.hash())));
+            folded = index;
+        }
+        let rest = tail[(folded - first) as usize..].iter().copied();
+        let state = fold_from(state, rest, &mut ()).map_err(failed)?;
+        Ok(Reached {
+            state,
+            warnings,
+            rebuilt,
+        })
+    }
+}
+
+/// Where `Store::state_at` got to, and what it found on the way.
+struct Reached {
+    state: State,
+    /// Damaged snapshots, newest first.
+    warnings: Vec<SnapshotWarning>,
+    /// Snapshots taken again in place of the damaged ones: (event index, snapshot).
+    rebuilt: Vec<(u64, Vec<u8>)>,
+}
+
+impl Game for Session {
+    type Error = PlayError;
+
+    fn state(&self) -> &State {
+        Session::state(self)
+    }
+
+    fn play(&mut self, command: Command) -> Result<(), PlayError> {
+        self.command(command, &mut ()).map(drop)
+    }
+}
+
+impl Session {
+    pub fn state(&self) -> &State {
+        self.live.state()
+    }
+
+    pub fn meta(&self) -> &GameMeta {
+        &self.meta
+    }
+
+    /// Snapshots skipped while loading this game.
+    pub fn warnings(&self) -> &[SnapshotWarning] {
+        &self.warnings
+    }
+
+    /// Plays `command` and saves the step (the command and every draw it caused) as one
+    /// atomic, flushed write. A rejected command changes and writes nothing.
+    pub fn command(
+        &mut self,
+        command: Command,
+        obs: &mut impl Observer,
+    ) -> Result<Need, PlayError> {
+        if self.broken {
+            return Err(StoreError::Broken {
+                name: self.meta.name.clone(),
+            }
+            .into());
+        }
+        let first = self.live.state().events_folded();
+        self.step.clear();
+        let need = self.live.command(command, obs, &mut self.step)?;
+        self.save_step(first)?;
+        Ok(need)
+    }
+
+    /// Writes `self.step`, which starts at event `first`, with the snapshot when one is
+    /// due and the updated record, in one transaction, then flushes. On failure the
+    /// session is marked broken: the state in memory is ahead of the disk.
+    fn save_step(&mut self, first: u64) -> Result<(), StoreError> {
+        let result = self.try_save_step(first);
+        self.broken = result.is_err();
+        result
+    }
+
+    fn try_save_step(&mut self, first: u64) -> Result<(), StoreError> {
+        let state = self.live.state();
+        let hash = state.hash();
+        let after = state.events_folded();
+        let events = event_batch(first, &self.step);
+        let snapshot = snapshot::due(first, after).then(|| snapshot::encode(state, hash));
+        let mut meta = self.meta.clone();
+        meta.record(state, hash);
+        let meta_bytes = encode_meta(&meta);
+        let trees = (&self.trees.events, &self.trees.snapshots, &self.games);
+        trees
+            .transaction(|(events_tx, snapshots_tx, games_tx)| {
+                events_tx.apply_batch(&events)?;
+                if let Some(bytes) = &snapshot {
+                    snapshots_tx.insert(&key(after), bytes.as_slice())?;
+                }
+                games_tx.insert(&meta.id.key(), meta_bytes.as_slice())?;
+                Ok::<_, ConflictableTransactionError<Infallible>>(())
+            })
+            .map_err(|e| match e {
+                TransactionError::Storage(e) => StoreError::Db(e),
+                TransactionError::Abort(never) => match never {},
+            })?;
+        self.db.flush()?;
+        self.meta = meta;
+        Ok(())
+    }
+}
+
+/// Event keys: the index, big-endian, so that key order is tape order.
+fn key(index: u64) -> [u8; 8] {
+    index.to_be_bytes()
+}
+
+fn index_of(key: &[u8]) -> Option<u64> {
+    key.try_into().ok().map(u64::from_be_bytes)
+}
+
+fn event_batch(first: u64, events: &[Event]) -> Batch {
+    let mut batch = Batch::default();
+    for (index, event) in (first..).zip(events) {
+        batch.insert(&key(index), encode_event(event));
+    }
+    batch
+}
+
+/// bincode's standard (varint) encoding: a tag byte, then a command's 1-2 bytes or a
+/// draw's varint (5 bytes for most draws, which are uniform over `u32`).
+fn encode_event(event: &Event) -> IVec {
+    let mut buf = [0u8; 16];
+    let len = bincode::serde::encode_into_slice(event, &mut buf, bincode::config::standard())
+        .expect("an event fits in 16 bytes");
+    IVec::from(&buf[..len])
+}
+
+fn decode_event(bytes: &[u8]) -> Option<Event> {
+    let (event, read) =
+        bincode::serde::decode_from_slice(bytes, bincode::config::standard()).ok()?;
+    (read == bytes.len()).then_some(event)
+}
+
+/// Events `from..to` of a game's tape, all present and in order.
+fn read_events(tree: &Tree, from: u64, to: u64, name: &str) -> Result<Vec<Event>, StoreError> {
+    let damaged = |what: String| StoreError::Damaged {
+        name: name.to_owned(),
+        what,
+    };
+    // The count comes from disk: bound the allocation by what a sane tape could hold.
+    let mut out = Vec::with_capacity(to.saturating_sub(from).min(1 << 20) as usize);
+    for (expected, entry) in (from..).zip(tree.range(key(from)..key(to))) {
+        let (k, v) = entry?;
+        if index_of(&k) != Some(expected) {
+            return Err(damaged(format!("event {expected} is missing")));
+        }
+        let event =
+            decode_event(&v).ok_or_else(|| damaged(format!("event {expected} does not decode")))?;
+        out.push(event);
+    }
+    let read = from + out.len() as u64;
+    if read < to {
+        return Err(damaged(format!("event {read} is missing")));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Status, SNAPSHOT_EVERY};
+    use sandglass_sim::bot::Bot;
+    use sandglass_sim::{fold, Ruleset};
+
+    /// A store in a fresh directory holding one bot game of up to `commands` commands.
+    fn played(commands: u64) -> (tempfile::TempDir, Store, GameId) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let header = Header::new(1, Ruleset::NETHACK, 0);
+        let mut session = store.create("camel", header, &mut ()).unwrap();
+        play(&mut session, commands);
+        let id = session.meta().id;
+        (dir, store, id)
+    }
+
+    fn play(session: &mut Session, commands: u64) {
+        Bot::new(session.meta().events)
+            .play(session, commands)
+            .unwrap();
+    }
+
+    fn genesis_hash(store: &Store, id: GameId) -> u64 {
+        let meta = store.meta(id).unwrap();
+        fold(&meta.header, store.events(id).unwrap(), &mut ())
+            .unwrap()
+            .hash()
+    }
+
+    #[test]
+    fn a_game_loads_back_from_its_snapshot_as_from_its_genesis() {
+        let (dir, store, id) = played(400);
+        let meta = store.meta(id).unwrap();
+        assert!(meta.events > SNAPSHOT_EVERY, "{} events", meta.events);
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        let snapshots = store.snapshots(id).unwrap();
+        assert!(!snapshots.is_empty());
+        let loaded = store.load(id).unwrap();
+        assert!(loaded.warnings.is_empty());
+        assert_eq!(loaded.state.hash(), meta.last_hash);
+        assert_eq!(genesis_hash(&store, id), meta.last_hash);
+        for (index, state) in snapshots {
+            assert_eq!(state.events_folded(), index);
+            assert_eq!(
+                state.need(),
+                Need::Command,
+                "snapshots lie on command boundaries"
+            );
+        }
+    }
+
+    #[test]
+    fn the_record_follows_the_game() {
+        let (_dir, store, id) = played(30);
+        let meta = store.meta(id).unwrap();
+        let events = store.events(id).unwrap();
+        let commands = events
+            .iter()
+            .filter(|e| matches!(e, Event::Command(_)))
+            .count();
+        assert_eq!(meta.events, events.len() as u64);
+        assert_eq!(meta.commands, commands as u64);
+        assert_eq!(meta.status, Status::Alive);
+        assert_eq!(store.find("camel").unwrap(), meta);
+        assert_eq!(store.find(&id.to_string()).unwrap(), meta);
+        assert!(matches!(
+            store.find("dromedary"),
+            Err(StoreError::NoSuchGame(_))
+        ));
+    }
+
+    #[test]
+    fn a_resumed_game_goes_on_where_it_stopped() {
+        let (dir, store, id) = played(30);
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        let mut session = store.resume(id).unwrap();
+        play(&mut session, 10);
+        let hash = session.state().hash();
+        assert_eq!(store.meta(id).unwrap().last_hash, hash);
+        assert_eq!(genesis_hash(&store, id), hash);
+    }
+
+    #[test]
+    fn a_rejected_command_writes_nothing() {
+        let (_dir, store, id) = played(5);
+        let before = store.meta(id).unwrap();
+        let mut session = store.resume(id).unwrap();
+        let error = session.command(Command::Eat(sandglass_sim::Slot(25)), &mut ());
+        assert!(matches!(error, Err(PlayError::Rejected(_))));
+        assert_eq!(store.meta(id).unwrap().events, before.events);
+        assert_eq!(store.events(id).unwrap().len() as u64, before.events);
+    }
+
+    #[test]
+    fn a_damaged_snapshot_is_skipped_with_a_warning_and_rebuilt() {
+        let (_dir, store, id) = played(400);
+        let meta = store.meta(id).unwrap();
+        let trees = store.trees(id).unwrap();
+        let originals: Vec<(IVec, IVec)> = trees.snapshots.iter().map(Result::unwrap).collect();
+        assert!(originals.len() >= 2, "the game has snapshots to damage");
+        let (newest, value) = originals.last().unwrap().clone();
+        let newest = index_of(&newest).unwrap();
+        // Loaded once with the damage: skipped, folded past, rebuilt as it was. Loaded
+        // again: nothing to skip.
+        let load_rebuilds = |why: &str| {
+            let loaded = store.load(id).unwrap();
+            assert_eq!(loaded.state.hash(), meta.last_hash);
+            assert!(!loaded.warnings.is_empty());
+            for warning in &loaded.warnings {
+                assert!(warning.reason.to_string().contains(why), "{warning}");
+                assert!(warning.rebuilt, "{warning}");
+                assert!(warning.to_string().contains("rebuilt"), "{warning}");
+            }
+            let again: Vec<(IVec, IVec)> = trees.snapshots.iter().map(Result::unwrap).collect();
+            assert_eq!(again, originals, "every snapshot is as it was written");
+            assert!(store.load(id).unwrap().warnings.is_empty());
+            loaded.warnings
+        };
+        // A flipped bit in the state: it decodes to something else, or not at all.
+        let mut flipped = value.to_vec();
+        let middle = flipped.len() / 2;
+        flipped[middle] ^= 0x10;
+        trees.snapshots.insert(key(newest), flipped).unwrap();
+        let warnings = load_rebuilds("");
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].index, newest);
+        // A wrong hash in front of an intact state.
+        let mut rehashed = value.to_vec();
+        rehashed[0] ^= 1;
+        trees.snapshots.insert(key(newest), rehashed).unwrap();
+        load_rebuilds("hash");
+        // Every snapshot gone bad: folded from the genesis, every one rebuilt.
+        for (k, _) in &originals {
+            trees.snapshots.insert(k, &b"junk"[..]).unwrap();
+        }
+        assert_eq!(load_rebuilds("").len(), originals.len());
+    }
+
+    #[test]
+    fn a_missing_event_is_damage_not_a_panic() {
+        let (_dir, store, id) = played(10);
+        let trees = store.trees(id).unwrap();
+        trees.events.remove(key(3)).unwrap();
+        let error = store.load(id).err().unwrap();
+        assert!(error.to_string().contains("event 3 is missing"), "{error}");
+    }
+
+    #[test]
+    fn save_as_forks_a_game_that_then_goes_its_own_way() {
+        let (_dir, store, id) = played(30);
+        let original = store.meta(id).unwrap();
+        let (fork, warnings) = store.fork(id, "other", original.events).unwrap();
+        assert!(warnings.is_empty());
+        assert_ne!(fork.id, id);
+        assert_eq!(fork.last_hash, original.last_hash);
+        assert_eq!(store.events(fork.id).unwrap(), store.events(id).unwrap());
+        let mut session = store.resume(fork.id).unwrap();
+        play(&mut session, 10);
+        assert_eq!(store.meta(id).unwrap(), original);
+        let forked = store.events(fork.id).unwrap();
+        assert_eq!(
+            forked[..original.events as usize],
+            store.events(id).unwrap()[..]
+        );
+        assert!(matches!(
+            store.fork(id, "other", original.events),
+            Err(StoreError::NameTaken(_))
+        ));
+    }
+
+    #[test]
+    fn a_fork_must_cut_between_commands() {
+        let (_dir, store, id) = played(10);
+        let events = store.events(id).unwrap();
+        let command_at = events
+            .iter()
+            .rposition(|e| matches!(e, Event::Command(_)))
+            .unwrap() as u64;
+        let (fork, _) = store.fork(id, "cut", command_at).unwrap();
+        assert_eq!(fork.events, command_at);
+        assert!(matches!(
+            store.fork(id, "mid", command_at + 1),
+            Err(StoreError::NotAStop { .. })
+        ));
+    }
+
+    #[test]
+    fn delete_removes_the_game_and_its_trees() {
+        let (dir, store, id) = played(5);
+        store.delete(id).unwrap();
+        assert!(matches!(store.meta(id), Err(StoreError::NoSuchGame(_))));
+        assert!(matches!(store.delete(id), Err(StoreError::NoSuchGame(_))));
+        let names = store.db.tree_names();
+        assert!(!names.iter().any(|n| n.starts_with(b"game/")), "{names:?}");
+        drop(store);
+        assert!(Store::open(dir.path()).unwrap().games().unwrap().is_empty());
+    }
+
+    #[test]
+    fn trees_left_without_a_record_are_dropped_on_open() {
+        let (dir, store, id) = played(5);
+        let ghost = store.new_id().unwrap();
+        let trees = store.trees(ghost).unwrap();
+        trees.events.insert(key(0), &b"x"[..]).unwrap();
+        store.db.flush().unwrap();
+        drop((trees, store));
+        let store = Store::open(dir.path()).unwrap();
+        let names = store.db.tree_names();
+        let ghost_prefix = format!("game/{ghost}/");
+        assert!(!names.iter().any(|n| n.starts_with(ghost_prefix.as_bytes())));
+        assert!(store.load(id).is_ok());
+    }
+
+    #[test]
+    fn export_then_import_gives_the_identical_game_and_snapshots() {
+        let (_dir, store, id) = played(400);
+        let file = store.export(id).unwrap();
+        let bytes = crate::sgr::to_bytes(&file);
+        let imported = store
+            .import(&crate::sgr::from_bytes(&bytes).unwrap(), "again")
+            .unwrap();
+        let original = store.meta(id).unwrap();
+        assert_eq!(imported.last_hash, original.last_hash);
+        assert_eq!(imported.events, original.events);
+        assert_eq!(
+            store.events(imported.id).unwrap(),
+            store.events(id).unwrap()
+        );
+        let at = |id| -> Vec<u64> {
+            store
+                .snapshots(id)
+                .unwrap()
+                .into_iter()
+                .map(|(i, _)| i)
+                .collect()
+        };
+        assert_eq!(
+            at(imported.id),
+            at(id),
+            "live play and import snapshot alike"
+        );
+        assert!(matches!(
+            store.import(&file, "again"),
+            Err(StoreError::NameTaken(_))
+        ));
+    }
+
+    #[test]
+    fn a_stored_game_is_checked_against_its_snapshots_like_a_file() {
+        let (_dir, store, id) = played(400);
+        let (file, warnings) = store.recording(id).unwrap();
+        assert!(warnings.is_empty());
+        let snapshots = store.snapshots(id).unwrap();
+        let hashes: Vec<(u64, u64)> = snapshots.iter().map(|(i, s)| (*i, s.hash())).collect();
+        assert!(!hashes.is_empty());
+        assert_eq!(file.checkpoints, hashes);
+        let last_hash = store.meta(id).unwrap().last_hash;
+        assert_eq!(
+            file.check(&mut (), u64::MAX, |_| ()).unwrap().hash(),
+            last_hash
+        );
+        // A damaged snapshot is left out with a warning; the game still verifies.
+        let trees = store.trees(id).unwrap();
+        let (first, _) = trees.snapshots.first().unwrap().unwrap();
+        trees.snapshots.insert(first, &b"junk"[..]).unwrap();
+        let (file, warnings) = store.recording(id).unwrap();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(file.checkpoints, hashes[1..]);
+        assert!(file.check(&mut (), u64::MAX, |_| ()).is_ok());
+    }
+
+    #[test]
+    fn an_import_that_does_not_verify_stores_nothing() {
+        let (_dir, store, id) = played(10);
+        let mut file = store.export(id).unwrap();
+        file.final_hash ^= 1;
+        assert!(matches!(
+            store.import(&file, "bad"),
+            Err(StoreError::Replay(ReplayFileError::Check(
+                CheckError::Desync { .. }
+            )))
+        ));
+        assert_eq!(store.games().unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,145 @@
+//! Saved games: the sled event log, its snapshots, and the portable replay file.
+//!
+//! One sled database per data directory holds:
+//!
+//! * `games`: one [`GameMeta`] record per game, keyed by its id (big-endian `u64`);
+//! * `game/{id}/events`: the game's tape, keyed by event index (big-endian `u64`, so that
+//!   key order is tape order), each value one `Event` in bincode's standard (varint)
+//!   encoding;
+//! * `game/{id}/snapshots`: the state at some command boundaries, keyed the same way (see
+//!   [`snapshot`]).
+//!
+//! Every accepted command and the draws it caused go to disk as one atomic transaction
+//! (events, the snapshot when one is due, and the updated metadata record) and are flushed
+//! before the next command is taken: a crash keeps either the whole step or none of it, and
+//! never loses a step the player saw. The simulation knows nothing of this crate; it reads
+//! the clock only for the metadata's "created" and "last played" (`now`).
+
+mod db;
+mod error;
+mod game;
+pub mod sgr;
+pub mod snapshot;
+
+use std::fmt;
+
+use sandglass_sim::{Header, Outcome, State};
+use serde::{Deserialize, Serialize};
+
+pub use db::{Store, LAYOUT_VERSION, LOCK_WAIT};
+pub use error::{PlayError, ReplayFileError, StoreError};
+pub use game::{Loaded, Session};
+pub use snapshot::{SnapshotError, SnapshotWarning, SNAPSHOT_EVERY};
+
+/// A game's number in its data directory. Never reused, even after a delete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct GameId(pub u64);
+
+impl GameId {
+    fn key(self) -> [u8; 8] {
+        self.0.to_be_bytes()
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    Alive,
+    Dead,
+    Won,
+    /// The player gave up (the `quit` command): over, but neither died nor won.
+    Quit,
+}
+
+impl Status {
+    pub fn of(state: &State) -> Status {
+        match state.outcome() {
+            None => Status::Alive,
+            Some(Outcome::Died) => Status::Dead,
+            Some(Outcome::Won) => Status::Won,
+            Some(Outcome::Quit) => Status::Quit,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Alive => "alive",
+            Status::Dead => "dead",
+            Status::Won => "won",
+            Status::Quit => "quit",
+        }
+    }
+}
+
+/// The metadata record of one game: enough to list it without folding its tape.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameMeta {
+    pub id: GameId,
+    pub name: String,
+    /// The tape's header: seed, ruleset, versions and when the tape was first recorded.
+    pub header: Header,
+    /// When this record was made (a fork or an import is made anew), seconds since the epoch.
+    pub created: u64,
+    pub last_played: u64,
+    pub status: Status,
+    pub depth: u8,
+    /// Game ticks so far.
+    pub turns: u64,
+    pub commands: u64,
+    pub events: u64,
+    /// `State::hash` after the last event.
+    pub last_hash: u64,
+}
+
+impl GameMeta {
+    fn new(id: GameId, name: &str, header: Header, state: &State, hash: u64) -> GameMeta {
+        let now = now();
+        let mut meta = GameMeta {
+            id,
+            name: name.to_owned(),
+            header,
+            created: now,
+            last_played: now,
+            status: Status::Alive,
+            depth: 0,
+            turns: 0,
+            commands: 0,
+            events: 0,
+            last_hash: 0,
+        };
+        meta.record(state, hash);
+        meta
+    }
+
+    /// Brings the record up to `state`, whose hash the caller has already computed.
+    fn record(&mut self, state: &State, hash: u64) {
+        self.last_played = now();
+        self.status = Status::of(state);
+        self.depth = state.world().depth();
+        self.turns = state.tick().0;
+        self.commands = state.events_folded() - state.draws_folded();
+        self.events = state.events_folded();
+        self.last_hash = hash;
+    }
+}
+
+/// Seconds since the Unix epoch, now; a clock set before 1970 reads as 0. The one place
+/// the current time is read.
+pub fn now() -> u64 {
+    u64::try_from(jiff::Timestamp::now().as_second()).unwrap_or(0)
+}
+
+/// A bot game's recording, up to `commands` commands (fewer if the game ends): for the
+/// tests of this crate.
+#[cfg(test)]
+fn bot_recording(seed: u64, commands: u64) -> sandglass_sim::Recording {
+    let header = Header::new(seed, sandglass_sim::Ruleset::NETHACK, 0);
+    let tape = sandglass_sim::bot::Bot::new(seed).record(header, commands);
+    sandglass_sim::Recording::record(tape.header, tape.events).unwrap()
+}

@@ -1,0 +1,58 @@
+//! `cargo xtask`: the developers' tools, kept out of the shipped binary.
+//!
+//! * `record-goldens DIR`: plays and writes the golden replays and their README.
+//! * `bench-window`: the window's frame loop under a crowd, for BENCHMARKS.md.
+
+mod goldens;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use sandglass::window::{self, BenchArgs, Opening, Options};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Write the golden replays and their README from the table in xtask/src/goldens.rs.
+    RecordGoldens { dir: PathBuf },
+    /// Open the window on a crowd of creatures on a real level and measure frame times.
+    BenchWindow {
+        #[command(flatten)]
+        bench: BenchArgs,
+        /// Write the frame time statistics here when the window closes.
+        #[arg(long, value_name = "FILE")]
+        frame_stats: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Cmd::RecordGoldens { dir } => goldens::run(&dir),
+        Cmd::BenchWindow { bench, frame_stats } => bench_window(bench, frame_stats),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("xtask: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The benchmark keeps nothing: its data and settings go to a directory removed after.
+fn bench_window(bench: BenchArgs, frame_stats: Option<PathBuf>) -> anyhow::Result<()> {
+    let scratch = tempfile::tempdir()?;
+    let options = Options {
+        data_dir: scratch.path().join("data"),
+        config_dir: None,
+        frame_stats,
+    };
+    window::run(Opening::Bench(bench), options)
+}
