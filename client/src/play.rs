@@ -268,3 +268,128 @@ impl GameController {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use macroquad::miniquad::KeyCode;
+    use sandglass_sim::geometry::Direction;
+    use sandglass_sim::{Header, Ruleset};
+
+    /// A new game in a fresh data directory, its controller, and the store.
+    fn new_game() -> (tempfile::TempDir, Store, GameController) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let session = store
+            .create("camel", Header::new(7, Ruleset::NETHACK, 0), &mut ())
+            .unwrap();
+        (dir, store, GameController::new(session, true))
+    }
+
+    fn press(game: &mut GameController, store: &Store, keys: &[Key]) -> Reaction {
+        let mut last = Reaction::Stay;
+        for &key in keys {
+            last = game.key(store, key, &mut ()).unwrap();
+        }
+        last
+    }
+
+    /// Pages through whatever waits behind `--more--`.
+    fn read_all(game: &mut GameController, store: &Store) {
+        while game.messages().has_more() {
+            press(game, store, &[Key::Char(' ')]);
+        }
+    }
+
+    #[test]
+    fn a_movement_key_plays_and_saves_one_command() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        let camel = game.state().world().player().unwrap().pos();
+        let open = Direction::ALL
+            .into_iter()
+            .find(|&d| game.state().world().map().is_free(camel.step(d)))
+            .unwrap();
+        let key = "hjklyubn"
+            .chars()
+            .map(Key::Char)
+            .find(|&k| bind(Mode::Play, k) == Some(Input::Move(open)))
+            .unwrap();
+        assert_eq!(press(&mut game, &store, &[key]), Reaction::Played);
+        assert_eq!(store.meta(game.meta().id).unwrap().commands, 1);
+        assert_eq!(
+            game.state().world().player().unwrap().pos(),
+            camel.step(open)
+        );
+    }
+
+    #[test]
+    fn eating_asks_which_and_escape_asks_nothing_more() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        let before = game.state().world().inventory().len();
+        press(&mut game, &store, &[Key::Char('e')]);
+        assert_eq!(game.mode(), Mode::Menu);
+        let choices = game.prompt().unwrap().choices().to_vec();
+        assert!(
+            choices.iter().any(|(_, name)| name == "a date"),
+            "{choices:?}"
+        );
+        press(&mut game, &store, &[Key::Code(KeyCode::Escape)]);
+        assert_eq!(game.mode(), Mode::Play);
+        assert_eq!(game.messages().page().last().unwrap(), prompt::NEVER_MIND);
+        let date = choices[0].0.letter();
+        let played = press(&mut game, &store, &[Key::Char('e'), Key::Char(date)]);
+        assert_eq!(played, Reaction::Played);
+        assert_eq!(game.state().world().inventory().len(), before - 1);
+    }
+
+    #[test]
+    fn quitting_needs_a_yes_and_ends_on_the_summary() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        press(&mut game, &store, &[Key::Char('Q'), Key::Char('n')]);
+        assert!(!game.is_over());
+        press(&mut game, &store, &[Key::Char('Q'), Key::Char('y')]);
+        assert!(game.is_over());
+        assert_eq!(game.mode(), Mode::More);
+        read_all(&mut game, &store);
+        let id = game.meta().id;
+        assert_eq!(
+            press(&mut game, &store, &[Key::Char(' ')]),
+            Reaction::Over(id)
+        );
+    }
+
+    #[test]
+    fn help_closes_on_any_key_and_escape_goes_to_the_menu() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        press(&mut game, &store, &[Key::Char('?')]);
+        assert_eq!(game.overlay(), &Overlay::Help);
+        // The shift of `?` alone is no key press.
+        press(&mut game, &store, &[Key::Code(KeyCode::LeftShift)]);
+        assert_eq!(game.overlay(), &Overlay::Help);
+        press(&mut game, &store, &[Key::Char('x')]);
+        assert_eq!(game.overlay(), &Overlay::None);
+        let menu = press(&mut game, &store, &[Key::Code(KeyCode::Escape)]);
+        assert_eq!(menu, Reaction::Menu);
+    }
+
+    #[test]
+    fn save_as_names_a_copy_and_play_goes_on_here() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        press(&mut game, &store, &[Key::Char('S')]);
+        assert_eq!(game.overlay(), &Overlay::SaveAs("camel-2".into()));
+        let erase = Key::Code(KeyCode::Backspace);
+        press(&mut game, &store, &[erase, erase, Key::Char('!')]);
+        press(&mut game, &store, &[Key::Code(KeyCode::Enter)]);
+        assert_eq!(game.overlay(), &Overlay::None);
+        let copy = store.find("camel!").unwrap();
+        assert_eq!(copy.last_hash, game.meta().last_hash);
+        assert_eq!(game.meta().name, "camel");
+        let said = game.messages().page().last().unwrap();
+        assert_eq!(said, "Saved a copy as camel!; you play on in camel.");
+    }
+}

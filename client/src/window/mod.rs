@@ -27,7 +27,7 @@ use macroquad::prelude::*;
 use sandglass_sim::{Header, Ruleset, State};
 use sandglass_store::{GameId, Status, Store};
 
-use crate::input::keys::{bind, Input, KeyQueue, Mode};
+use crate::input::keys::{bind, Input, Key, KeyQueue, Mode};
 use crate::play::GameController;
 use crate::settings::Settings;
 use draw_map::Layout;
@@ -246,14 +246,7 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
     // final hash and the frame statistics can be written. The game itself needs no
     // saving: every command already is on disk.
     prevent_quit();
-    // Shadows are drawn as many soft quads: a measurable share of a frame under Xvfb's
-    // software GL, for no information.
-    egui_macroquad::cfg(|ctx| {
-        ctx.style_mut(|style| {
-            style.visuals.window_shadow = egui_macroquad::egui::Shadow::NONE;
-            style.visuals.popup_shadow = egui_macroquad::egui::Shadow::NONE;
-        });
-    });
+    style_egui();
     let subscriber = register_input_subscriber();
     let mut keys = KeyQueue::default();
     let mut stats = FrameStats::default();
@@ -265,27 +258,8 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         let start = Instant::now();
         let time = get_time();
         repeat_all_miniquad_input(&mut keys, subscriber);
-        let mut go = Go::Stay;
-        for key in keys.take() {
-            if matches!(go, Go::Stay) {
-                if bind(Mode::Play, key) == Some(Input::TogglePanel) {
-                    app.toggle_panel();
-                    continue;
-                }
-                go = match &mut screen {
-                    Screen::Start(s) => s.key(&app, key),
-                    Screen::Game(s) => s.key(&mut app, key, time)?,
-                    Screen::End(s) => s.key(key),
-                    Screen::Replay(s) => s.key(key, time),
-                    Screen::Bench(_) => Go::Stay,
-                };
-            }
-        }
-        let next = match &mut screen {
-            Screen::Replay(s) => s.update(&mut app, time)?,
-            Screen::Bench(s) => s.update(time),
-            _ => Go::Stay,
-        };
+        let mut go = screen.keys(&mut app, keys.take(), time)?;
+        let next = screen.update(&mut app, time)?;
         if matches!(go, Go::Stay) {
             go = next;
         }
@@ -293,29 +267,102 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
             go = Go::Exit;
         }
         if !matches!(go, Go::Stay) {
-            if let Screen::Game(game) = &mut screen {
-                game.leave();
-            }
+            screen.leave();
             match open(&mut app, go, time)? {
                 Some(next) => screen = next,
                 None => break,
             }
         }
+        screen.draw(&mut app, time);
+        let work = start.elapsed();
+        stats.frame(start, work);
+        if stats_file.is_none() && !benchmark && work < frames::SHORTEST {
+            std::thread::sleep(frames::SHORTEST - work);
+        }
+        next_frame().await;
+    }
+    write_stats(&stats, benchmark, stats_file)
+}
 
+/// Shadows are drawn as many soft quads: a measurable share of a frame under Xvfb's
+/// software GL, for no information.
+fn style_egui() {
+    egui_macroquad::cfg(|ctx| {
+        ctx.style_mut(|style| {
+            style.visuals.window_shadow = egui_macroquad::egui::Shadow::NONE;
+            style.visuals.popup_shadow = egui_macroquad::egui::Shadow::NONE;
+        });
+    });
+}
+
+/// The frame statistics: printed after a benchmark, written where `--frame-stats` said.
+fn write_stats(stats: &FrameStats, benchmark: bool, file: Option<PathBuf>) -> anyhow::Result<()> {
+    let report = stats.report();
+    if benchmark {
+        print!("{report}");
+    }
+    if let Some(path) = file {
+        std::fs::write(&path, &report)
+            .with_context(|| format!("cannot write frame statistics to {}", path.display()))?;
+    }
+    Ok(())
+}
+
+impl Screen {
+    /// The keys pressed since the last frame, in order, up to the first that leaves the
+    /// screen. F1 toggles the energy panel wherever it is pressed.
+    fn keys(&mut self, app: &mut App, keys: Vec<Key>, time: f64) -> anyhow::Result<Go> {
+        for key in keys {
+            if bind(Mode::Play, key) == Some(Input::TogglePanel) {
+                app.toggle_panel();
+                continue;
+            }
+            let go = match self {
+                Screen::Start(s) => s.key(app, key),
+                Screen::Game(s) => s.key(app, key, time)?,
+                Screen::End(s) => s.key(key),
+                Screen::Replay(s) => s.key(key, time),
+                Screen::Bench(_) => Go::Stay,
+            };
+            if !matches!(go, Go::Stay) {
+                return Ok(go);
+            }
+        }
+        Ok(Go::Stay)
+    }
+
+    /// What a screen does by itself as time passes: a replay playing, the benchmark.
+    fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
+        Ok(match self {
+            Screen::Replay(s) => s.update(app, time)?,
+            Screen::Bench(s) => s.update(time),
+            _ => Go::Stay,
+        })
+    }
+
+    /// Leaving a game reports its final hash.
+    fn leave(&mut self) {
+        if let Screen::Game(game) = self {
+            game.leave();
+        }
+    }
+
+    /// One frame: the screen, then egui's parts (the scrubber's strip, the energy panel).
+    fn draw(&mut self, app: &mut App, time: f64) {
         clear_background(draw_map::BACKGROUND);
-        match &mut screen {
-            Screen::Start(s) => s.draw(&app),
-            Screen::Game(s) => s.draw(&mut app, time),
-            Screen::End(s) => s.draw(&mut app),
-            Screen::Replay(s) => s.draw(&mut app, time),
-            Screen::Bench(s) => s.draw(&mut app, time),
+        match self {
+            Screen::Start(s) => s.draw(app),
+            Screen::Game(s) => s.draw(app, time),
+            Screen::End(s) => s.draw(app),
+            Screen::Replay(s) => s.draw(app, time),
+            Screen::Bench(s) => s.draw(app, time),
         }
         let mut open = app.settings.panel_open;
         egui_macroquad::ui(|ctx| {
-            if let Screen::Replay(s) = &mut screen {
+            if let Screen::Replay(s) = self {
                 s.ui(ctx, time);
             }
-            if let (true, Some(state)) = (open, screen.state()) {
+            if let (true, Some(state)) = (open, self.state()) {
                 let map = state.world().map();
                 let layout =
                     Layout::new(screen_width(), screen_height(), map.width(), map.height());
@@ -327,23 +374,7 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
             // Closed with the panel's own button.
             app.toggle_panel();
         }
-
-        let work = start.elapsed();
-        stats.frame(start, work);
-        if stats_file.is_none() && !benchmark && work < frames::SHORTEST {
-            std::thread::sleep(frames::SHORTEST - work);
-        }
-        next_frame().await;
     }
-    let report = stats.report();
-    if benchmark {
-        print!("{report}");
-    }
-    if let Some(path) = stats_file {
-        std::fs::write(&path, &report)
-            .with_context(|| format!("cannot write frame statistics to {}", path.display()))?;
-    }
-    Ok(())
 }
 
 /// A seed nobody chose: the standard library's per-process random keys, mixed with the

@@ -181,77 +181,8 @@ impl StartScreen {
         );
         y += line * 2.0;
         match &self.list {
-            None => {
-                for (i, (entry, key, name)) in ENTRIES.iter().enumerate() {
-                    let mut label = format!("{key}  {name}");
-                    let mut color = TEXT;
-                    if *entry == Entry::Continue {
-                        match &self.latest {
-                            Some(m) => {
-                                label +=
-                                    &format!("   {} - depth {}, turn {}", m.name, m.depth, m.turns)
-                            }
-                            None => color = DIM,
-                        }
-                    }
-                    if i == self.choice {
-                        highlight(x, y, w, size);
-                    }
-                    app.text
-                        .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
-                    y += line * 1.3;
-                }
-                y += line;
-                app.text
-                    .draw("Arrows and Enter, or the letter.", x, y, size, DIM);
-            }
-            Some(list) => {
-                let title = if list.watch {
-                    "Watch a replay"
-                } else {
-                    "Saved games"
-                };
-                app.text.bold(title, x, y, size, TITLE);
-                y += line * 1.5;
-                // Smaller, so that a row fits its date at the default window size.
-                let size = (size * 0.85).round();
-                let line = line_height(size);
-                let rows = (((h - y) / line) as usize).saturating_sub(3).max(1);
-                let first = list.choice.saturating_sub(rows - 1);
-                for (i, meta) in list.games.iter().enumerate().skip(first).take(rows) {
-                    let letter = if i < 26 {
-                        char::from(b'a' + i as u8)
-                    } else {
-                        ' '
-                    };
-                    let label = format!(
-                        "{letter}  {:<20} {:<6} depth {}  turn {:<6} {}",
-                        meta.name,
-                        meta.status.name(),
-                        meta.depth,
-                        meta.turns,
-                        utc(meta.last_played)
-                    );
-                    if i == list.choice {
-                        highlight(x, y, w, size);
-                    }
-                    let color = if meta.status == Status::Alive {
-                        TEXT
-                    } else {
-                        DIM
-                    };
-                    app.text
-                        .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
-                    y += line;
-                }
-                y += line;
-                let help = if list.watch {
-                    "Enter opens the game's replay on a timeline. Escape: back."
-                } else {
-                    "Enter plays a live game or shows how a finished one ended. Escape: back."
-                };
-                app.text.draw(help, x, y, size, DIM);
-            }
+            None => self.draw_menu(app, x, y, size),
+            Some(list) => draw_list(app, list, x, y, size),
         }
         if let Some(error) = &self.error {
             app.text.draw(
@@ -266,6 +197,83 @@ impl StartScreen {
                 .draw("No game to continue yet.", x, h - line * 2.0, size, ASK);
         }
     }
+
+    /// The entries, from `x`, `y` down, Continue naming the game it resumes.
+    fn draw_menu(&self, app: &App, x: f32, mut y: f32, size: f32) {
+        let w = screen_width();
+        let line = line_height(size);
+        for (i, (entry, key, name)) in ENTRIES.iter().enumerate() {
+            let mut label = format!("{key}  {name}");
+            let mut color = TEXT;
+            if *entry == Entry::Continue {
+                match &self.latest {
+                    Some(m) => {
+                        label += &format!("   {} - depth {}, turn {}", m.name, m.depth, m.turns)
+                    }
+                    None => color = DIM,
+                }
+            }
+            if i == self.choice {
+                highlight(x, y, w, size);
+            }
+            app.text
+                .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
+            y += line * 1.3;
+        }
+        y += line;
+        app.text
+            .draw("Arrows and Enter, or the letter.", x, y, size, DIM);
+    }
+}
+
+/// The saved games to load or watch, from `x`, `y` down, scrolled to the chosen one.
+fn draw_list(app: &App, list: &List, x: f32, mut y: f32, size: f32) {
+    let (w, h) = (screen_width(), screen_height());
+    let title = if list.watch {
+        "Watch a replay"
+    } else {
+        "Saved games"
+    };
+    app.text.bold(title, x, y, size, TITLE);
+    y += line_height(size) * 1.5;
+    // Smaller, so that a row fits its date at the default window size.
+    let size = (size * 0.85).round();
+    let line = line_height(size);
+    let rows = (((h - y) / line) as usize).saturating_sub(3).max(1);
+    let first = list.choice.saturating_sub(rows - 1);
+    for (i, meta) in list.games.iter().enumerate().skip(first).take(rows) {
+        let letter = if i < 26 {
+            char::from(b'a' + i as u8)
+        } else {
+            ' '
+        };
+        let label = format!(
+            "{letter}  {:<20} {:<6} depth {}  turn {:<6} {}",
+            meta.name,
+            meta.status.name(),
+            meta.depth,
+            meta.turns,
+            utc(meta.last_played)
+        );
+        if i == list.choice {
+            highlight(x, y, w, size);
+        }
+        let color = if meta.status == Status::Alive {
+            TEXT
+        } else {
+            DIM
+        };
+        app.text
+            .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
+        y += line;
+    }
+    y += line;
+    let help = if list.watch {
+        "Enter opens the game's replay on a timeline. Escape: back."
+    } else {
+        "Enter plays a live game or shows how a finished one ended. Escape: back."
+    };
+    app.text.draw(help, x, y, size, DIM);
 }
 
 /// The band behind the chosen row of a list whose text starts at `x` in a window `w` wide.

@@ -32,96 +32,14 @@ pub struct Level {
 /// and everything placed can be reached from the start, through doors if need be.
 pub fn generate(seed: u64, depth: u8) -> Level {
     let mut rng = Expander::new(seed);
-    let (w, h) = (Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT);
-    let mut map = Map::filled(w, h, Terrain::Sand);
-    let random_cell = |rng: &mut Expander| {
-        Pos::new(
-            rng.below(u32::from(w)) as i16,
-            rng.below(u32::from(h)) as i16,
-        )
-    };
-
-    // Soft dunes and hard pans, as blobs grown by random walks.
-    for (terrain, blobs, size) in [(Terrain::Dune, 7, 90), (Terrain::Hardpan, 5, 60)] {
-        for _ in 0..blobs {
-            let mut at = random_cell(&mut rng);
-            for _ in 0..size {
-                map.set_terrain(at, terrain);
-                at = at.step(Direction::ALL[rng.below(8) as usize]);
-            }
-        }
-    }
-    for _ in 0..rng.between(1, 3) {
-        let mut at = random_cell(&mut rng);
-        for _ in 0..rng.between(15, 40) {
-            map.set_terrain(at, Terrain::Water);
-            at = at.step(Direction::ORTHOGONAL[rng.below(4) as usize]);
-        }
-    }
-    // Cactus groves and single cacti.
-    for _ in 0..rng.between(140, 220) {
-        map.set_terrain(random_cell(&mut rng), Terrain::Cactus);
-    }
-    for _ in 0..rng.between(2, 4) {
-        build_ruin(&mut map, &mut rng);
-    }
-
-    // The start is any open cell; the goal the farthest cell reachable from it.
-    let start = loop {
-        let at = random_cell(&mut rng);
-        if matches!(map.terrain(at), Terrain::Sand | Terrain::Hardpan) {
-            break at;
-        }
-    };
+    let mut map = Map::filled(Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT, Terrain::Sand);
+    lay_ground(&mut map, &mut rng);
+    let start = pick_start(&map, &mut rng);
     let reachable = reachable_from(&map, start);
-    let goal = *reachable.last().unwrap_or(&start);
-    let goal_terrain = if depth >= DEEPEST {
-        Terrain::Oasis
-    } else {
-        Terrain::Stairs
-    };
-    map.set_terrain(goal, goal_terrain);
-
-    // Creatures and items on distinct reachable cells, away from the start.
-    let mut spots: Vec<Pos> = reachable
-        .iter()
-        .copied()
-        .filter(|&p| p != goal && p.distance(start) > 4 && map.terrain(p) != Terrain::DoorClosed)
-        .collect();
-    rng.shuffle(&mut spots);
-    let d = u32::from(depth);
-    let mut creatures = vec![];
-    for (species, count) in [
-        (Species::Snake, 3 + d),
-        (Species::Elephant, 1 + d / 2),
-        (Species::Spider, 1 + d),
-    ] {
-        for _ in 0..count {
-            if let Some(at) = spots.pop() {
-                creatures.push((species, at));
-            }
-        }
-    }
-    let mut items = vec![];
-    let kinds = [
-        (Item::Date, 3),
-        (Item::CactusFruit, 2),
-        (Item::Stone, 3),
-        (Item::Spear, 1),
-    ];
-    for (item, count) in kinds {
-        for _ in 0..count {
-            if let Some(at) = spots.pop() {
-                items.push((at, item));
-            }
-        }
-    }
-    for _ in 0..3 {
-        if let Some(at) = spots.pop() {
-            items.push((at, Item::Mushroom(Look::ALL[rng.below(5) as usize])));
-        }
-    }
-
+    let goal = place_goal(&mut map, &reachable, start, depth);
+    let mut spots = free_spots(&map, &reachable, start, goal, &mut rng);
+    let creatures = place_creatures(&mut spots, depth);
+    let items = place_items(&mut spots, &mut rng);
     let mycology = (depth == 1).then(|| {
         let mut effects = Effect::ALL;
         rng.shuffle(&mut effects);
@@ -135,6 +53,119 @@ pub fn generate(seed: u64, depth: u8) -> Level {
         creatures,
         mycology,
     }
+}
+
+fn random_cell(map: &Map, rng: &mut Expander) -> Pos {
+    Pos::new(
+        rng.below(u32::from(map.width())) as i16,
+        rng.below(u32::from(map.height())) as i16,
+    )
+}
+
+/// Soft dunes and hard pans as blobs grown by random walks, pools of water, cactus groves
+/// and single cacti, and a few ruined yards.
+fn lay_ground(map: &mut Map, rng: &mut Expander) {
+    for (terrain, blobs, size) in [(Terrain::Dune, 7, 90), (Terrain::Hardpan, 5, 60)] {
+        for _ in 0..blobs {
+            let mut at = random_cell(map, rng);
+            for _ in 0..size {
+                map.set_terrain(at, terrain);
+                at = at.step(Direction::ALL[rng.below(8) as usize]);
+            }
+        }
+    }
+    for _ in 0..rng.between(1, 3) {
+        let mut at = random_cell(map, rng);
+        for _ in 0..rng.between(15, 40) {
+            map.set_terrain(at, Terrain::Water);
+            at = at.step(Direction::ORTHOGONAL[rng.below(4) as usize]);
+        }
+    }
+    for _ in 0..rng.between(140, 220) {
+        let at = random_cell(map, rng);
+        map.set_terrain(at, Terrain::Cactus);
+    }
+    for _ in 0..rng.between(2, 4) {
+        build_ruin(map, rng);
+    }
+}
+
+/// The start is any open cell.
+fn pick_start(map: &Map, rng: &mut Expander) -> Pos {
+    loop {
+        let at = random_cell(map, rng);
+        if matches!(map.terrain(at), Terrain::Sand | Terrain::Hardpan) {
+            return at;
+        }
+    }
+}
+
+/// The goal is the farthest cell reachable from the start: stairs, or on the deepest
+/// level the oasis.
+fn place_goal(map: &mut Map, reachable: &[Pos], start: Pos, depth: u8) -> Pos {
+    let goal = *reachable.last().unwrap_or(&start);
+    let terrain = if depth >= DEEPEST {
+        Terrain::Oasis
+    } else {
+        Terrain::Stairs
+    };
+    map.set_terrain(goal, terrain);
+    goal
+}
+
+/// Reachable cells away from the start where a creature or an item may be put, in random
+/// order: each is taken from the end, so no two share a cell.
+fn free_spots(map: &Map, reachable: &[Pos], start: Pos, goal: Pos, rng: &mut Expander) -> Vec<Pos> {
+    let mut spots: Vec<Pos> = reachable
+        .iter()
+        .copied()
+        .filter(|&p| p != goal && p.distance(start) > 4 && map.terrain(p) != Terrain::DoorClosed)
+        .collect();
+    rng.shuffle(&mut spots);
+    spots
+}
+
+/// More of every creature the deeper the level.
+fn place_creatures(spots: &mut Vec<Pos>, depth: u8) -> Vec<(Species, Pos)> {
+    let d = u32::from(depth);
+    let counts = [
+        (Species::Snake, 3 + d),
+        (Species::Elephant, 1 + d / 2),
+        (Species::Spider, 1 + d),
+    ];
+    let mut creatures = vec![];
+    for (species, count) in counts {
+        for _ in 0..count {
+            if let Some(at) = spots.pop() {
+                creatures.push((species, at));
+            }
+        }
+    }
+    creatures
+}
+
+/// Food, stones and a spear, and a few mushrooms of random looks.
+fn place_items(spots: &mut Vec<Pos>, rng: &mut Expander) -> Vec<(Pos, Item)> {
+    let kinds = [
+        (Item::Date, 3),
+        (Item::CactusFruit, 2),
+        (Item::Stone, 3),
+        (Item::Spear, 1),
+    ];
+    let mut items = vec![];
+    for (item, count) in kinds {
+        for _ in 0..count {
+            if let Some(at) = spots.pop() {
+                items.push((at, item));
+            }
+        }
+    }
+    for _ in 0..3 {
+        if let Some(at) = spots.pop() {
+            items.push((at, Item::Mushroom(Look::ALL[rng.below(5) as usize])));
+        }
+    }
+    items
 }
 
 /// A small walled yard of cactus with a door, closed or open.

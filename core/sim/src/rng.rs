@@ -101,6 +101,7 @@ impl<'a> Draws<'a> {
         (self.pulled, self.pulled_len)
     }
 
+    #[inline]
     pub fn raw(&mut self) -> Result<u32, NeedDraw> {
         if let Some(&draw) = self.given.get(self.used) {
             self.used += 1;
@@ -117,6 +118,7 @@ impl<'a> Draws<'a> {
     }
 
     /// A uniform value in `0..n`, drawing again after a rejection.
+    #[inline]
     pub fn below(&mut self, n: u32) -> Result<u32, NeedDraw> {
         loop {
             if let Some(value) = below(self.raw()?, n) {
@@ -126,16 +128,19 @@ impl<'a> Draws<'a> {
     }
 
     /// A uniform value in `low..=high`.
+    #[inline]
     pub fn between(&mut self, low: u32, high: u32) -> Result<u32, NeedDraw> {
         Ok(low + self.below(high.saturating_sub(low) + 1)?)
     }
 
     /// True with probability `1 / n`.
+    #[inline]
     pub fn one_in(&mut self, n: u32) -> Result<bool, NeedDraw> {
         Ok(self.below(n)? == 0)
     }
 
     /// One of `choices`, uniformly; `None` for an empty slice (and then no draw is made).
+    #[inline]
     pub fn pick<T: Copy>(&mut self, choices: &[T]) -> Result<Option<T>, NeedDraw> {
         if choices.is_empty() {
             return Ok(None);

@@ -66,7 +66,11 @@ impl Scenario {
     /// the scenario's seed.
     pub fn build(&self) -> Result<State, ScenarioError> {
         let ruleset = self.ruleset()?;
-        let mut state = State::without_player(ruleset, parse_map(&self.map)?);
+        let names = (0..)
+            .map(ActorId)
+            .zip(self.actors.iter().map(|spec| spec.name.clone()))
+            .collect();
+        let mut state = State::without_player(ruleset, parse_map(&self.map)?, names);
         for spec in &self.actors {
             let actor = ActorId(state.world().actor_count() as u32);
             let (species, behaviour, stats, at) = spec.actor(ruleset.time, state.world().map())?;
@@ -76,10 +80,6 @@ impl Scenario {
                 behaviour,
                 stats,
                 at,
-            });
-            state.set_up(Change::Name {
-                actor,
-                name: spec.name.clone(),
             });
         }
         Ok(state)

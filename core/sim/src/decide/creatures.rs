@@ -35,6 +35,7 @@ pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
     }
 }
 
+#[inline]
 fn wander(
     world: &World,
     id: ActorId,
@@ -46,11 +47,13 @@ fn wander(
 }
 
 /// Moves in a random direction each action and bites whatever it bumps into.
+#[inline]
 fn snake(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
     wander(world, id, |_| true, draws)
 }
 
 /// Wanders; bites the camel; now and then lays an egg beside itself.
+#[inline]
 fn spider(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
     if draws.one_in(100)? {
         let at = world.actor_at(id).pos();
@@ -76,6 +79,7 @@ fn brood(world: &World) -> usize {
 }
 
 /// Does nothing until its 10th turn, then hatches.
+#[inline]
 fn egg(world: &World, id: ActorId) -> Action {
     if world.turns(id) + 1 >= HATCH_TURN {
         Action::Hatch
@@ -86,6 +90,7 @@ fn egg(world: &World, id: ActorId) -> Action {
 
 /// Slow. Charges the camel along a clear row or column and cannot turn until it hits
 /// something; a cactus knocks it out.
+#[inline]
 fn elephant(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
     let me = world.actor_at(id);
     if me.knocked_out() > 0 {
@@ -109,6 +114,7 @@ fn elephant(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, Nee
     })
 }
 
+#[inline]
 fn is_camel(world: &World, id: ActorId) -> bool {
     world.actor_at(id).species() == Species::Camel
 }

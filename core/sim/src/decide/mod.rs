@@ -32,6 +32,7 @@ pub(crate) fn decide(
 
 /// A step in `dir`: an attack if someone `may_attack` stands there, a bump if the way is
 /// blocked, else a move.
+#[inline]
 fn step_or_attack(
     world: &World,
     id: ActorId,
@@ -53,6 +54,7 @@ fn step_or_attack(
 }
 
 /// A roll of damage for `species`.
+#[inline]
 fn roll_damage(species: Species, draws: &mut Draws) -> Result<i16, NeedDraw> {
     let (low, high) = species.damage();
     Ok(draws.between(low, high)? as i16)

@@ -6,6 +6,7 @@
 //! `advance_ordering`, `advance_act`); the machine's books are written here and nowhere
 //! else.
 
+use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use thiserror::Error;
@@ -59,7 +60,11 @@ impl State {
     /// A new game: the machine starts by asking for the draws of the first level.
     pub fn new(header: &Header, obs: &mut impl Observer) -> State {
         let mut state = State {
-            world: World::empty(header.ruleset, Map::filled(1, 1, Terrain::Sand)),
+            world: World::empty(
+                header.ruleset,
+                Map::filled(1, 1, Terrain::Sand),
+                BTreeMap::new(),
+            ),
             books: Books::new(Phase::Generate { depth: 1 }),
         };
         state.advance(obs, Tick(u64::MAX), None);
@@ -67,10 +72,15 @@ impl State {
     }
 
     /// A state with no level and no player, waiting for its first tick: what a scenario
-    /// file fills with actors, through `apply` like everything else.
-    pub(crate) fn without_player(ruleset: Ruleset, map: Map) -> State {
+    /// file fills with actors, through `apply` like everything else, the actors to come
+    /// going by `names`.
+    pub(crate) fn without_player(
+        ruleset: Ruleset,
+        map: Map,
+        names: BTreeMap<ActorId, String>,
+    ) -> State {
         State {
-            world: World::empty(ruleset, map),
+            world: World::empty(ruleset, map, names),
             books: Books::new(Phase::StartTick),
         }
     }
@@ -283,7 +293,7 @@ impl State {
     #[inline]
     fn take(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
         let cost = self.world.cost_of(id, &action);
-        let (action, cost) = if cost <= self.world.energy(id).0 {
+        let (action, cost) = if cost <= self.world.clocks()[id].energy.0 {
             (action, cost)
         } else {
             (Action::Rest, 0)
@@ -303,6 +313,7 @@ impl State {
 
     /// The tick's hot loop: from `slot` on, skips the actors that cannot act and settles
     /// the turns of idle ones, up to the first actor whose action must be decided.
+    #[inline]
     fn next_to_decide<O: Observer>(&mut self, slot: u32, obs: &mut O) -> Option<u32> {
         let end = self.world.turn_order().len() as u32;
         if !O::SEES_EACH_WAIT {
@@ -326,6 +337,7 @@ impl State {
     /// decision are settled a stretch of slots at a time, with one `Settle` each. A
     /// stretch is read twice (to find where it ends, to settle it), so it is kept short
     /// enough to stay in the nearest cache.
+    #[inline]
     fn settle_up_to_decision(&mut self, mut slot: u32, end: u32) -> Option<u32> {
         while slot < end {
             let last = end.min(slot + SETTLE_STRETCH);

@@ -70,11 +70,6 @@ pub enum Change {
         stats: Stats,
         at: Pos,
     },
-    /// A scenario file's name for an actor.
-    Name {
-        actor: ActorId,
-        name: String,
-    },
     Charge {
         actor: ActorId,
         dir: Option<Direction>,
@@ -147,9 +142,6 @@ impl World {
                 stats,
                 at,
             } => self.apply_spawn(actor, Actor::new(species, behaviour, at, stats)),
-            Change::Name { actor, ref name } => {
-                self.names.insert(actor, name.clone());
-            }
             Change::Charge { actor, dir } => self.actors[actor.index()].charging = dir,
             Change::KnockOut { actor, turns } => self.apply_knock_out(actor, turns),
             Change::PickUp { floor_index } => self.apply_pick_up(floor_index),

@@ -70,15 +70,18 @@ impl Condition {
 pub struct Conditions([u16; 4]);
 
 impl Conditions {
+    #[inline]
     pub fn is_none(&self) -> bool {
         self.0 == [0; 4]
     }
 
     /// Turns left of `condition`.
+    #[inline]
     pub fn left(&self, condition: Condition) -> u16 {
         self.0[condition as usize]
     }
 
+    #[inline]
     pub fn has(&self, condition: Condition) -> bool {
         self.left(condition) > 0
     }
@@ -141,36 +144,47 @@ impl Actor {
         }
     }
 
+    #[inline]
     pub fn species(&self) -> Species {
         self.species
     }
+    #[inline]
     pub fn behaviour(&self) -> Behaviour {
         self.behaviour
     }
+    #[inline]
     pub fn pos(&self) -> Pos {
         self.pos
     }
+    #[inline]
     pub fn stats(&self) -> Stats {
         self.stats
     }
+    #[inline]
     pub fn hp(&self) -> i16 {
         self.hp
     }
+    #[inline]
     pub fn max_hp(&self) -> i16 {
         self.max_hp
     }
+    #[inline]
     pub fn initiative(&self) -> u32 {
         self.initiative
     }
+    #[inline]
     pub fn is_present(&self) -> bool {
         self.present
     }
+    #[inline]
     pub fn knocked_out(&self) -> u16 {
         self.knocked_out
     }
+    #[inline]
     pub fn charging(&self) -> Option<Direction> {
         self.charging
     }
+    #[inline]
     pub fn conditions(&self) -> Conditions {
         self.conditions
     }
@@ -239,14 +253,15 @@ pub struct World {
 }
 
 impl World {
-    /// A world with nothing in it yet, on `map`.
-    pub(crate) fn empty(ruleset: Ruleset, map: Map) -> World {
+    /// A world with nothing in it yet, on `map`, where the actors to come will go by
+    /// `names` (a scenario's; a game's go by their species).
+    pub(crate) fn empty(ruleset: Ruleset, map: Map, names: BTreeMap<ActorId, String>) -> World {
         World {
             ruleset,
             tick: Tick(0),
             actors: vec![],
             clocks: Clocks::default(),
-            names: BTreeMap::new(),
+            names,
             order: vec![],
             order_stale: true,
             unrolled: VecDeque::new(),
@@ -323,24 +338,31 @@ impl World {
         Some(world)
     }
 
+    #[inline]
     pub fn ruleset(&self) -> Ruleset {
         self.ruleset
     }
+    #[inline]
     pub fn time(&self) -> TimeModel {
         self.ruleset.time
     }
+    #[inline]
     pub fn tick(&self) -> Tick {
         self.tick
     }
+    #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
+    #[inline]
     pub fn map(&self) -> &Map {
         &self.map
     }
+    #[inline]
     pub fn depth(&self) -> u8 {
         self.depth
     }
+    #[inline]
     pub fn floor(&self) -> &[(Pos, Item)] {
         &self.floor
     }
@@ -350,24 +372,30 @@ impl World {
             .filter(move |(p, _)| *p == pos)
             .map(|&(_, item)| item)
     }
+    #[inline]
     pub fn inventory(&self) -> &[Item] {
         &self.inventory
     }
+    #[inline]
     pub fn mycology(&self) -> &Mycology {
         &self.mycology
     }
     pub fn messages(&self) -> &MessageLog {
         &self.messages
     }
+    #[inline]
     pub fn player_id(&self) -> Option<ActorId> {
         self.player
     }
+    #[inline]
     pub fn player(&self) -> Option<&Actor> {
         self.player.map(|id| &self.actors[id.index()])
     }
+    #[inline]
     pub fn is_player(&self, id: ActorId) -> bool {
         self.player == Some(id)
     }
+    #[inline]
     pub fn actor(&self, id: ActorId) -> Option<&Actor> {
         self.actors.get(id.index())
     }
@@ -389,6 +417,7 @@ impl World {
 
     /// Every actor that has ever been in the game, gone ones too: the id the next one
     /// will take.
+    #[inline]
     pub fn actor_count(&self) -> usize {
         self.actors.len()
     }
@@ -410,33 +439,40 @@ impl World {
     }
 
     /// The turn order of the current tick.
+    #[inline]
     pub fn turn_order(&self) -> &[ActorId] {
         &self.order
     }
 
+    #[inline]
     pub(crate) fn order_stale(&self) -> bool {
         self.order_stale
     }
 
     /// Actors that appeared and still wait for their initiative draw, oldest first.
+    #[inline]
     pub(crate) fn unrolled(&self) -> &VecDeque<ActorId> {
         &self.unrolled
     }
 
+    #[inline]
     pub(crate) fn clocks(&self) -> &Clocks {
         &self.clocks
     }
 
+    #[inline]
     pub fn energy(&self, id: ActorId) -> Energy {
         self.clocks.get(id).map_or(Energy(0), |c| c.energy)
     }
 
     /// Whether `id` has the energy to act.
+    #[inline]
     pub fn is_ready(&self, id: ActorId) -> bool {
         self.clocks.get(id).is_some_and(Clock::is_ready)
     }
 
     /// Whether `id` dashed this tick.
+    #[inline]
     pub fn is_dashing(&self, id: ActorId) -> bool {
         self.clocks.get(id).is_some_and(|c| c.dashing)
     }
@@ -454,6 +490,7 @@ impl World {
     }
 
     /// Actions `id` has taken so far.
+    #[inline]
     pub fn turns(&self, id: ActorId) -> u32 {
         self.clocks.get(id).map_or(0, |c| c.turns)
     }
