@@ -4,7 +4,6 @@
 
 use std::collections::VecDeque;
 
-use crate::check::validate;
 use crate::command::{Command, Slot};
 use crate::drive::{Game, LiveTape};
 use crate::geometry::{Direction, Pos};
@@ -87,7 +86,7 @@ impl Bot {
         }
         self.on_this_level += 1;
         let wishes = self.wishes(state);
-        let chosen = wishes.into_iter().find(|c| validate(state, c).is_ok());
+        let chosen = wishes.into_iter().find(|c| state.validate(c).is_ok());
         // Resting is legal whenever the camel is to act.
         Some(chosen.unwrap_or(Command::Rest))
     }

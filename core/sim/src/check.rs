@@ -1,4 +1,4 @@
-//! May the player do this? A rejected command costs nothing and is never written down.
+//! May the camel do this? A rejected command costs nothing and is never written down.
 
 use thiserror::Error;
 
@@ -8,7 +8,6 @@ use crate::geometry::Direction;
 use crate::ids::ActorId;
 use crate::item::Item;
 use crate::map::Terrain;
-use crate::state::{Need, State};
 use crate::text::{a, capitalise};
 use crate::world::World;
 
@@ -52,18 +51,13 @@ pub enum Rejection {
 /// How many items the camel can carry: one per letter.
 pub const BAG_SIZE: usize = 26;
 
-/// Checks a command against the state without changing anything.
-pub fn validate(state: &State, command: &Command) -> Result<(), Rejection> {
-    if state.outcome().is_some() {
-        return Err(Rejection::GameOver);
-    }
-    let Some(id) = state.world().player_id() else {
-        return Err(Rejection::NotYourTurn);
-    };
-    if state.need() != Need::Command || state.current_actor() != Some(id) {
-        return Err(Rejection::NotYourTurn);
-    }
-    let world = state.world();
+/// Whether the camel `id` may do `command` in `world` now that it is its turn (whose
+/// turn it is, is the machine's to say: `State::validate`). Changes nothing.
+pub(crate) fn check_command(
+    world: &World,
+    id: ActorId,
+    command: &Command,
+) -> Result<(), Rejection> {
     let me = world.actor_at(id);
     let map = world.map();
     let item = |slot: Slot| {

@@ -11,7 +11,7 @@
 
 use thiserror::Error;
 
-use crate::check::{validate, Rejection};
+use crate::check::Rejection;
 use crate::command::Command;
 use crate::ids::{EventIndex, Tick};
 use crate::rng::{DrawSource, Generator};
@@ -61,7 +61,7 @@ impl Live {
         obs: &mut impl Observer,
         out: &mut Vec<Event>,
     ) -> Result<Need, Rejection> {
-        validate(&self.state, &command)?;
+        self.state.validate(&command)?;
         let event = Event::Command(command);
         self.state
             .feed(event, obs)

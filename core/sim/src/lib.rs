@@ -30,7 +30,7 @@ pub mod text;
 pub mod timeline;
 pub mod world;
 
-pub use check::{validate, Rejection};
+pub use check::Rejection;
 pub use command::{Command, Slot};
 pub use decide::{BROOD_LIMIT, HATCH_TURN, KNOCKOUT_TURNS};
 pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Game, Live, LiveTape};

@@ -378,7 +378,7 @@ fn a_mushroom_kind_is_identified_after_eating() {
 fn walking_off_the_map_is_blocked_like_a_cactus() {
     let (live, _) = on_sand(8, Ruleset::CLASSIC, Pos::new(0, 0), vec![]);
     assert_eq!(
-        crate::validate(live.state(), &Command::Move(Direction::W)),
+        live.state().validate(&Command::Move(Direction::W)),
         Err(crate::Rejection::Blocked(Terrain::Cactus))
     );
 }

@@ -8,7 +8,7 @@ use sandglass_store::sgr;
 fn million(c: &mut Criterion) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../replays/classic-million-4.sgr"
+        "/../../replays/classic-million-4.sgr"
     );
     let bytes = std::fs::read(path).expect("the golden million-event replay is in replays/");
     let file = sgr::from_bytes(&bytes).expect("the golden replay decodes");

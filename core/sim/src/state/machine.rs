@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use super::{Books, Need, Observer, Phase, State};
 use crate::action::{Action, ActionRecord};
-use crate::check::{validate, Rejection};
+use crate::check::Rejection;
 use crate::command::Command;
 use crate::decide::decide;
 use crate::ids::{ActorId, Tick};
@@ -133,7 +133,7 @@ impl State {
             }
             (Need::Draw, Event::Command(_)) => return Err(FeedError::CommandWhenDrawDue),
             (Need::Command, Event::Command(command)) => {
-                validate(self, &command)
+                self.validate(&command)
                     .map_err(|reason| FeedError::Illegal { command, reason })?;
                 self.books.pending = Some(command);
             }

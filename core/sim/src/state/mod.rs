@@ -7,6 +7,7 @@ mod machine;
 use serde::{Deserialize, Serialize};
 
 use crate::action::ActionRecord;
+use crate::check::{check_command, Rejection};
 use crate::command::Command;
 use crate::ids::{ActorId, Tick};
 use crate::tape::Ruleset;
@@ -188,6 +189,21 @@ impl State {
         }
         let ahead = self.world.ticks_until_ready(id)?;
         Some(Tick(self.tick().0 + ahead))
+    }
+
+    /// Checks a command against the state without changing anything: the game must be on,
+    /// the camel to act, and the command one it can carry out (`check`).
+    pub fn validate(&self, command: &Command) -> Result<(), Rejection> {
+        if self.outcome().is_some() {
+            return Err(Rejection::GameOver);
+        }
+        let Some(id) = self.world.player_id() else {
+            return Err(Rejection::NotYourTurn);
+        };
+        if self.need() != Need::Command || self.current_actor() != Some(id) {
+            return Err(Rejection::NotYourTurn);
+        }
+        check_command(&self.world, id, command)
     }
 
     /// Changes the world and tells the observer.
