@@ -56,14 +56,16 @@ fn the_elephant_charges_and_the_egg_hatches() {
     assert!(elephant
         .iter()
         .any(|l| l["name"] == "jumbo" && l["action"] == "ram"));
-    let eggs = trace("eggs.toml", 10);
+    // Ten turns of waiting, and the egg hatches on its 11th.
+    let eggs = trace("eggs.toml", 11);
     let egg: Vec<&str> = eggs
         .iter()
         .filter(|l| l["name"] == "egg")
         .map(|l| l["action"].as_str().unwrap())
         .collect();
-    assert_eq!(egg.len(), 10);
-    assert_eq!(egg[9], "hatch");
+    assert_eq!(egg.len(), 11);
+    assert!(egg[..10].iter().all(|&a| a == "idle"), "{egg:?}");
+    assert_eq!(egg[10], "hatch");
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //!
 //! * `record-goldens DIR`: plays and writes the golden replays and their README.
 //! * `bench-window`: the window's frame loop under a crowd, for BENCHMARKS.md.
+//! * `bot-report`: how the bot fares over many seeds.
 
+mod bots;
 mod goldens;
 
 use std::path::PathBuf;
@@ -30,12 +32,19 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         frame_stats: Option<PathBuf>,
     },
+    /// Let the bot play a game on each of seeds 1..=N under both rulesets, and report how
+    /// far it got.
+    BotReport {
+        #[arg(long, default_value_t = 100)]
+        seeds: u64,
+    },
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Cmd::RecordGoldens { dir } => goldens::run(&dir),
         Cmd::BenchWindow { bench, frame_stats } => bench_window(bench, frame_stats),
+        Cmd::BotReport { seeds } => bots::run(seeds),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -100,7 +100,7 @@ impl Observer for Recorder {
             Change::Spawn {
                 actor, species, at, ..
             } => Motion::Appear { actor, species, at },
-            Change::Die { actor } | Change::Vanish { actor } => Motion::Gone { actor },
+            Change::Die { actor, .. } | Change::Vanish { actor } => Motion::Gone { actor },
             Change::Hurt { actor, .. } => Motion::Hurt { actor },
             Change::Land { item, from, at, .. } => Motion::Fly {
                 item,
@@ -452,15 +452,8 @@ mod tests {
     fn a_thrown_stone_flies_from_the_camel_and_lands_after_its_flight() {
         let header = Header::new(7, Ruleset::NETHACK, 0);
         let mut live = Live::new(&header, &mut (), &mut vec![]);
-        let stone = live
-            .state()
-            .world()
-            .inventory()
-            .iter()
-            .position(|&i| i == Item::Stone)
-            .unwrap();
+        let slot = live.state().world().bags().slot_for(Item::Stone).unwrap();
         let camel = live.state().world().player().unwrap().pos();
-        let slot = sandglass_sim::Slot(stone as u8);
         let mut recorder = Recorder::new(live.state());
         // Towards open ground, so that the stone has somewhere to fly.
         let dir = sandglass_sim::geometry::Direction::ALL

@@ -2,6 +2,7 @@
 //! creature and item looks like, and drawing one frame of it.
 
 use macroquad::prelude::*;
+use sandglass_sim::geometry::Pos;
 use sandglass_sim::item::{Item, Look};
 use sandglass_sim::map::Terrain;
 use sandglass_sim::species::Species;
@@ -101,6 +102,8 @@ enum Sym {
     Elephant,
     Spider,
     Egg,
+    Jackal,
+    Scorpion,
     Food,
     Mushroom,
     Stone,
@@ -123,6 +126,8 @@ pub const GLYPHS: &[Glyph] = &[
     creature('E'), // elephant
     creature('x'), // spider
     creature('o'), // egg
+    creature('j'), // jackal
+    creature('S'), // scorpion
     thing('%'),    // dates and fruit
     thing('♠'),    // mushroom
     thing('*'),    // stone
@@ -188,7 +193,36 @@ fn species_look(species: Species) -> (Sym, Color) {
         Species::Elephant => (Sym::Elephant, rgb(0xc8d4e0)),
         Species::Spider => (Sym::Spider, rgb(0xff6a6a)),
         Species::SpiderEgg => (Sym::Egg, rgb(0xf4f0ff)),
+        Species::Jackal => (Sym::Jackal, rgb(0xffb347)),
+        Species::Scorpion => (Sym::Scorpion, rgb(0xe070ff)),
     }
+}
+
+/// What the map shows: what the camel sees and remembers, or (on the replay scrubber,
+/// on request) the whole level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    Camel,
+    Everything,
+}
+
+impl Sight {
+    /// Whether a cell is shown as seen now.
+    fn sees(self, state: &State, pos: Pos) -> bool {
+        self == Sight::Everything || state.world().sees(pos)
+    }
+
+    /// Whether a cell is shown at all: seen now, or remembered.
+    fn knows(self, state: &State, pos: Pos) -> bool {
+        self == Sight::Everything || state.world().remembers(pos)
+    }
+}
+
+/// A remembered cell's colour: darker and greyer than when seen.
+fn remembered(color: Color) -> Color {
+    let grey = (color.r + color.g + color.b) / 3.0;
+    let fade = |c: f32| (c * 0.45 + grey * 0.2) * 0.75;
+    Color::new(fade(color.r), fade(color.g), fade(color.b), 1.0)
 }
 
 fn item_look(item: Item) -> (Sym, Color) {
@@ -238,18 +272,24 @@ impl Painter {
         }
     }
 
-    /// Draws the map: ground, items, then creatures where `frame` shows them.
-    pub fn draw(&mut self, state: &State, frame: &Frame, layout: &Layout) {
+    /// Draws the map: ground, items, then creatures where `frame` shows them, as much of
+    /// it as `sight` shows.
+    pub fn draw(&mut self, state: &State, frame: &Frame, layout: &Layout, sight: Sight) {
         self.atlas.prepare(layout.cell.x, layout.cell.y);
-        self.draw_ground(state, frame, layout);
+        self.draw_ground(state, frame, layout, sight);
         let atlas = &self.atlas;
         let cell = layout.cell;
         let player = state.world().player_id();
+        let seen = |a: &&super::animate::Actor| {
+            let at = Pos::new(a.at.x.round() as i16, a.at.y.round() as i16);
+            Some(a.id) == player || sight.sees(state, at)
+        };
         // The camel last, so that it is on top of anything passing through its cell.
         let order = frame
             .actors
             .iter()
             .filter(|a| Some(a.id) != player)
+            .filter(seen)
             .chain(frame.actors.iter().filter(|a| Some(a.id) == player));
         for shown in order {
             let at = layout.cell_at(shown.at);
@@ -279,9 +319,9 @@ impl Painter {
         }
     }
 
-    fn draw_ground(&mut self, state: &State, frame: &Frame, layout: &Layout) {
+    fn draw_ground(&mut self, state: &State, frame: &Frame, layout: &Layout, sight: Sight) {
         let (w, h) = (layout.map.w as u32, layout.map.h as u32);
-        let key = ground_key(state, frame, layout);
+        let key = ground_key(state, frame, layout, sight);
         let fresh = match &self.ground {
             Some(g) => g.key == key,
             None => false,
@@ -298,12 +338,12 @@ impl Painter {
             let mut camera = Camera2D::from_display_rect(Rect::new(0.0, 0.0, w as f32, h as f32));
             camera.render_target = Some(target.clone());
             set_camera(&camera);
-            clear_background(SAND_BG);
+            clear_background(BACKGROUND);
             let origin = Layout {
                 map_origin: Vec2::ZERO,
                 ..*layout
             };
-            draw_ground(&self.atlas, state, frame, &origin);
+            draw_ground(&self.atlas, state, frame, &origin, sight);
             set_default_camera();
             self.ground = Some(Ground { target, key });
         }
@@ -325,9 +365,10 @@ impl Painter {
 }
 
 /// Everything the ground texture depends on: the cell size, every cell's terrain and
-/// every item on the floor that is not in the air. A hash of a few thousand cells costs
-/// microseconds; drawing them costs milliseconds on a software renderer.
-fn ground_key(state: &State, frame: &Frame, layout: &Layout) -> u64 {
+/// whether it is seen or remembered, and every item on the floor that is not in the air.
+/// A hash of a few thousand cells costs microseconds; drawing them costs milliseconds on
+/// a software renderer.
+fn ground_key(state: &State, frame: &Frame, layout: &Layout, sight: Sight) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     (layout.cell.x as u32, layout.cell.y as u32).hash(&mut hasher);
@@ -335,6 +376,7 @@ fn ground_key(state: &State, frame: &Frame, layout: &Layout) -> u64 {
     (map.width(), map.height()).hash(&mut hasher);
     for pos in map.cells() {
         map.terrain(pos).hash(&mut hasher);
+        (sight.sees(state, pos), sight.knows(state, pos)).hash(&mut hasher);
     }
     for (index, item) in state.world().floor().iter().enumerate() {
         if frame.hidden_item != Some(index) {
@@ -344,28 +386,33 @@ fn ground_key(state: &State, frame: &Frame, layout: &Layout) -> u64 {
     hasher.finish()
 }
 
-/// The ground and the items on it, with the map's first cell at `layout.map_origin`.
-fn draw_ground(atlas: &Atlas, state: &State, frame: &Frame, layout: &Layout) {
+/// The ground and the items on it, with the map's first cell at `layout.map_origin`:
+/// what the camel sees in full colour, what it remembers dimmed, the rest left dark.
+fn draw_ground(atlas: &Atlas, state: &State, frame: &Frame, layout: &Layout, sight: Sight) {
     let map = state.world().map();
     let cell = layout.cell;
-    // Sand is most of the desert and is the texture's clear colour: only the other
-    // grounds get a cell of their own.
-    for pos in map.cells() {
+    let look = |pos: Pos, color: Color| {
+        if sight.sees(state, pos) {
+            color
+        } else {
+            remembered(color)
+        }
+    };
+    for pos in map.cells().filter(|&p| sight.knows(state, p)) {
         let (sym, fg, bg) = terrain_look(map.terrain(pos));
         let at = layout.cell_at(cell_of(pos));
-        if bg != SAND_BG {
-            atlas.fill(at.x, at.y, cell.x, cell.y, bg);
-        }
-        atlas.draw(sym as usize, at.x, at.y, fg);
+        atlas.fill(at.x, at.y, cell.x, cell.y, look(pos, bg));
+        atlas.draw(sym as usize, at.x, at.y, look(pos, fg));
     }
     for (index, &(pos, item)) in state.world().floor().iter().enumerate() {
-        if frame.hidden_item == Some(index) {
+        if frame.hidden_item == Some(index) || !sight.knows(state, pos) {
             continue;
         }
         let (sym, color) = item_look(item);
         let at = layout.cell_at(cell_of(pos));
-        atlas.fill(at.x, at.y, cell.x, cell.y, ground_under(map.terrain(pos)));
-        atlas.draw(sym as usize, at.x, at.y, color);
+        let under = ground_under(map.terrain(pos));
+        atlas.fill(at.x, at.y, cell.x, cell.y, look(pos, under));
+        atlas.draw(sym as usize, at.x, at.y, look(pos, color));
     }
 }
 

@@ -255,6 +255,9 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         if state.world().is_dashing(id) {
             states.push(("dashing".to_owned(), GOOD));
         }
+        if camel.waiting().is_some() {
+            states.push(("gathering strength".to_owned(), TEXT));
+        }
         for (condition, turns) in c.each().filter(|&(_, turns)| turns > 0) {
             let color = if condition.is_good() { GOOD } else { BAD };
             states.push((format!("{} ({turns})", condition.adjective()), color));
@@ -273,20 +276,18 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         }
         col.gap();
         col.title("Bags");
-        if state.world().inventory().is_empty() {
+        let bags = state.world().bags();
+        if bags.is_empty() {
             col.line("(empty)", DIM);
         }
         let bottom = rect.bottom() - (footer.len() as f32 + 0.5) * line_height(size);
-        for (i, &item) in state.world().inventory().iter().enumerate() {
+        for (slot, stack) in bags.stacks() {
             if !col.has_room(bottom) {
                 col.line("…", DIM);
                 break;
             }
-            let letter = sandglass_sim::Slot(i as u8).letter();
-            col.line(
-                &format!("{letter} - {}", state.world().mycology().describe(item)),
-                TEXT,
-            );
+            let name = state.world().mycology().counted(stack.item, stack.count);
+            col.line(&format!("{} - {name}", slot.letter()), TEXT);
         }
     } else {
         col.line(

@@ -10,7 +10,7 @@ use sandglass_sim::{fold, Observer, State};
 use sandglass_store::{GameId, GameMeta, Status};
 
 use super::animate::Frame;
-use super::draw_map::Layout;
+use super::draw_map::{Layout, Sight};
 use super::hud::{self, ASK, BAD, DIM, GOOD, TEXT};
 use super::{App, Go, Tape};
 use crate::input::keys::{bind, Input, Key, Mode};
@@ -144,8 +144,12 @@ impl EndScreen {
     pub fn draw(&self, app: &mut App) {
         let map = self.state.world().map();
         let layout = Layout::new(screen_width(), screen_height(), map.width(), map.height());
-        app.painter
-            .draw(&self.state, &Frame::still(&self.state), &layout);
+        app.painter.draw(
+            &self.state,
+            &Frame::still(&self.state),
+            &layout,
+            Sight::Everything,
+        );
         // The last sight of the desert, dimmed behind the summary.
         draw_rectangle(
             0.0,

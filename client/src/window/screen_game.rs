@@ -56,7 +56,8 @@ impl GameScreen {
         let state = self.game.state();
         let map = state.world().map();
         let layout = Layout::new(screen_width(), screen_height(), map.width(), map.height());
-        app.painter.draw(state, &frame, &layout);
+        app.painter
+            .draw(state, &frame, &layout, draw_map::Sight::Camel);
         let meta = self.game.meta();
         let heading = [
             "Sandglass".to_owned(),

@@ -20,7 +20,7 @@ use sandglass_sim::{Outcome, State};
 use sandglass_store::{sgr, GameId, GameMeta, Status, Store, StoreError};
 
 use super::animate::{Frame, Playback, Recorder};
-use super::draw_map::{self, Layout};
+use super::draw_map::{self, Layout, Sight};
 use super::hud::{self, DIM, TEXT};
 use super::{App, Go};
 use crate::input::keys::Key;
@@ -94,6 +94,8 @@ pub struct ReplayScreen {
     take_over: TakeOver,
     /// Why the last request could not be done.
     note: Option<String>,
+    /// What the map shows: what the camel saw at the cursor, or the whole level.
+    sight: Sight,
 }
 
 impl ReplayScreen {
@@ -109,6 +111,7 @@ impl ReplayScreen {
             playback: None,
             take_over: TakeOver::No,
             note: None,
+            sight: Sight::Camel,
         };
         let first = screen.timeline().take_over_at(0);
         screen.jump(first);
@@ -220,6 +223,12 @@ impl ReplayScreen {
             Key::Char('+' | '=') => self.speed = (self.speed * 2).min(FASTEST),
             Key::Char('-') => self.speed = (self.speed / 2).max(1),
             Key::Char('t') => self.take_over = TakeOver::Asked,
+            Key::Char('m') => {
+                self.sight = match self.sight {
+                    Sight::Camel => Sight::Everything,
+                    Sight::Everything => Sight::Camel,
+                }
+            }
             Key::Char('q') | Key::Code(KeyCode::Escape) => return self.back(),
             _ => {
                 let to = match key {
@@ -307,7 +316,7 @@ impl ReplayScreen {
         // The timeline strip takes the bottom of the window.
         let height = (screen_height() - STRIP).max(STRIP);
         let layout = Layout::new(screen_width(), height, map.width(), map.height());
-        app.painter.draw(state, &frame, &layout);
+        app.painter.draw(state, &frame, &layout, self.sight);
         let header = self.timeline().header();
         let status = if self.playing {
             format!("playing {}x", self.speed)
@@ -325,7 +334,8 @@ impl ReplayScreen {
             "Left Right  a command",
             ", .  one event",
             "Home End  n p markers",
-            "t take over  Esc back",
+            "m whole map  t take over",
+            "Esc back",
         ];
         hud::side_bar(&app.text, &layout, state, &heading, &footer);
         hud::log(&app.text, &layout, &self.log_lines());

@@ -3,19 +3,24 @@
 //! Deciding (`decide`) takes draws and returns an `Action`; performing (`perform`) turns
 //! it into changes and takes none.
 
+use serde::{Deserialize, Serialize};
+
 use crate::command::Slot;
 use crate::energy::Cost;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
-use crate::world::World;
+use crate::map::Map;
 
 /// A decided action, its dice already rolled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
     /// Spends one action doing nothing in particular (an idle actor, a waiting egg).
     Wait,
     /// Ends the turn and keeps the energy.
     Rest,
+    /// Ends the turn and keeps the energy, to afford the action the actor decided on,
+    /// which costs more than it holds: it is carried out as soon as the energy is there.
+    Gather,
     Dash,
     Step {
         to: Pos,
@@ -62,10 +67,21 @@ pub enum Action {
 }
 
 impl Action {
+    /// What kind of cost the action has on `map`, before the actor's pace.
+    #[inline]
+    pub fn cost(&self, map: &Map) -> Cost {
+        match *self {
+            Action::Rest | Action::Gather | Action::Dash | Action::Quit => Cost::Free,
+            Action::Step { to } | Action::Charge { to, .. } => Cost::Step(map.terrain(to)),
+            _ => Cost::Action,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Action::Wait => "idle",
             Action::Rest => "rest",
+            Action::Gather => "gather",
             Action::Dash => "dash",
             Action::Step { .. } => "move",
             Action::Attack { .. } => "attack",
@@ -89,7 +105,10 @@ impl Action {
 
     /// Ends the actor's turn whatever energy is left.
     pub(crate) fn ends_turn(&self) -> bool {
-        matches!(self, Action::Rest | Action::Descend | Action::Quit)
+        matches!(
+            self,
+            Action::Rest | Action::Gather | Action::Descend | Action::Quit
+        )
     }
 }
 
@@ -101,18 +120,4 @@ pub struct ActionRecord {
     pub action: Action,
     pub energy_before: u16,
     pub energy_after: u16,
-}
-
-impl World {
-    /// What `action` costs `id` now.
-    #[inline]
-    pub(crate) fn cost_of(&self, id: ActorId, action: &Action) -> u16 {
-        let cost = match *action {
-            Action::Rest | Action::Dash | Action::Quit => Cost::Free,
-            Action::Step { to } | Action::Charge { to, .. } => Cost::Step(self.map().terrain(to)),
-            _ => Cost::Action,
-        };
-        let stats = self.actor_at(id).stats();
-        self.time().cost(&stats, cost, self.pace(id))
-    }
 }

@@ -2,13 +2,12 @@
 //! legal commands and plays a plausible game: it explores, picks things up, eats when
 //! hurt, fights what is next to it, throws at elephants and descends.
 
-use std::collections::VecDeque;
-
 use crate::command::{Command, Slot};
 use crate::drive::{Game, LiveTape};
 use crate::geometry::{Direction, Pos};
 use crate::item::{Effect, Item};
 use crate::map::Terrain;
+use crate::path::first_step;
 use crate::rng::Expander;
 use crate::species::Species;
 use crate::state::{Need, State};
@@ -93,29 +92,34 @@ impl Bot {
 
     /// What the bot would like to do, best first; the first legal one is taken.
     fn wishes(&mut self, state: &State) -> Vec<Command> {
-        let Some(me) = state.world().player() else {
+        let world = state.world();
+        let Some(me) = world.player() else {
             return vec![];
         };
         let pos = me.pos();
         let mut wishes = vec![];
-        let bag = state.world().inventory();
-        let slot_of =
-            |want: &dyn Fn(Item) -> bool| bag.iter().position(|&i| want(i)).map(|i| Slot(i as u8));
+        let bags = world.bags();
+        let slot_of = |want: &dyn Fn(Item) -> bool| {
+            bags.stacks()
+                .find(|(_, stack)| want(stack.item))
+                .map(|(slot, _)| slot)
+        };
+        let mycology = world.mycology();
         let known_heal = |i: Item| match i {
             Item::Mushroom(look) => {
-                state.world().mycology().is_known(look)
-                    && state.world().mycology().effect(look) == Effect::Heal
+                mycology.is_known(look) && mycology.effect(look) == Effect::Heal
             }
             other => other.nourishment() > 0,
         };
-        if me.hp() * 5 < me.max_hp() * 2 {
+        let (hp, max_hp) = (i32::from(me.hp()), i32::from(me.max_hp()));
+        if hp * 5 < max_hp * 2 {
             if let Some(slot) = slot_of(&known_heal) {
                 wishes.push(Command::Eat(slot));
             }
         }
         // Fight whatever is adjacent.
         for dir in Direction::ALL {
-            if state.world().map().occupant(pos.step(dir)).is_some() {
+            if world.map().occupant(pos.step(dir)).is_some() {
                 wishes.push(Command::Move(dir));
             }
         }
@@ -127,83 +131,71 @@ impl Bot {
                 }
             }
         }
-        if state.world().items_at(pos).next().is_some() && bag.len() < 20 {
+        if world.items_at(pos).next().is_some() {
             wishes.push(Command::PickUp);
         }
+        // Hurt with nothing near: rest, and let the hit points come back.
+        if hp * 2 < max_hp && !threatened(state, pos) {
+            wishes.push(Command::Rest);
+        }
         // Curiosity: taste an unknown mushroom when healthy.
-        if me.hp() * 10 > me.max_hp() * 7 && self.dice.one_in(8) {
-            let unknown =
-                |i: Item| matches!(i, Item::Mushroom(l) if !state.world().mycology().is_known(l));
+        if hp * 10 > max_hp * 7 && self.dice.one_in(8) {
+            let unknown = |i: Item| matches!(i, Item::Mushroom(l) if !mycology.is_known(l));
             if let Some(slot) = slot_of(&unknown) {
                 wishes.push(Command::Eat(slot));
             }
         }
-        if self.dice.one_in(150) && !bag.is_empty() {
-            wishes.push(Command::Drop(Slot(self.dice.below(bag.len() as u32) as u8)));
+        if self.dice.one_in(150) && !bags.is_empty() {
+            let slot = Slot(self.dice.below(crate::bags::LETTERS as u32) as u8);
+            wishes.push(Command::Drop(slot));
         }
         let restless = self.on_this_level > self.patience;
-        if restless && matches!(state.world().map().terrain(pos), Terrain::Stairs) {
+        if restless && matches!(world.map().terrain(pos), Terrain::Stairs) {
             wishes.push(Command::Descend);
         }
         if self.dice.one_in(25) {
             wishes.push(Command::Dash);
         }
-        if let Some(dir) = self.route(state, pos, bag.len() < 20, restless) {
+        if let Some(dir) = route(state, pos, restless) {
             let next = pos.step(dir);
-            if state.world().map().terrain(next) == Terrain::DoorClosed {
+            if world.map().terrain(next) == Terrain::DoorClosed {
                 wishes.push(Command::Open(dir));
             }
             wishes.push(Command::Move(dir));
         }
-        // Wander when there is nowhere to go, or the way is too soft for now.
+        // Wander when there is nowhere to go.
         let dir = Direction::ALL[self.dice.below(8) as usize];
         wishes.push(Command::Move(dir));
         wishes.push(Command::Rest);
         wishes
     }
+}
 
-    /// The first step of a shortest walk to the nearest item (when there is room for it)
-    /// or, once the bot is ready to leave, to the stairs and the oasis. Closed doors count as walkable: the bot opens them.
-    fn route(
-        &mut self,
-        state: &State,
-        from: Pos,
-        want_items: bool,
-        want_stairs: bool,
-    ) -> Option<Direction> {
-        let map = state.world().map();
-        let width = usize::from(map.width());
-        let index = |p: Pos| p.y as usize * width + p.x as usize;
-        let mut first_step: Vec<Option<Direction>> = vec![None; width * usize::from(map.height())];
-        let mut seen = vec![false; first_step.len()];
-        seen[index(from)] = true;
-        let mut queue = VecDeque::from([from]);
-        let is_goal = |p: Pos| {
-            (want_stairs && matches!(map.terrain(p), Terrain::Stairs | Terrain::Oasis))
-                || (want_items && state.world().items_at(p).next().is_some())
-        };
-        while let Some(at) = queue.pop_front() {
-            if at != from && is_goal(at) {
-                return first_step[index(at)];
-            }
-            for dir in Direction::ALL {
-                let next = at.step(dir);
-                let terrain = map.terrain(next);
-                let walkable = terrain.is_passable() || terrain == Terrain::DoorClosed;
-                if !map.contains(next) || !walkable || seen[index(next)] {
-                    continue;
-                }
-                // Creatures move; only those next to the camel are in the way.
-                if at == from && map.occupant(next).is_some() {
-                    continue;
-                }
-                seen[index(next)] = true;
-                first_step[index(next)] = first_step[index(at)].or(Some(dir));
-                queue.push_back(next);
-            }
-        }
-        None
-    }
+/// The first step of a cheapest walk to the nearest item or, once the bot is ready to
+/// leave, to the stairs and the oasis. Closed doors count as walkable: the bot opens
+/// them. Creatures move; only those next to the camel are in the way.
+fn route(state: &State, from: Pos, want_stairs: bool) -> Option<Direction> {
+    let world = state.world();
+    let map = world.map();
+    let is_goal = |p: Pos| {
+        (want_stairs && matches!(map.terrain(p), Terrain::Stairs | Terrain::Oasis))
+            || world.items_at(p).next().is_some()
+    };
+    let may_enter = |p: Pos| {
+        let terrain = map.terrain(p);
+        let walkable = terrain.is_passable() || terrain == Terrain::DoorClosed;
+        walkable && !(p.distance(from) == 1 && map.occupant(p).is_some())
+    };
+    first_step(map, from, u32::MAX, is_goal, may_enter).map(|(dir, _)| dir)
+}
+
+/// Whether a creature that could hurt the camel is within a few cells.
+fn threatened(state: &State, at: Pos) -> bool {
+    state.world().actors().any(|(id, actor)| {
+        !state.world().is_player(id)
+            && actor.species() != Species::SpiderEgg
+            && actor.pos().distance(at) <= 5
+    })
 }
 
 fn elephant_in_line(state: &State, from: Pos) -> Option<Direction> {

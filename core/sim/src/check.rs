@@ -2,7 +2,6 @@
 
 use thiserror::Error;
 
-use crate::action::Action;
 use crate::command::{Command, Slot};
 use crate::geometry::Direction;
 use crate::ids::ActorId;
@@ -20,12 +19,6 @@ pub enum Rejection {
     GameOver,
     #[error("{} blocks the way.", capitalise(.0.name()))]
     Blocked(Terrain),
-    #[error("The {} is too soft to cross now: it needs {need} energy and you have {have}. Rest (.) to gather strength.", .terrain.name())]
-    TooTired {
-        terrain: Terrain,
-        need: u16,
-        have: u16,
-    },
     #[error("There is nothing here to pick up.")]
     NothingHere,
     #[error("Your bags are full.")]
@@ -48,9 +41,6 @@ pub enum Rejection {
     AlreadyDashed,
 }
 
-/// How many items the camel can carry: one per letter.
-pub const BAG_SIZE: usize = 26;
-
 /// Whether the camel `id` may do `command` in `world` now that it is its turn (whose
 /// turn it is, is the machine's to say: `State::validate`). Changes nothing.
 pub(crate) fn check_command(
@@ -60,25 +50,15 @@ pub(crate) fn check_command(
 ) -> Result<(), Rejection> {
     let me = world.actor_at(id);
     let map = world.map();
-    let item = |slot: Slot| {
-        world
-            .inventory()
-            .get(usize::from(slot.0))
-            .copied()
-            .ok_or(Rejection::NoSuchItem(slot))
-    };
+    let item = |slot: Slot| world.bags().item(slot).ok_or(Rejection::NoSuchItem(slot));
     match *command {
         Command::Move(dir) => check_move(world, id, dir),
         Command::Rest | Command::Quit => Ok(()),
-        Command::PickUp => {
-            if world.items_at(me.pos()).next().is_none() {
-                Err(Rejection::NothingHere)
-            } else if world.inventory().len() >= BAG_SIZE {
-                Err(Rejection::BagsFull)
-            } else {
-                Ok(())
-            }
-        }
+        Command::PickUp => match world.items_at(me.pos()).next() {
+            None => Err(Rejection::NothingHere),
+            Some(item) if world.bags().slot_for(item).is_none() => Err(Rejection::BagsFull),
+            Some(_) => Ok(()),
+        },
         Command::Drop(slot) => item(slot).map(drop),
         Command::Eat(slot) => match item(slot)? {
             food if food.is_edible() => Ok(()),
@@ -116,8 +96,9 @@ pub(crate) fn check_command(
     }
 }
 
-/// A step is legal onto passable terrain the camel can afford, or into a creature (an
-/// attack). A confused camel may stumble elsewhere; that is decided when it moves.
+/// A step is legal onto passable terrain, or into a creature (an attack), whatever it
+/// costs: a step dearer than the camel's energy takes longer, it is not refused. A
+/// confused camel may stumble elsewhere; that is decided when it moves.
 fn check_move(world: &World, id: ActorId, dir: Direction) -> Result<(), Rejection> {
     let to = world.actor_at(id).pos().step(dir);
     if world.map().occupant(to).is_some() {
@@ -126,15 +107,6 @@ fn check_move(world: &World, id: ActorId, dir: Direction) -> Result<(), Rejectio
     let terrain = world.map().terrain(to);
     if !terrain.is_passable() {
         return Err(Rejection::Blocked(terrain));
-    }
-    let need = world.cost_of(id, &Action::Step { to });
-    let have = world.energy(id).0;
-    if need > have {
-        return Err(Rejection::TooTired {
-            terrain,
-            need,
-            have,
-        });
     }
     Ok(())
 }

@@ -14,6 +14,8 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::action::Action;
+use crate::bags::Bags;
 use crate::clocks::Clocks;
 use crate::command::Command;
 use crate::energy::{Clock, Energy, Stats};
@@ -22,6 +24,7 @@ use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
 use crate::map::Map;
 use crate::message::MessageLog;
+use crate::sight::CellSet;
 use crate::species::{Behaviour, Species};
 use crate::state::{Books, BooksParts, Need, Phase, State};
 use crate::tape::Ruleset;
@@ -119,10 +122,12 @@ struct Encoded<'a> {
     map: &'a Map,
     depth: u8,
     floor: &'a [(Pos, Item)],
-    inventory: &'a [Item],
+    bags: &'a Bags,
     mycology: &'a Mycology,
     player: Option<ActorId>,
     messages: &'a MessageLog,
+    explored: &'a CellSet,
+    kills: u32,
     events: u64,
     draws_folded: u64,
 }
@@ -146,10 +151,12 @@ impl Encoded<'_> {
             map: world.map(),
             depth: world.depth(),
             floor: world.floor(),
-            inventory: world.inventory(),
+            bags: world.bags(),
             mycology: world.mycology(),
             player: world.player_id(),
             messages: world.messages(),
+            explored: world.explored(),
+            kills: world.kills(),
             events: state.events_folded(),
             draws_folded: state.draws_folded(),
         }
@@ -173,10 +180,12 @@ struct Decoded {
     map: Map,
     depth: u8,
     floor: Vec<(Pos, Item)>,
-    inventory: Vec<Item>,
+    bags: Bags,
     mycology: Mycology,
     player: Option<ActorId>,
     messages: MessageLog,
+    explored: CellSet,
+    kills: u32,
     events: u64,
     draws_folded: u64,
 }
@@ -202,11 +211,13 @@ impl Decoded {
             map: self.map,
             depth: self.depth,
             floor: self.floor,
-            inventory: self.inventory,
+            bags: self.bags,
             mycology: self.mycology,
             player: self.player,
             messages: self.messages,
             outcome,
+            explored: self.explored,
+            kills: self.kills,
         })
         .ok_or(DecodeError::TurnOrder)?;
         let books = Books::from_parts(BooksParts {
@@ -254,6 +265,8 @@ struct Record {
     knocked_out: u16,
     charging: Option<Direction>,
     conditions: Conditions,
+    waiting: Option<Action>,
+    last_seen: Option<Pos>,
 }
 
 impl Record {
@@ -273,6 +286,8 @@ impl Record {
             knocked_out: a.knocked_out(),
             charging: a.charging(),
             conditions: a.conditions(),
+            waiting: a.waiting(),
+            last_seen: a.last_seen(),
         }
     }
 
@@ -295,6 +310,8 @@ impl Record {
             knocked_out: self.knocked_out,
             charging: self.charging,
             conditions: self.conditions,
+            waiting: self.waiting,
+            last_seen: self.last_seen,
         };
         (actor, clock)
     }

@@ -165,6 +165,11 @@ impl Mycology {
     pub fn describe(&self, item: Item) -> String {
         crate::text::a(&self.name(item))
     }
+
+    /// `count` of `item` by name: "a date", "3 dates", "2 mushrooms of healing".
+    pub fn counted(&self, item: Item, count: u16) -> String {
+        crate::text::counted(&self.name(item), count)
+    }
 }
 
 /// An item's name before anything is known of it: a mushroom goes by its look.

@@ -15,7 +15,7 @@ use crate::rng::Expander;
 use crate::species::Species;
 
 /// The oasis lies on this level; every level above has stairs down.
-pub const DEEPEST: u8 = 4;
+pub const DEEPEST: u8 = 8;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Level {
@@ -36,7 +36,7 @@ pub fn generate(seed: u64, depth: u8) -> Level {
     lay_ground(&mut map, &mut rng);
     let start = pick_start(&map, &mut rng);
     let reachable = reachable_from(&map, start);
-    let goal = place_goal(&mut map, &reachable, start, depth);
+    let goal = place_goal(&mut map, &reachable, start, depth, &mut rng);
     let mut spots = free_spots(&map, &reachable, start, goal, &mut rng);
     let creatures = place_creatures(&mut spots, depth);
     let items = place_items(&mut spots, &mut rng);
@@ -100,10 +100,15 @@ fn pick_start(map: &Map, rng: &mut Expander) -> Pos {
     }
 }
 
-/// The goal is the farthest cell reachable from the start: stairs, or on the deepest
-/// level the oasis.
-fn place_goal(map: &mut Map, reachable: &[Pos], start: Pos, depth: u8) -> Pos {
-    let goal = *reachable.last().unwrap_or(&start);
+/// The goal (stairs, or on the deepest level the oasis) is far from where the camel
+/// arrives, but not always in the farthest corner: any cell in the last third of the
+/// reachable ones by distance on foot.
+fn place_goal(map: &mut Map, reachable: &[Pos], start: Pos, depth: u8, rng: &mut Expander) -> Pos {
+    let far = &reachable[reachable.len() * 2 / 3..];
+    let goal = match far.len() {
+        0 => start,
+        n => far[rng.below(n as u32) as usize],
+    };
     let terrain = if depth >= DEEPEST {
         Terrain::Oasis
     } else {
@@ -125,14 +130,21 @@ fn free_spots(map: &Map, reachable: &[Pos], start: Pos, goal: Pos, rng: &mut Exp
     spots
 }
 
-/// More of every creature the deeper the level.
-fn place_creatures(spots: &mut Vec<Pos>, depth: u8) -> Vec<(Species, Pos)> {
+/// How many of each creature a level of `depth` holds: more, and more kinds, deeper.
+/// Jackals come from depth 2, scorpions from depth 3.
+pub fn creature_counts(depth: u8) -> [(Species, u32); 5] {
     let d = u32::from(depth);
-    let counts = [
-        (Species::Snake, 3 + d),
-        (Species::Elephant, 1 + d / 2),
-        (Species::Spider, 1 + d),
-    ];
+    [
+        (Species::Snake, 2 + d / 2),
+        (Species::Spider, 1 + d / 3),
+        (Species::Elephant, (d + 1) / 3),
+        (Species::Jackal, d.saturating_sub(1).div_ceil(2)),
+        (Species::Scorpion, d.saturating_sub(1) / 2),
+    ]
+}
+
+fn place_creatures(spots: &mut Vec<Pos>, depth: u8) -> Vec<(Species, Pos)> {
+    let counts = creature_counts(depth);
     let mut creatures = vec![];
     for (species, count) in counts {
         for _ in 0..count {

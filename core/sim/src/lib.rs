@@ -5,6 +5,7 @@
 //! nothing that could (see ARCHITECTURE.md). Saved games live in `sandglass-store`.
 
 pub mod action;
+pub mod bags;
 pub mod bot;
 pub mod check;
 mod clocks;
@@ -19,10 +20,13 @@ pub mod item;
 pub mod level;
 pub mod map;
 pub mod message;
+pub mod path;
 mod perform;
 pub mod recording;
 pub mod rng;
 pub mod scenario;
+pub mod score;
+pub mod sight;
 pub mod species;
 pub mod state;
 pub mod tape;
@@ -32,7 +36,7 @@ pub mod world;
 
 pub use check::Rejection;
 pub use command::{Command, Slot};
-pub use decide::{BROOD_LIMIT, HATCH_TURN, KNOCKOUT_TURNS};
+pub use decide::{BROOD_LIMIT, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS};
 pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Game, Live, LiveTape};
 pub use encoding::DecodeError;
 pub use recording::{CheckError, Recording};

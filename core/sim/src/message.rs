@@ -53,6 +53,9 @@ pub enum Msg {
     Died {
         by: Option<Species>,
     },
+    /// The camel cannot afford what it is doing yet, and waits for the energy.
+    Gathering,
+    Poisoned,
     Won,
     Quit,
 }
@@ -131,6 +134,8 @@ impl fmt::Display for Msg {
             Msg::Descended { depth } => write!(f, "You climb down to depth {depth}."),
             Msg::Died { by: Some(s) } => write!(f, "You die, killed by {}.", a(s.name())),
             Msg::Died { by: None } => write!(f, "You die."),
+            Msg::Gathering => write!(f, "You gather your strength for it."),
+            Msg::Poisoned => write!(f, "You are poisoned!"),
             Msg::Won => write!(f, "You reach the oasis! You win."),
             Msg::Quit => write!(f, "You give up the crossing."),
         }

@@ -19,6 +19,8 @@ const HASTE_TURNS: u16 = 20;
 const CONFUSION_TURNS: u16 = 10;
 /// Hit points a mushroom of healing gives back.
 const MUSHROOM_HEAL: i16 = 10;
+/// The camel gets a hit point back every this many of its turns.
+pub const REGENERATE_EVERY: u32 = 8;
 
 impl State {
     /// Carries out a decided action: pays its `cost`, then makes its changes, and shows
@@ -54,6 +56,8 @@ impl State {
         if poisoned {
             // Poison hurts with every turn it lasts, its last included.
             self.perform_hurt(id, 1, None, obs);
+        } else if turn {
+            self.perform_regeneration(id, obs);
         }
         if self.world().actor_at(id).is_present() {
             self.perform_action(id, action, obs);
@@ -81,17 +85,26 @@ impl State {
         }
     }
 
+    /// The camel heals slowly, a hit point every `REGENERATE_EVERY` turns, unless
+    /// poisoned.
+    fn perform_regeneration(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let world = self.world();
+        let me = world.actor_at(id);
+        let due = world.turns(id).is_multiple_of(REGENERATE_EVERY);
+        if world.is_player(id) && due && me.is_present() && me.hp() < me.max_hp() {
+            self.perform_heal(id, 1, obs);
+        }
+    }
+
     #[inline]
     fn perform_action(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
         let species = self.world().actor_at(id).species();
         match action {
-            Action::Wait | Action::Rest | Action::Stunned => {}
+            Action::Wait | Action::Rest | Action::Gather | Action::Stunned => {}
             Action::Bump => self.perform_bump(id, obs),
             Action::Dash => self.change(Change::Dash { actor: id }, obs),
             Action::Step { to } => self.perform_step(id, to, obs),
-            Action::Attack { target, damage } => {
-                self.perform_hurt(target, damage, Some(species), obs)
-            }
+            Action::Attack { target, damage } => self.perform_attack(species, target, damage, obs),
             Action::PickUp => self.perform_pick_up(id, obs),
             Action::Drop(slot) => self.perform_drop(slot, obs),
             Action::Eat(slot) => self.perform_eat(id, slot, obs),
@@ -147,15 +160,17 @@ impl State {
     }
 
     fn perform_drop(&mut self, slot: Slot, obs: &mut impl Observer) {
-        let slot = usize::from(slot.0);
-        let item = self.world().inventory()[slot];
+        let Some(item) = self.world().bags().item(slot) else {
+            return;
+        };
         self.change(Change::Drop { slot }, obs);
         self.say(Msg::Dropped(item), obs);
     }
 
     fn perform_eat(&mut self, id: ActorId, slot: Slot, obs: &mut impl Observer) {
-        let slot = usize::from(slot.0);
-        let item = self.world().inventory()[slot];
+        let Some(item) = self.world().bags().item(slot) else {
+            return;
+        };
         self.change(Change::Consume { slot }, obs);
         self.say(Msg::Ate(item), obs);
         match item {
@@ -203,10 +218,11 @@ impl State {
         hit: Option<(ActorId, i16)>,
         obs: &mut impl Observer,
     ) {
-        let slot = usize::from(slot.0);
         let thrower = self.world().actor_at(id);
         let (species, from) = (thrower.species(), thrower.pos());
-        let item = self.world().inventory()[slot];
+        let Some(item) = self.world().bags().item(slot) else {
+            return;
+        };
         let land = Change::Land {
             slot,
             item,
@@ -312,6 +328,31 @@ impl State {
         self.change(spawn, obs);
     }
 
+    /// A blow: its damage, and a venomous attacker's poison if the victim lives.
+    fn perform_attack(
+        &mut self,
+        species: Species,
+        target: ActorId,
+        damage: i16,
+        obs: &mut impl Observer,
+    ) {
+        self.perform_hurt(target, damage, Some(species), obs);
+        let Some(turns) = species.venom() else {
+            return;
+        };
+        if self.world().actor_at(target).is_present() {
+            let poison = Change::Condition {
+                actor: target,
+                condition: Condition::Poisoned,
+                turns,
+            };
+            self.change(poison, obs);
+            if self.world().is_player(target) {
+                self.say(Msg::Poisoned, obs);
+            }
+        }
+    }
+
     /// Damage, and death when hit points run out.
     pub(crate) fn perform_hurt(
         &mut self,
@@ -341,7 +382,7 @@ impl State {
         if self.world().actor_at(target).hp() > 0 {
             return;
         }
-        self.change(Change::Die { actor: target }, obs);
+        self.change(Change::Die { actor: target, by }, obs);
         if self.world().is_player(target) {
             self.say(Msg::Died { by }, obs);
             self.change(Change::End(Outcome::Died), obs);

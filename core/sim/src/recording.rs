@@ -174,9 +174,19 @@ mod tests {
         Recording::record(tape.header, tape.events).unwrap()
     }
 
+    /// A game long enough to hold two checkpoints.
+    fn long() -> Recording {
+        let mut game = crate::LiveTape::new(Header::new(1, Ruleset::NETHACK, 0));
+        Bot::lingering(1, 2_000)
+            .play_until(&mut game, |s| s.events_folded() > 2 * CHECKPOINT_EVERY)
+            .unwrap();
+        let tape = game.into_tape();
+        Recording::record(tape.header, tape.events).unwrap()
+    }
+
     #[test]
     fn a_recording_checks_out_and_its_checkpoints_lie_every_so_many_events() {
-        let recording = recorded(1, 400);
+        let recording = long();
         assert!(recording.events.len() as u64 > CHECKPOINT_EVERY);
         let at: Vec<u64> = recording.checkpoints.iter().map(|&(i, _)| i).collect();
         let expected: Vec<u64> = (1..=recording.events.len() as u64 / CHECKPOINT_EVERY)
@@ -191,7 +201,7 @@ mod tests {
 
     #[test]
     fn a_changed_draw_is_caught_as_a_desync_or_a_bad_tape() {
-        let mut recording = recorded(1, 400);
+        let mut recording = long();
         let (first_checkpoint, _) = recording.checkpoints[0];
         // A draw well before the first checkpoint, so that a checkpoint must catch it.
         let at = (1..first_checkpoint as usize)

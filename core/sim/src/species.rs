@@ -11,15 +11,21 @@ pub enum Species {
     Elephant,
     Spider,
     SpiderEgg,
+    /// Fast; hunts the camel by sight and memory, and runs when badly hurt.
+    Jackal,
+    /// Slow; hunts the camel it sees, and its sting poisons.
+    Scorpion,
 }
 
 impl Species {
-    pub const ALL: [Species; 5] = [
+    pub const ALL: [Species; 7] = [
         Species::Camel,
         Species::Snake,
         Species::Elephant,
         Species::Spider,
         Species::SpiderEgg,
+        Species::Jackal,
+        Species::Scorpion,
     ];
 
     pub fn name(self) -> &'static str {
@@ -29,6 +35,8 @@ impl Species {
             Species::Elephant => "elephant",
             Species::Spider => "spider",
             Species::SpiderEgg => "spider egg",
+            Species::Jackal => "jackal",
+            Species::Scorpion => "scorpion",
         }
     }
 
@@ -43,6 +51,8 @@ impl Species {
             Species::Elephant => 'E',
             Species::Spider => 'x',
             Species::SpiderEgg => 'o',
+            Species::Jackal => 'j',
+            Species::Scorpion => 'S',
         }
     }
 
@@ -57,6 +67,10 @@ impl Species {
             Species::Elephant => (8, 150, 150),
             Species::Spider => (12, 100, 100),
             Species::SpiderEgg => (12, 100, 100),
+            // Fast: three actions in two ticks under both rulesets.
+            Species::Jackal => (18, 200, 67),
+            // Slow: two actions in three ticks under nethack, every second tick under classic.
+            Species::Scorpion => (8, 150, 150),
         };
         Stats {
             speed,
@@ -72,6 +86,8 @@ impl Species {
             Species::Elephant => 18,
             Species::Spider => 3,
             Species::SpiderEgg => 2,
+            Species::Jackal => 7,
+            Species::Scorpion => 9,
         }
     }
 
@@ -83,6 +99,8 @@ impl Species {
             Species::Elephant => (5, 9),
             Species::Spider => (1, 2),
             Species::SpiderEgg => (0, 0),
+            Species::Jackal => (1, 3),
+            Species::Scorpion => (1, 2),
         }
     }
 
@@ -93,7 +111,24 @@ impl Species {
             Species::Elephant => "rams",
             Species::Spider => "bites",
             Species::SpiderEgg => "touches",
+            Species::Jackal => "bites",
+            Species::Scorpion => "stings",
         }
+    }
+
+    /// Whether it hunts the camel: follows it by sight and remembers where it saw it.
+    pub fn hunts(self) -> bool {
+        matches!(self, Species::Jackal | Species::Scorpion)
+    }
+
+    /// Whether it runs from the camel when badly hurt.
+    pub fn flees(self) -> bool {
+        self == Species::Jackal
+    }
+
+    /// Turns of poison its attack gives whoever it hurts, if it is venomous.
+    pub fn venom(self) -> Option<u16> {
+        (self == Species::Scorpion).then_some(6)
     }
 }
 

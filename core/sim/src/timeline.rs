@@ -247,7 +247,7 @@ impl Observer for Scan {
                 self.tick_starts.push(at);
                 return;
             }
-            Change::Die { actor } => match species(actor) {
+            Change::Die { actor, .. } => match species(actor) {
                 Some(species) => MarkerKind::Death { actor, species },
                 None => return,
             },

@@ -575,6 +575,19 @@ mod tests {
             .unwrap();
     }
 
+    /// A store holding one bot game long enough for a few snapshots.
+    fn played_long() -> (tempfile::TempDir, Store, GameId) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let header = Header::new(1, Ruleset::NETHACK, 0);
+        let mut session = store.create("camel", header, &mut ()).unwrap();
+        Bot::lingering(1, 10_000)
+            .play_until(&mut session, |s| s.events_folded() > 3 * SNAPSHOT_EVERY)
+            .unwrap();
+        let id = session.meta().id;
+        (dir, store, id)
+    }
+
     fn genesis_hash(store: &Store, id: GameId) -> u64 {
         let meta = store.meta(id).unwrap();
         fold(&meta.header, store.events(id).unwrap(), &mut ())
@@ -584,7 +597,7 @@ mod tests {
 
     #[test]
     fn a_game_loads_back_from_its_snapshot_as_from_its_genesis() {
-        let (dir, store, id) = played(400);
+        let (dir, store, id) = played_long();
         let meta = store.meta(id).unwrap();
         assert!(meta.events > SNAPSHOT_EVERY, "{} events", meta.events);
         drop(store);
@@ -650,7 +663,7 @@ mod tests {
 
     #[test]
     fn a_damaged_snapshot_is_skipped_with_a_warning_and_rebuilt() {
-        let (_dir, store, id) = played(400);
+        let (_dir, store, id) = played_long();
         let meta = store.meta(id).unwrap();
         let trees = store.trees(id).unwrap();
         let originals: Vec<(IVec, IVec)> = trees.snapshots.iter().map(Result::unwrap).collect();
@@ -770,7 +783,7 @@ mod tests {
 
     #[test]
     fn export_then_import_gives_the_identical_game_and_snapshots() {
-        let (_dir, store, id) = played(400);
+        let (_dir, store, id) = played_long();
         let file = store.export(id).unwrap();
         let bytes = crate::sgr::to_bytes(&file);
         let imported = store
@@ -804,7 +817,7 @@ mod tests {
 
     #[test]
     fn a_stored_game_is_checked_against_its_snapshots_like_a_file() {
-        let (_dir, store, id) = played(400);
+        let (_dir, store, id) = played_long();
         let (file, warnings) = store.recording(id).unwrap();
         assert!(warnings.is_empty());
         let snapshots = store.snapshots(id).unwrap();

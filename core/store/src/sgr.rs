@@ -325,7 +325,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot_recording;
+    use crate::{bot_recording, long_recording};
     use sandglass_sim::recording::CHECKPOINT_EVERY;
 
     fn small() -> Recording {
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn a_file_reads_back_as_it_was_written() {
-        let file = bot_recording(1, 400);
+        let file = long_recording(1, 2 * CHECKPOINT_EVERY);
         assert!(
             file.events.len() as u64 > CHECKPOINT_EVERY,
             "too short to hold a checkpoint"
@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn a_bot_game_costs_less_than_four_bytes_per_event() {
-        let file = bot_recording(2, 400);
+        let file = long_recording(2, 2 * CHECKPOINT_EVERY);
         let per_event = to_bytes(&file).len() as f64 / file.events.len() as f64;
         assert!(per_event < 4.0, "{per_event} bytes per event");
     }

@@ -1,5 +1,7 @@
 //! How snakes, elephants, spiders and eggs decide, and the actors of scenario files.
+//! Hunters (jackals, scorpions) have a module of their own: `hunt`.
 
+use super::hunt::hunter;
 use super::{roll_damage, step_or_attack};
 use crate::action::Action;
 use crate::geometry::{Direction, Pos};
@@ -12,9 +14,12 @@ use crate::world::World;
 /// Spiders stop laying when the level holds this many spiders and eggs: the desert is
 /// finite and a brood that doubled forever would end every long game the same way.
 pub const BROOD_LIMIT: usize = 40;
-/// A spider egg hatches on this turn of its own.
-pub const HATCH_TURN: u32 = 10;
-/// An elephant that hits a cactus is out for this many of its turns.
+/// A spider egg does nothing for this many of its own turns, and hatches on the next
+/// (seed 003: `for _ = 1 to 10 do perform End_of_turn done`, then hatch).
+pub const EGG_WAITS: u32 = 10;
+/// An elephant that charges into a cactus loses this many of its turns, counting the one
+/// it crashed on, and acts again on the next (seed 003: `for _ = 1 to 20 do perform
+/// End_of_turn done`).
 pub const KNOCKOUT_TURNS: u16 = 20;
 
 /// What a non-player actor does with its turn.
@@ -31,6 +36,7 @@ pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
             Species::Elephant => elephant(world, id, draws),
             Species::Spider => spider(world, id, draws),
             Species::SpiderEgg => Ok(egg(world, id)),
+            Species::Jackal | Species::Scorpion => hunter(world, id, draws),
         },
     }
 }
@@ -78,10 +84,10 @@ fn brood(world: &World) -> usize {
         .count()
 }
 
-/// Does nothing until its 10th turn, then hatches.
+/// Does nothing for `EGG_WAITS` turns, then hatches.
 #[inline]
 fn egg(world: &World, id: ActorId) -> Action {
-    if world.turns(id) + 1 >= HATCH_TURN {
+    if world.turns(id) >= EGG_WAITS {
         Action::Hatch
     } else {
         Action::Wait
@@ -108,8 +114,9 @@ fn elephant(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, Nee
             damage: roll_damage(Species::Elephant, draws)?,
         },
         None if map.terrain(to).is_passable() => Action::Charge { dir, to },
+        // The crash is the first of the turns lost.
         None => Action::Crash {
-            knock_out: (map.terrain(to) == Terrain::Cactus).then_some(KNOCKOUT_TURNS),
+            knock_out: (map.terrain(to) == Terrain::Cactus).then_some(KNOCKOUT_TURNS - 1),
         },
     })
 }

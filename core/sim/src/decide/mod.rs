@@ -4,6 +4,7 @@
 //! `Action`, with its dice already rolled, for `perform` to carry out.
 
 mod creatures;
+mod hunt;
 mod player;
 
 use crate::action::Action;
@@ -14,7 +15,8 @@ use crate::rng::{Draws, NeedDraw};
 use crate::species::Species;
 use crate::world::World;
 
-pub use creatures::{BROOD_LIMIT, HATCH_TURN, KNOCKOUT_TURNS};
+pub use creatures::{BROOD_LIMIT, EGG_WAITS, KNOCKOUT_TURNS};
+pub use hunt::HUNT_REACH;
 
 /// What `id` does now: the player's `command`, or what its behaviour chooses.
 #[inline]
@@ -27,6 +29,22 @@ pub(crate) fn decide(
     match command {
         Some(command) => player::resolve(world, id, command, draws),
         None => creatures::decide(world, id, draws),
+    }
+}
+
+/// Whether an action decided earlier, which its actor gathered strength for, can still be
+/// carried out as it was decided: the cell it steps to still free, the creature it
+/// attacks still beside it.
+pub(crate) fn still_possible(world: &World, id: ActorId, action: &Action) -> bool {
+    let here = world.actor_at(id).pos();
+    match *action {
+        Action::Step { to } | Action::Charge { to, .. } | Action::LayEgg { at: to } => {
+            world.map().is_free(to)
+        }
+        Action::Attack { target, .. } | Action::Ram { target, .. } => world
+            .actor(target)
+            .is_some_and(|t| t.is_present() && t.pos().distance(here) == 1),
+        _ => true,
     }
 }
 

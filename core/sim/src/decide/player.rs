@@ -48,7 +48,10 @@ fn throw(
     draws: &mut Draws,
 ) -> Result<Action, NeedDraw> {
     let map = world.map();
-    let item = world.inventory()[usize::from(slot.0)];
+    // Validated commands throw what the bags hold; there is nothing else to throw.
+    let Some(item) = world.bags().item(slot) else {
+        return Ok(Action::Rest);
+    };
     let mut at = world.actor_at(id).pos();
     let mut lands = at;
     loop {

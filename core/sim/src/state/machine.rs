@@ -15,7 +15,7 @@ use super::{Books, Need, Observer, Phase, State};
 use crate::action::{Action, ActionRecord};
 use crate::check::Rejection;
 use crate::command::Command;
-use crate::decide::decide;
+use crate::decide::{decide, still_possible};
 use crate::ids::{ActorId, Tick};
 use crate::level::{generate, Level};
 use crate::map::{Map, Terrain};
@@ -263,6 +263,13 @@ impl State {
         if player && self.books.pending.is_none() {
             return ControlFlow::Break(Need::Command);
         }
+        if !player {
+            if let Some(action) = self.world.actor_at(id).waiting() {
+                if self.take_kept(id, action, obs) {
+                    return ControlFlow::Continue(());
+                }
+            }
+        }
         let command = if player { self.books.pending } else { None };
         let mut draws = match more {
             Some(more) => Draws::pulling(&self.books.draws, more),
@@ -280,25 +287,79 @@ impl State {
             }
             Ok(action) => {
                 self.books.draws.clear();
-                self.books.pending = None;
                 self.take(id, action, obs);
                 ControlFlow::Continue(())
             }
         }
     }
 
-    /// Carries out what `id` decided, or has it wait for the energy instead; then moves
-    /// the books on: the game may be over, the camel gone down the stairs, or the turn
-    /// over.
+    /// A creature's turn when it gathers strength for an action decided earlier: the
+    /// action once the energy is there, if it can still be done as decided. False if it
+    /// cannot: the creature decides afresh.
+    fn take_kept(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) -> bool {
+        if self.world.cost_of(id, &action) > self.world.clocks()[id].energy.0 {
+            self.gather(id, action, obs);
+            return true;
+        }
+        if still_possible(&self.world, id, &action) {
+            self.take(id, action, obs);
+            return true;
+        }
+        self.change(
+            Change::Gather {
+                actor: id,
+                action: None,
+            },
+            obs,
+        );
+        false
+    }
+
+    /// Carries out what `id` decided once it can afford it: now, or after the ticks it
+    /// takes to gather the energy. Then moves the books on: the game may be over, the
+    /// camel gone down the stairs, or the turn over.
     #[inline]
     fn take(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
         let cost = self.world.cost_of(id, &action);
-        let (action, cost) = if cost <= self.world.clocks()[id].energy.0 {
-            (action, cost)
-        } else {
-            (Action::Rest, 0)
-        };
+        if cost > self.world.clocks()[id].energy.0 {
+            // The camel's command stays pending: it is resolved again on its next turn.
+            self.gather(id, action, obs);
+            return;
+        }
+        self.books.pending = None;
+        if self.world.actor_at(id).waiting().is_some() {
+            self.change(
+                Change::Gather {
+                    actor: id,
+                    action: None,
+                },
+                obs,
+            );
+        }
         self.perform(id, action, cost, obs);
+        self.next_turn(id, action);
+    }
+
+    /// A turn spent gathering strength for `action`, which costs more than `id` has.
+    fn gather(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
+        if self.world.actor_at(id).waiting() != Some(action) {
+            self.change(
+                Change::Gather {
+                    actor: id,
+                    action: Some(action),
+                },
+                obs,
+            );
+            if self.world.is_player(id) {
+                self.say(Msg::Gathering, obs);
+            }
+        }
+        self.perform(id, Action::Gather, 0, obs);
+        self.next_turn(id, Action::Gather);
+    }
+
+    /// After `id` took `action`: the game over, the next level, or the next actor.
+    fn next_turn(&mut self, id: ActorId, action: Action) {
         if self.outcome().is_some() {
             self.books.phase = Phase::Over;
         } else if action == Action::Descend {

@@ -9,6 +9,9 @@
 //! changes the world too, but nothing a player or an observer sees happen.
 
 use super::{Actor, Condition, Outcome, World};
+use crate::action::Action;
+use crate::bags::Bags;
+use crate::command::Slot;
 use crate::energy::{Energy, Stats};
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
@@ -16,6 +19,7 @@ use crate::item::{Item, Look};
 use crate::level::Level;
 use crate::map::Terrain;
 use crate::message::{Message, Msg};
+use crate::sight::{field_of_view, CellSet, SIGHT_RADIUS};
 use crate::species::{Behaviour, Species};
 use crate::tape::TurnOrder;
 
@@ -55,8 +59,10 @@ pub enum Change {
         condition: Condition,
         turns: u16,
     },
+    /// Dies, killed by a creature of species `by`, if by one.
     Die {
         actor: ActorId,
+        by: Option<Species>,
     },
     /// Leaves without dying: a hatched egg.
     Vanish {
@@ -78,18 +84,27 @@ pub enum Change {
         actor: ActorId,
         turns: u16,
     },
+    /// `actor` cannot afford what it decided on yet, and gathers strength for it (`Some`),
+    /// or no longer does (`None`: carried out, or given up).
+    Gather {
+        actor: ActorId,
+        action: Option<Action>,
+    },
+    /// The item at `floor_index` goes into the bags.
     PickUp {
         floor_index: usize,
     },
+    /// One item from `slot` goes onto the floor at the camel's feet.
     Drop {
-        slot: usize,
+        slot: Slot,
     },
+    /// One item from `slot` is eaten.
     Consume {
-        slot: usize,
+        slot: Slot,
     },
-    /// `item` leaves the bags from `slot`, flies from `from` and lands at `at`.
+    /// One `item` leaves the bags from `slot`, flies from `from` and lands at `at`.
     Land {
-        slot: usize,
+        slot: Slot,
         item: Item,
         from: Pos,
         at: Pos,
@@ -134,7 +149,8 @@ impl World {
                 condition,
                 turns,
             } => self.apply_condition(actor, condition, turns),
-            Change::Die { actor } | Change::Vanish { actor } => self.remove(actor),
+            Change::Die { actor, by } => self.apply_die(actor, by),
+            Change::Vanish { actor } => self.remove(actor),
             Change::Spawn {
                 actor,
                 species,
@@ -144,10 +160,11 @@ impl World {
             } => self.apply_spawn(actor, Actor::new(species, behaviour, at, stats)),
             Change::Charge { actor, dir } => self.actors[actor.index()].charging = dir,
             Change::KnockOut { actor, turns } => self.apply_knock_out(actor, turns),
+            Change::Gather { actor, action } => self.actors[actor.index()].waiting = action,
             Change::PickUp { floor_index } => self.apply_pick_up(floor_index),
             Change::Drop { slot } => self.apply_drop(slot),
             Change::Consume { slot } => {
-                self.inventory.remove(slot);
+                self.bags.take(slot);
             }
             Change::Land { slot, at, .. } => self.apply_land(slot, at),
             Change::Door { at, open } => self.apply_door(at, open),
@@ -205,6 +222,18 @@ impl World {
         self.map.set_occupant(from, None);
         self.map.set_occupant(to, Some(actor));
         self.actors[actor.index()].pos = to;
+        if self.is_player(actor) {
+            self.look_around();
+        } else if self.actors[actor.index()].species.hunts() {
+            self.notice(actor);
+        }
+    }
+
+    fn apply_die(&mut self, actor: ActorId, by: Option<Species>) {
+        if by == Some(Species::Camel) && !self.is_player(actor) {
+            self.kills += 1;
+        }
+        self.remove(actor);
     }
 
     fn apply_heal(&mut self, actor: ActorId, amount: i16) {
@@ -233,18 +262,20 @@ impl World {
 
     fn apply_pick_up(&mut self, floor_index: usize) {
         let (_, item) = self.floor.remove(floor_index);
-        self.inventory.push(item);
+        self.bags.add(item);
     }
 
-    fn apply_drop(&mut self, slot: usize) {
-        let item = self.inventory.remove(slot);
+    fn apply_drop(&mut self, slot: Slot) {
         let at = self.player().map_or(Pos::new(0, 0), |p| p.pos);
-        self.floor.push((at, item));
+        if let Some(item) = self.bags.take(slot) {
+            self.floor.push((at, item));
+        }
     }
 
-    fn apply_land(&mut self, slot: usize, at: Pos) {
-        let item = self.inventory.remove(slot);
-        self.floor.push((at, item));
+    fn apply_land(&mut self, slot: Slot, at: Pos) {
+        if let Some(item) = self.bags.take(slot) {
+            self.floor.push((at, item));
+        }
     }
 
     fn apply_door(&mut self, at: Pos, open: bool) {
@@ -254,6 +285,7 @@ impl World {
             Terrain::DoorClosed
         };
         self.map.set_terrain(at, terrain);
+        self.look_around();
     }
 
     fn apply_new_level(&mut self, level: &Level) {
@@ -267,6 +299,8 @@ impl World {
         self.map = level.map.clone();
         self.depth = level.depth;
         self.floor = level.items.clone();
+        self.sight = CellSet::empty(&self.map);
+        self.explored = CellSet::empty(&self.map);
         if let Some(mycology) = &level.mycology {
             self.mycology = mycology.clone();
         }
@@ -286,12 +320,13 @@ impl World {
                     camel.stats(),
                 ));
                 self.player = Some(id);
-                self.inventory = starting_kit();
+                self.bags = Bags::of(&STARTING_KIT);
             }
         }
         for &(species, at) in &level.creatures {
             self.add_actor(Actor::new(species, Behaviour::Natural, at, species.stats()));
         }
+        self.look_around();
     }
 
     fn keep_initiative(&mut self, actor: ActorId, value: u32) {
@@ -352,6 +387,42 @@ impl World {
             && a.conditions.is_none();
     }
 
+    /// The camel looks about it: what it sees now, and remembers from now on; every hunter
+    /// in sight sees it too, and knows where it is.
+    fn look_around(&mut self) {
+        self.compute_sight();
+        self.explored.extend(&self.sight);
+        for id in 0..self.actors.len() {
+            let actor = &self.actors[id];
+            if actor.present && actor.species.hunts() {
+                self.notice(ActorId(id as u32));
+            }
+        }
+    }
+
+    /// The cells the camel sees from where it stands; none without a camel.
+    pub(super) fn compute_sight(&mut self) {
+        self.sight.clear();
+        if let Some(camel) = self.player().filter(|c| c.present) {
+            let at = camel.pos;
+            field_of_view(&self.map, at, SIGHT_RADIUS, &mut self.sight);
+        }
+    }
+
+    /// A hunter that sees the camel knows where it is; one that reaches the place it last
+    /// saw the camel without seeing it there loses the trail.
+    fn notice(&mut self, id: ActorId) {
+        let camel = self.player().filter(|c| c.present).map(|c| c.pos);
+        let hunter = &self.actors[id.index()];
+        let seen = camel.filter(|_| self.sight.contains(hunter.pos));
+        let last_seen = match seen {
+            Some(at) => Some(at),
+            None if hunter.last_seen == Some(hunter.pos) => None,
+            None => hunter.last_seen,
+        };
+        self.actors[id.index()].last_seen = last_seen;
+    }
+
     fn remove(&mut self, id: ActorId) {
         let actor = &mut self.actors[id.index()];
         actor.present = false;
@@ -385,12 +456,10 @@ impl World {
 }
 
 /// Items the camel starts with.
-fn starting_kit() -> Vec<Item> {
-    vec![
-        Item::Date,
-        Item::Date,
-        Item::Stone,
-        Item::Stone,
-        Item::Spear,
-    ]
-}
+const STARTING_KIT: [Item; 5] = [
+    Item::Date,
+    Item::Date,
+    Item::Stone,
+    Item::Stone,
+    Item::Spear,
+];

@@ -8,6 +8,8 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+use crate::action::Action;
+use crate::bags::Bags;
 use crate::clocks::Clocks;
 use crate::energy::{Clock, Energy, Pace, Stats};
 use crate::geometry::{Direction, Pos};
@@ -15,6 +17,7 @@ use crate::ids::{ActorId, Tick};
 use crate::item::{Effect, Item, Mycology};
 use crate::map::Map;
 use crate::message::MessageLog;
+use crate::sight::CellSet;
 use crate::species::{Behaviour, Species};
 use crate::tape::{Ruleset, TimeModel};
 
@@ -125,6 +128,10 @@ pub struct Actor {
     knocked_out: u16,
     charging: Option<Direction>,
     conditions: Conditions,
+    /// What it decided on and gathers strength for: it costs more energy than it had.
+    waiting: Option<Action>,
+    /// A hunter's memory: where it last saw the camel.
+    last_seen: Option<Pos>,
 }
 
 impl Actor {
@@ -141,6 +148,8 @@ impl Actor {
             knocked_out: 0,
             charging: None,
             conditions: Conditions::default(),
+            waiting: None,
+            last_seen: None,
         }
     }
 
@@ -188,6 +197,15 @@ impl Actor {
     pub fn conditions(&self) -> Conditions {
         self.conditions
     }
+    /// The action it gathers strength for, if it decided on one it could not afford.
+    #[inline]
+    pub fn waiting(&self) -> Option<Action> {
+        self.waiting
+    }
+    /// Where a hunter last saw the camel.
+    pub fn last_seen(&self) -> Option<Pos> {
+        self.last_seen
+    }
 }
 
 /// Everything a world holds: how `encoding` gives back a world it decoded, the one way
@@ -204,11 +222,13 @@ pub(crate) struct WorldParts {
     pub(crate) map: Map,
     pub(crate) depth: u8,
     pub(crate) floor: Vec<(Pos, Item)>,
-    pub(crate) inventory: Vec<Item>,
+    pub(crate) bags: Bags,
     pub(crate) mycology: Mycology,
     pub(crate) player: Option<ActorId>,
     pub(crate) messages: MessageLog,
     pub(crate) outcome: Option<Outcome>,
+    pub(crate) explored: CellSet,
+    pub(crate) kills: u32,
 }
 
 /// Everything an actor holds, as `WorldParts` holds it.
@@ -224,6 +244,8 @@ pub(crate) struct ActorParts {
     pub(crate) knocked_out: u16,
     pub(crate) charging: Option<Direction>,
     pub(crate) conditions: Conditions,
+    pub(crate) waiting: Option<Action>,
+    pub(crate) last_seen: Option<Pos>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -245,11 +267,18 @@ pub struct World {
     depth: u8,
     /// Items on the ground, in the order they came to lie there.
     floor: Vec<(Pos, Item)>,
-    inventory: Vec<Item>,
+    bags: Bags,
     mycology: Mycology,
     player: Option<ActorId>,
     messages: MessageLog,
     outcome: Option<Outcome>,
+    /// The cells the camel sees now (worked out again whenever it moves, a door turns or
+    /// a level is entered; not encoded, being a function of the rest).
+    sight: CellSet,
+    /// The cells of this level the camel has seen, and remembers.
+    explored: CellSet,
+    /// Creatures the camel has killed.
+    kills: u32,
 }
 
 impl World {
@@ -265,14 +294,17 @@ impl World {
             order: vec![],
             order_stale: true,
             unrolled: VecDeque::new(),
-            map,
             depth: 0,
             floor: vec![],
-            inventory: vec![],
+            bags: Bags::default(),
             mycology: Mycology::new(Effect::ALL),
             player: None,
             messages: MessageLog::default(),
             outcome: None,
+            sight: CellSet::empty(&map),
+            explored: CellSet::empty(&map),
+            kills: 0,
+            map,
         }
     }
 
@@ -291,11 +323,13 @@ impl World {
             map,
             depth,
             floor,
-            inventory,
+            bags,
             mycology,
             player,
             messages,
             outcome,
+            explored,
+            kills,
         } = parts;
         let clocks = Clocks::new(clocks, &order)?;
         let actors = actors
@@ -312,6 +346,8 @@ impl World {
                 knocked_out: a.knocked_out,
                 charging: a.charging,
                 conditions: a.conditions,
+                waiting: a.waiting,
+                last_seen: a.last_seen,
             })
             .collect();
         let mut world = World {
@@ -326,15 +362,20 @@ impl World {
             map,
             depth,
             floor,
-            inventory,
+            bags,
             mycology,
             player,
             messages,
             outcome,
+            sight: CellSet::default(),
+            explored,
+            kills,
         };
         for i in 0..world.actors.len() {
             world.recheck_idle(ActorId(i as u32));
         }
+        world.sight = CellSet::empty(&world.map);
+        world.compute_sight();
         Some(world)
     }
 
@@ -373,8 +414,8 @@ impl World {
             .map(|&(_, item)| item)
     }
     #[inline]
-    pub fn inventory(&self) -> &[Item] {
-        &self.inventory
+    pub fn bags(&self) -> &Bags {
+        &self.bags
     }
     #[inline]
     pub fn mycology(&self) -> &Mycology {
@@ -493,6 +534,36 @@ impl World {
     #[inline]
     pub fn turns(&self, id: ActorId) -> u32 {
         self.clocks.get(id).map_or(0, |c| c.turns)
+    }
+
+    /// Whether the camel sees `pos` now (and, sight being symmetric, whether a creature
+    /// standing there sees the camel).
+    #[inline]
+    pub fn sees(&self, pos: Pos) -> bool {
+        self.sight.contains(pos)
+    }
+
+    /// Whether the camel has seen `pos` on this level.
+    pub fn remembers(&self, pos: Pos) -> bool {
+        self.explored.contains(pos)
+    }
+
+    /// The cells of this level the camel has seen.
+    pub fn explored(&self) -> &CellSet {
+        &self.explored
+    }
+
+    /// Creatures the camel has killed.
+    pub fn kills(&self) -> u32 {
+        self.kills
+    }
+
+    /// What `action` costs `id` now.
+    #[inline]
+    pub fn cost_of(&self, id: ActorId, action: &Action) -> u16 {
+        let stats = self.actor_at(id).stats();
+        self.time()
+            .cost(&stats, action.cost(&self.map), self.pace(id))
     }
 
     /// How many ticks after this one `id` first has the energy to act, if it takes no

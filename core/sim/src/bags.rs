@@ -1,0 +1,152 @@
+//! The camel's bags: a stack of like items under each letter, `a` to `z`. An item joins
+//! the stack of its kind, or takes the first free letter; a letter keeps its stack until
+//! the last of it is used up, whatever happens to the others.
+
+use serde::{Deserialize, Serialize};
+
+use crate::command::Slot;
+use crate::item::Item;
+
+/// How many letters the bags have: one stack per letter.
+pub const LETTERS: usize = 26;
+
+/// Like items under one letter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stack {
+    pub item: Item,
+    pub count: u16,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bags([Option<Stack>; LETTERS]);
+
+impl Bags {
+    /// The bags holding `items`, each added in turn.
+    pub fn of(items: &[Item]) -> Bags {
+        let mut bags = Bags::default();
+        for &item in items {
+            bags.add(item);
+        }
+        bags
+    }
+
+    /// The stack under `slot`, if any.
+    pub fn get(&self, slot: Slot) -> Option<Stack> {
+        self.0.get(usize::from(slot.0)).copied().flatten()
+    }
+
+    /// The item under `slot`, if any.
+    pub fn item(&self, slot: Slot) -> Option<Item> {
+        self.get(slot).map(|s| s.item)
+    }
+
+    /// Every stack, by letter.
+    pub fn stacks(&self) -> impl Iterator<Item = (Slot, Stack)> + '_ {
+        (0..)
+            .zip(&self.0)
+            .filter_map(|(i, s)| Some((Slot(i), (*s)?)))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(Option::is_none)
+    }
+
+    /// Where `item` would go: the letter of its stack, or the first free one; `None` if
+    /// it has no stack and every letter is taken.
+    pub fn slot_for(&self, item: Item) -> Option<Slot> {
+        let stack = self
+            .0
+            .iter()
+            .position(|s| s.is_some_and(|s| s.item == item));
+        let free = || self.0.iter().position(Option::is_none);
+        stack.or_else(free).map(|i| Slot(i as u8))
+    }
+
+    /// Adds one `item`; `false` (and nothing added) when there is no room for it.
+    pub(crate) fn add(&mut self, item: Item) -> bool {
+        let Some(slot) = self.slot_for(item) else {
+            return false;
+        };
+        let stack = &mut self.0[usize::from(slot.0)];
+        match stack {
+            Some(stack) => stack.count += 1,
+            None => *stack = Some(Stack { item, count: 1 }),
+        }
+        true
+    }
+
+    /// Takes one item from `slot`; the letter is free again once its stack is used up.
+    pub(crate) fn take(&mut self, slot: Slot) -> Option<Item> {
+        let entry = self.0.get_mut(usize::from(slot.0))?;
+        let stack = entry.as_mut()?;
+        let item = stack.item;
+        stack.count -= 1;
+        if stack.count == 0 {
+            *entry = None;
+        }
+        Some(item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::item::Look;
+
+    #[test]
+    fn like_items_stack_under_one_letter() {
+        let bags = Bags::of(&[Item::Date, Item::Stone, Item::Date]);
+        let stacks: Vec<(char, Item, u16)> = bags
+            .stacks()
+            .map(|(slot, s)| (slot.letter(), s.item, s.count))
+            .collect();
+        assert_eq!(stacks, [('a', Item::Date, 2), ('b', Item::Stone, 1)]);
+    }
+
+    #[test]
+    fn stacks_keep_their_letters_when_another_is_used_up() {
+        let mut bags = Bags::of(&[Item::Date, Item::Stone, Item::Spear]);
+        assert_eq!(bags.take(Slot(1)), Some(Item::Stone));
+        assert_eq!(bags.item(Slot(0)), Some(Item::Date));
+        assert_eq!(bags.item(Slot(1)), None);
+        assert_eq!(
+            bags.item(Slot(2)),
+            Some(Item::Spear),
+            "c is still the spear"
+        );
+        // A new kind takes the first free letter.
+        bags.add(Item::Mushroom(Look::Red));
+        assert_eq!(bags.item(Slot(1)), Some(Item::Mushroom(Look::Red)));
+        assert_eq!(bags.take(Slot(7)), None);
+    }
+
+    #[test]
+    fn a_new_kind_does_not_fit_in_full_bags_but_a_stack_grows() {
+        let looks = [
+            Look::Red,
+            Look::Brown,
+            Look::Speckled,
+            Look::Pale,
+            Look::Violet,
+        ];
+        let kinds = [Item::Date, Item::CactusFruit, Item::Stone]
+            .into_iter()
+            .chain(looks.map(Item::Mushroom));
+        // Every letter taken (the game has fewer kinds than letters, so by hand), and
+        // no spear among them.
+        let mut bags = Bags::default();
+        for (stack, item) in bags.0.iter_mut().zip(kinds.cycle()) {
+            *stack = Some(Stack { item, count: 1 });
+        }
+        assert_eq!(bags.slot_for(Item::Spear), None);
+        assert!(!bags.add(Item::Spear));
+        assert!(bags.add(Item::Date));
+        assert_eq!(bags.get(Slot(0)).unwrap().count, 2);
+        bags.0[3] = None;
+        assert_eq!(
+            bags.slot_for(Item::Spear),
+            Some(Slot(3)),
+            "the first free letter"
+        );
+    }
+}

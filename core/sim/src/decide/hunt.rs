@@ -1,0 +1,91 @@
+//! Hunters: jackals and scorpions. A hunter that sees the camel goes for it by the
+//! cheapest walk (`path`); one that lost sight of it goes to where it last saw it (the
+//! world keeps that memory: `Actor::last_seen`); a jackal badly hurt runs instead. With no
+//! trail, a jackal roams and a scorpion lies in wait.
+
+use super::{roll_damage, step_or_attack};
+use crate::action::Action;
+use crate::geometry::{Direction, Pos};
+use crate::ids::ActorId;
+use crate::path::first_step;
+use crate::rng::{Draws, NeedDraw};
+use crate::species::Species;
+use crate::world::{Actor, World};
+
+/// How far a hunter will walk round obstacles to reach its quarry, in quarters of a
+/// step (`path::step_cost`): thirty steps of sand.
+pub const HUNT_REACH: u32 = 4 * 30;
+
+#[inline]
+pub(super) fn hunter(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
+    let me = world.actor_at(id);
+    let quarry = if world.sees(me.pos()) {
+        world.player().filter(|c| c.is_present()).map(Actor::pos)
+    } else {
+        me.last_seen()
+    };
+    let Some(quarry) = quarry else {
+        return roam(world, id, draws);
+    };
+    if me.species().flees() && badly_hurt(me) {
+        return Ok(flee(world, me, quarry));
+    }
+    if me.pos().distance(quarry) == 1 && world.map().occupant(quarry) == world.player_id() {
+        let target = world
+            .map()
+            .occupant(quarry)
+            .expect("the camel stands there");
+        let damage = roll_damage(me.species(), draws)?;
+        return Ok(Action::Attack { target, damage });
+    }
+    let map = world.map();
+    let way = first_step(
+        map,
+        me.pos(),
+        HUNT_REACH,
+        |p| p == quarry,
+        |p| map.is_free(p),
+    );
+    match way {
+        Some((dir, _)) => Ok(Action::Step {
+            to: me.pos().step(dir),
+        }),
+        None => roam(world, id, draws),
+    }
+}
+
+/// At a third of its hit points or fewer.
+fn badly_hurt(me: &Actor) -> bool {
+    i32::from(me.hp()) * 3 <= i32::from(me.max_hp())
+}
+
+/// No trail to follow: a jackal wanders, a scorpion waits where it is.
+fn roam(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
+    if world.actor_at(id).species() == Species::Scorpion {
+        return Ok(Action::Wait);
+    }
+    let dir = Direction::ALL[draws.below(8)? as usize];
+    step_or_attack(world, id, dir, |_| false, draws)
+}
+
+/// The free neighbouring cell farthest from `threat` (by king moves, then by straight
+/// distance, then in `Direction::ALL` order); resting where it is if no cell is farther.
+fn flee(world: &World, me: &Actor, threat: Pos) -> Action {
+    let distance = |p: Pos| {
+        let (dx, dy) = (i32::from(p.x - threat.x), i32::from(p.y - threat.y));
+        (p.distance(threat), dx * dx + dy * dy)
+    };
+    let here = distance(me.pos());
+    let mut best: Option<(Pos, (u16, i32))> = None;
+    for dir in Direction::ALL {
+        let to = me.pos().step(dir);
+        let far = distance(to);
+        if world.map().is_free(to) && far > here && best.is_none_or(|(_, b)| far > b) {
+            best = Some((to, far));
+        }
+    }
+    match best {
+        Some((to, _)) => Action::Step { to },
+        None => Action::Rest,
+    }
+}

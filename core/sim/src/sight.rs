@@ -1,0 +1,282 @@
+//! Sight: what the camel sees, by symmetric shadowcasting (after Albert Ford's
+//! "Symmetric Shadowcasting", written here in integers), and a set of cells to keep it in.
+//!
+//! Cacti, closed doors and the edge of the map block sight; water, dunes and creatures do
+//! not. The field is symmetric: if the camel sees a cell, a creature standing there sees
+//! the camel, which is how hunters find it. Sight reaches `SIGHT_RADIUS` cells (a round
+//! disc: `dx² + dy² <= r² + r`), so that the desert has something left to explore.
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::Pos;
+use crate::map::Map;
+
+/// How far the camel sees, in cells.
+pub const SIGHT_RADIUS: i32 = 8;
+
+/// A set of cells of a map, as bits.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellSet {
+    width: u16,
+    bits: Vec<u64>,
+}
+
+impl CellSet {
+    /// The empty set over a map's cells.
+    pub fn empty(map: &Map) -> CellSet {
+        let cells = usize::from(map.width()) * usize::from(map.height());
+        CellSet {
+            width: map.width(),
+            bits: vec![0; cells.div_ceil(64)],
+        }
+    }
+
+    fn index(&self, pos: Pos) -> Option<usize> {
+        let inside = pos.x >= 0 && pos.y >= 0 && (pos.x as u16) < self.width;
+        let i = inside.then(|| pos.y as usize * usize::from(self.width) + pos.x as usize)?;
+        (i < self.bits.len() * 64).then_some(i)
+    }
+
+    pub fn contains(&self, pos: Pos) -> bool {
+        self.index(pos)
+            .is_some_and(|i| self.bits[i / 64] >> (i % 64) & 1 == 1)
+    }
+
+    pub fn insert(&mut self, pos: Pos) {
+        if let Some(i) = self.index(pos) {
+            self.bits[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.bits.fill(0);
+    }
+
+    /// Adds every cell of `other`.
+    pub fn extend(&mut self, other: &CellSet) {
+        for (bits, more) in self.bits.iter_mut().zip(&other.bits) {
+            *bits |= more;
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bits.iter().map(|b| b.count_ones() as usize).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bits.iter().all(|&b| b == 0)
+    }
+}
+
+/// Marks in `seen` every cell visible from `origin` within `radius`, the origin too.
+pub fn field_of_view(map: &Map, origin: Pos, radius: i32, seen: &mut CellSet) {
+    seen.insert(origin);
+    for quadrant in QUADRANTS {
+        let mut scan = Scan {
+            map,
+            origin,
+            radius,
+            quadrant,
+            seen: &mut *seen,
+        };
+        scan.row(1, Slope::new(-1, 1), Slope::new(1, 1));
+    }
+}
+
+/// A slope `num / den` from the origin, in the quadrant's own frame (`den > 0`).
+#[derive(Clone, Copy, Debug)]
+struct Slope {
+    num: i32,
+    den: i32,
+}
+
+impl Slope {
+    fn new(num: i32, den: i32) -> Slope {
+        Slope { num, den }
+    }
+
+    /// The slope of the near edge of the cell at `col` in row `depth`: (2col - 1) / 2depth.
+    fn of(depth: i32, col: i32) -> Slope {
+        Slope::new(2 * col - 1, 2 * depth)
+    }
+}
+
+/// The four quadrants: how a (depth, column) pair in the quadrant maps to a map offset.
+const QUADRANTS: [(i32, i32, i32, i32); 4] = [
+    // (dx per col, dx per depth, dy per col, dy per depth)
+    (1, 0, 0, -1), // north
+    (0, 1, 1, 0),  // east
+    (1, 0, 0, 1),  // south
+    (0, -1, 1, 0), // west
+];
+
+struct Scan<'a> {
+    map: &'a Map,
+    origin: Pos,
+    radius: i32,
+    quadrant: (i32, i32, i32, i32),
+    seen: &'a mut CellSet,
+}
+
+impl Scan<'_> {
+    fn pos(&self, depth: i32, col: i32) -> Pos {
+        let (xc, xd, yc, yd) = self.quadrant;
+        Pos::new(
+            (i32::from(self.origin.x) + col * xc + depth * xd) as i16,
+            (i32::from(self.origin.y) + col * yc + depth * yd) as i16,
+        )
+    }
+
+    fn blocks(&self, depth: i32, col: i32) -> bool {
+        self.map.terrain(self.pos(depth, col)).blocks()
+    }
+
+    fn in_reach(&self, depth: i32, col: i32) -> bool {
+        depth * depth + col * col <= self.radius * self.radius + self.radius
+    }
+
+    /// Scans row `depth` between the slopes `start` and `end`, and the rows behind it
+    /// that light gets through to.
+    fn row(&mut self, depth: i32, mut start: Slope, end: Slope) {
+        if depth > self.radius {
+            return;
+        }
+        // The columns whose centres lie within the slopes, rounding ties outward at the
+        // start (round half up) and inward at the end (round half down).
+        let first = floor_div(2 * depth * start.num + start.den, 2 * start.den);
+        let last = ceil_div(2 * depth * end.num - end.den, 2 * end.den);
+        let mut previous_blocks: Option<bool> = None;
+        for col in first..=last {
+            let blocks = self.blocks(depth, col);
+            let symmetric =
+                col * start.den >= depth * start.num && col * end.den <= depth * end.num;
+            if (blocks || symmetric) && self.in_reach(depth, col) {
+                self.seen.insert(self.pos(depth, col));
+            }
+            match previous_blocks {
+                Some(true) if !blocks => start = Slope::of(depth, col),
+                Some(false) if blocks => self.row(depth + 1, start, Slope::of(depth, col)),
+                _ => {}
+            }
+            previous_blocks = Some(blocks);
+        }
+        if previous_blocks == Some(false) {
+            self.row(depth + 1, start, end);
+        }
+    }
+}
+
+fn floor_div(a: i32, b: i32) -> i32 {
+    a.div_euclid(b)
+}
+
+fn ceil_div(a: i32, b: i32) -> i32 {
+    -(-a).div_euclid(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Terrain;
+
+    /// A map from rows of `#` (cactus) and `.` (sand).
+    fn map(rows: &[&str]) -> Map {
+        let mut map = Map::filled(rows[0].len() as u16, rows.len() as u16, Terrain::Sand);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                if c == '#' {
+                    map.set_terrain(Pos::new(x as i16, y as i16), Terrain::Cactus);
+                }
+            }
+        }
+        map
+    }
+
+    fn seen_from(map: &Map, at: Pos, radius: i32) -> CellSet {
+        let mut seen = CellSet::empty(map);
+        field_of_view(map, at, radius, &mut seen);
+        seen
+    }
+
+    #[test]
+    fn open_ground_is_seen_in_a_disc() {
+        let map = Map::filled(21, 21, Terrain::Sand);
+        let seen = seen_from(&map, Pos::new(10, 10), 3);
+        for pos in map.cells() {
+            let (dx, dy) = (i32::from(pos.x) - 10, i32::from(pos.y) - 10);
+            assert_eq!(seen.contains(pos), dx * dx + dy * dy <= 12, "{pos:?}");
+        }
+    }
+
+    #[test]
+    fn a_cactus_is_seen_and_hides_what_is_behind_it() {
+        let map = map(&[".......", "...#...", ".......", "...@..."]);
+        let seen = seen_from(&map, Pos::new(3, 3), 8);
+        assert!(seen.contains(Pos::new(3, 1)), "the cactus itself");
+        assert!(!seen.contains(Pos::new(3, 0)), "straight behind it");
+        assert!(seen.contains(Pos::new(0, 0)), "around it");
+    }
+
+    /// If a sees b then b sees a, wherever the cacti are.
+    #[test]
+    fn sight_is_symmetric() {
+        let rows = [
+            "..#.......#..",
+            "....#.........",
+            ".#......##...",
+            "......#......",
+            "..#.......#..",
+            ".....#.......",
+            "#.......#...#",
+            "...#.........",
+        ];
+        let map = map(&rows);
+        let open: Vec<Pos> = map.cells().filter(|&p| !map.terrain(p).blocks()).collect();
+        for &a in &open {
+            let from_a = seen_from(&map, a, 8);
+            for &b in &open {
+                let from_b = seen_from(&map, b, 8);
+                assert_eq!(
+                    from_a.contains(b),
+                    from_b.contains(a),
+                    "{a:?} and {b:?} disagree"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_closed_door_blocks_sight_and_an_open_one_does_not() {
+        let mut map = map(&["#####", "#...#", "#####", "....."]);
+        map.set_terrain(Pos::new(2, 2), Terrain::DoorClosed);
+        assert!(!seen_from(&map, Pos::new(2, 1), 8).contains(Pos::new(2, 3)));
+        map.set_terrain(Pos::new(2, 2), Terrain::DoorOpen);
+        assert!(seen_from(&map, Pos::new(2, 1), 8).contains(Pos::new(2, 3)));
+    }
+
+    #[test]
+    fn a_cell_set_holds_what_was_put_in() {
+        let map = Map::filled(70, 3, Terrain::Sand);
+        let mut set = CellSet::empty(&map);
+        assert!(set.is_empty());
+        for pos in [
+            Pos::new(0, 0),
+            Pos::new(63, 0),
+            Pos::new(64, 0),
+            Pos::new(69, 2),
+        ] {
+            set.insert(pos);
+            assert!(set.contains(pos));
+        }
+        set.insert(Pos::new(-1, 0));
+        set.insert(Pos::new(70, 0));
+        assert_eq!(set.len(), 4);
+        assert!(!set.contains(Pos::new(1, 0)));
+        let mut other = CellSet::empty(&map);
+        other.insert(Pos::new(5, 1));
+        set.extend(&other);
+        assert_eq!(set.len(), 5);
+        set.clear();
+        assert!(set.is_empty());
+    }
+}
