@@ -3,11 +3,14 @@
 //!
 //! * `cli`: the headless subcommands; no window, nothing drawn.
 //! * `input`: keys, prompts and message paging; nothing drawn.
-//! * `play`: the game controller, keys in and commands out; nothing drawn.
+//! * `play`: the game controller, keys in and commands out; `errand` (travel, run,
+//!   explore, rest) and `look` (a cell in words) beside it; nothing drawn.
 //! * `window`: the macroquad frame loop and the screens that draw the rest.
 
 pub mod cli;
+pub mod errand;
 pub mod input;
+pub mod look;
 pub mod play;
 pub mod report;
 pub mod settings;

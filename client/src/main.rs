@@ -51,6 +51,13 @@ enum Cmd {
     },
     #[command(flatten)]
     Games(games::GamesCmd),
+    /// The high-score table: every stored game, scored by folding its own log and checking
+    /// every draw and hash; a game that does not check out is listed but never ranked.
+    Scores {
+        /// One JSON object per line per game (rank, name, score, status, verified, ...).
+        #[arg(long)]
+        json: bool,
+    },
     /// Check replays: fold each from its header, regenerating every draw from the seed, and
     /// check every hash checkpoint and the final hash. Prints one line per replay (`ok` or
     /// `FAIL` with the first event where it went wrong); exits non-zero if any failed.
@@ -79,6 +86,9 @@ fn main() -> ExitCode {
     let result = match command {
         Some(Cmd::Trace { scenario, ticks }) => cli::trace::run(&scenario, ticks),
         Some(Cmd::Games(cmd)) => games::run(cmd, data_dir),
+        Some(Cmd::Scores { json }) => {
+            cli::data_dir_or_default(data_dir).and_then(|dir| cli::scores::run(&dir, json))
+        }
         Some(Cmd::Verify { replays }) => cli::verify::run(&replays, data_dir),
         Some(Cmd::Play { seed, ruleset }) => window(Opening::NewGame {
             seed,

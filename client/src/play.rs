@@ -5,9 +5,12 @@
 //! overlays. Nothing here draws: the window's game screen shows what this holds and
 //! animates what a command caused, and the tests press keys on it without a window.
 
-use sandglass_sim::{Command, Observer, State};
+use sandglass_sim::geometry::Pos;
+use sandglass_sim::map::Terrain;
+use sandglass_sim::{fold, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
+use crate::errand::{known_stairs, Errand, Running};
 use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
 use crate::input::messages::Messages;
 use crate::input::prompt::{self, Flow, Inventory, ItemView, Prompt};
@@ -21,6 +24,8 @@ pub struct GameController {
     /// The game's message count already in `messages`.
     seen: u64,
     overlay: Overlay,
+    /// Travel, run, explore or rest, under way: the client plays its commands.
+    errand: Option<Running>,
     /// The final hash has been reported.
     left: bool,
 }
@@ -32,6 +37,10 @@ pub enum Overlay {
     Help,
     /// Typing the name of a copy of this game.
     SaveAs(String),
+    /// The look cursor, on a cell.
+    Look(Pos),
+    /// The whole message history, scrolled this many lines up from its end.
+    History(usize),
 }
 
 /// What a key press came to, for the window.
@@ -45,6 +54,31 @@ pub enum Reaction {
     Menu,
     /// The game is over and its last words read: on to its summary.
     Over(GameId),
+}
+
+/// Lines a page key scrolls the history by.
+pub const HISTORY_PAGE: usize = 10;
+
+fn on_stairs(state: &State, at: Pos) -> bool {
+    matches!(state.world().map().terrain(at), Terrain::Stairs)
+}
+
+/// Everything a saved game has said, from the first message on: its whole log folded
+/// once, for a resumed game's history.
+pub fn message_history(store: &Store, id: GameId) -> anyhow::Result<Vec<String>> {
+    struct Said(Vec<String>);
+    impl Observer for Said {
+        const SEES_EACH_WAIT: bool = false;
+        fn changed(&mut self, _state: &State, change: &Change) {
+            if let Change::Say(msg) = change {
+                self.0.push(msg.to_string());
+            }
+        }
+    }
+    let meta = store.meta(id)?;
+    let mut said = Said(vec![]);
+    fold(&meta.header, store.events(id)?, &mut said)?;
+    Ok(said.0)
 }
 
 /// The camel's bags, as the prompts see them.
@@ -67,16 +101,18 @@ impl Inventory for Bags<'_> {
 }
 
 impl GameController {
-    /// A game just made (`fresh`) or resumed; reports `game ID hash H`.
-    pub fn new(session: Session, fresh: bool) -> GameController {
+    /// A game just made (`fresh`: its messages are news) or resumed (`earlier` is what it
+    /// said before: `message_history`); reports `game ID hash H`.
+    pub fn new(session: Session, fresh: bool, earlier: Vec<String>) -> GameController {
         let state = session.state();
         let mut messages = Messages::default();
         let log = state.world().messages();
-        for message in log.recent() {
-            let text = message.msg.to_string();
-            if fresh {
-                messages.push(text);
-            } else {
+        if fresh {
+            for message in log.recent() {
+                messages.push(message.msg.to_string());
+            }
+        } else {
+            for text in earlier {
                 messages.recall(text);
             }
         }
@@ -94,6 +130,7 @@ impl GameController {
             messages,
             seen,
             overlay: Overlay::None,
+            errand: None,
             left: false,
         }
     }
@@ -122,9 +159,62 @@ impl GameController {
         self.state().outcome().is_some()
     }
 
+    /// Whether an errand (travel, run, explore, rest) is under way.
+    pub fn is_running(&self) -> bool {
+        self.errand.is_some()
+    }
+
+    /// The errand's next command, played like a key's; or the errand ends, saying why.
+    /// Called by the window at the pace it shows steps at.
+    pub fn step(&mut self, obs: &mut impl Observer) -> anyhow::Result<Reaction> {
+        let Some(errand) = &mut self.errand else {
+            return Ok(Reaction::Stay);
+        };
+        if self.messages.has_more() {
+            self.errand = None;
+            return Ok(Reaction::Stay);
+        }
+        match errand.next(self.session.state()) {
+            Ok(command) => {
+                let played = self.play(command, obs)?;
+                if played != Reaction::Played {
+                    self.errand = None;
+                }
+                Ok(played)
+            }
+            Err(stop) => {
+                self.errand = None;
+                if let Some(message) = stop.message() {
+                    self.messages.push(message);
+                }
+                Ok(Reaction::Stay)
+            }
+        }
+    }
+
+    /// A click on a cell: travel there, if the camel knows a way.
+    pub fn click(&mut self, pos: Pos) {
+        let world = self.state().world();
+        let walkable = world.map().terrain(pos).is_passable();
+        if self.mode() == Mode::Play && self.overlay == Overlay::None {
+            if world.remembers(pos) && walkable {
+                self.run(Errand::Travel(pos));
+            } else {
+                self.messages.push("You know no way there.");
+            }
+        }
+    }
+
+    fn run(&mut self, errand: Errand) {
+        self.messages.turn_page();
+        self.errand = Some(Running::start(errand, self.session.state()));
+    }
+
     /// How the next key is read.
     pub fn mode(&self) -> Mode {
-        if self.messages.has_more() || self.is_over() {
+        if matches!(self.overlay, Overlay::Look(_)) {
+            Mode::Look
+        } else if self.messages.has_more() || self.is_over() {
             Mode::More
         } else if let Some(prompt) = &self.prompt {
             prompt.mode()
@@ -140,6 +230,11 @@ impl GameController {
         key: Key,
         obs: &mut impl Observer,
     ) -> anyhow::Result<Reaction> {
+        // A key press stops an errand, and is spent doing so. (Not the second event of a
+        // press, nor a modifier: those are no press of their own.)
+        if is_any_key(key) && self.errand.take().is_some() {
+            return Ok(Reaction::Stay);
+        }
         match std::mem::replace(&mut self.overlay, Overlay::None) {
             Overlay::Help => {
                 if !is_any_key(key) {
@@ -148,6 +243,14 @@ impl GameController {
                 return Ok(Reaction::Stay);
             }
             Overlay::SaveAs(name) => return Ok(self.save_as_key(store, key, name)),
+            Overlay::Look(at) => {
+                self.look_key(key, at);
+                return Ok(Reaction::Stay);
+            }
+            Overlay::History(up) => {
+                self.history_key(key, up);
+                return Ok(Reaction::Stay);
+            }
             Overlay::None => {}
         }
         let mode = self.mode();
@@ -193,9 +296,23 @@ impl GameController {
     /// A key on the map with no question open: the start of an action, or `None` for a
     /// key that opens an overlay or means nothing here.
     fn map_key(&mut self, store: &Store, input: Input) -> anyhow::Result<Option<Flow>> {
+        let state = self.session.state();
+        let here = state.world().player().map(|c| c.pos());
         match input {
             Input::Help => self.overlay = Overlay::Help,
             Input::SaveAs => self.overlay = Overlay::SaveAs(store.free_name(&self.meta().name)?),
+            Input::Look => self.overlay = Overlay::Look(here.unwrap_or(Pos::new(0, 0))),
+            Input::History => self.overlay = Overlay::History(0),
+            Input::Explore => self.run(Errand::Explore),
+            Input::RestLong => self.run(Errand::Rest),
+            Input::Run(dir) => self.run(Errand::Run(dir)),
+            Input::Travel => self.travel_to_stairs(),
+            Input::Descend if here.is_some_and(|p| !on_stairs(state, p)) => {
+                match known_stairs(state) {
+                    Some(_) => self.travel_to_stairs(),
+                    None => return Ok(Some(prompt::done(Command::Descend))),
+                }
+            }
             _ => {
                 let flow = prompt::start(input, &Bags(self.state()));
                 if flow.is_some() {
@@ -229,6 +346,43 @@ impl GameController {
             // The session refuses further commands: nothing more can be saved.
             Err(PlayError::Store(error)) => Err(error.into()),
         }
+    }
+
+    fn travel_to_stairs(&mut self) {
+        match known_stairs(self.session.state()) {
+            Some(stairs) => self.run(Errand::Travel(stairs)),
+            None => self.messages.push("You have not found the way down yet."),
+        }
+    }
+
+    /// The look cursor moves with the direction keys; anything else puts it away.
+    fn look_key(&mut self, key: Key, at: Pos) {
+        match bind(Mode::Look, key) {
+            Some(Input::Move(dir)) => {
+                let next = at.step(dir);
+                let map = self.state().world().map();
+                self.overlay = Overlay::Look(if map.contains(next) { next } else { at });
+            }
+            Some(_) => {}
+            None => self.overlay = Overlay::Look(at),
+        }
+    }
+
+    /// The history scrolls with the arrows and page keys; Escape closes it.
+    fn history_key(&mut self, key: Key, up: usize) {
+        use macroquad::miniquad::KeyCode;
+        let lines = self.messages.history().len();
+        let up = match key {
+            Key::Code(KeyCode::Up) | Key::Char('k') => up + 1,
+            Key::Code(KeyCode::Down) | Key::Char('j') => up.saturating_sub(1),
+            Key::Code(KeyCode::PageUp) => up + HISTORY_PAGE,
+            Key::Code(KeyCode::PageDown) => up.saturating_sub(HISTORY_PAGE),
+            Key::Code(KeyCode::Escape | KeyCode::Enter) | Key::Char(' ') | Key::Ctrl('p') => {
+                return;
+            }
+            _ => up,
+        };
+        self.overlay = Overlay::History(up.min(lines.saturating_sub(1)));
     }
 
     fn save_as_key(&mut self, store: &Store, key: Key, mut name: String) -> Reaction {
@@ -282,7 +436,7 @@ mod tests {
         let session = store
             .create("camel", Header::new(7, Ruleset::NETHACK, 0), &mut ())
             .unwrap();
-        (dir, store, GameController::new(session, true))
+        (dir, store, GameController::new(session, true, vec![]))
     }
 
     fn press(game: &mut GameController, store: &Store, keys: &[Key]) -> Reaction {

@@ -16,13 +16,27 @@ pub enum Key {
     Char(char),
     /// A physical key; only keys that type nothing are bound this way.
     Code(KeyCode),
+    /// A key that types nothing, pressed with Shift (Shift and an arrow runs).
+    Shift(KeyCode),
+    /// A letter pressed with Control (Ctrl-P: the message history).
+    Ctrl(char),
 }
 
 /// What the player means by a key press, before any game rule is consulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Input {
     Move(Direction),
+    /// Keep moving one way until something happens.
+    Run(Direction),
     Rest,
+    /// Rest until healed.
+    RestLong,
+    /// Travel to the stairs.
+    Travel,
+    Explore,
+    Look,
+    /// The whole message history.
+    History,
     PickUp,
     Drop,
     Eat,
@@ -62,6 +76,8 @@ pub enum Mode {
     /// A list to choose from (the start screen, saved games): arrows move the
     /// highlight, a letter picks directly, Enter takes the highlighted one.
     List,
+    /// The look cursor: directions move it, Escape, Enter or `;` put it away.
+    Look,
 }
 
 const VI_KEYS: [(char, Direction); 8] = [
@@ -97,15 +113,19 @@ const DIRECTION_KEYS: [(KeyCode, Direction); 16] = [
 ];
 
 /// The map's command keys, with the words the help screen shows.
-pub const COMMAND_KEYS: [(char, Input, &str); 12] = [
+pub const COMMAND_KEYS: [(char, Input, &str); 16] = [
     ('.', Input::Rest, "rest"),
+    ('R', Input::RestLong, "rest until healed"),
+    ('x', Input::Explore, "explore"),
+    ('_', Input::Travel, "travel to the stairs"),
+    (';', Input::Look, "look around"),
     (',', Input::PickUp, "pick up"),
     ('d', Input::Drop, "drop"),
     ('e', Input::Eat, "eat"),
     ('t', Input::Throw, "throw"),
     ('o', Input::Open, "open"),
     ('c', Input::Close, "close"),
-    ('>', Input::Descend, "descend"),
+    ('>', Input::Descend, "descend, or travel to the stairs"),
     ('D', Input::Dash, "dash"),
     ('?', Input::Help, "help"),
     ('S', Input::SaveAs, "save as"),
@@ -122,7 +142,23 @@ pub fn bind(mode: Mode, key: Key) -> Option<Input> {
         Mode::YesNo => bind_yes_no(key),
         Mode::More => common(key),
         Mode::List => bind_list(key),
+        Mode::Look => bind_look(key),
     }
+}
+
+fn bind_look(key: Key) -> Option<Input> {
+    match key {
+        Key::Char(';') => Some(Input::Escape),
+        _ => direction(key).map(Input::Move).or_else(|| common(key)),
+    }
+}
+
+/// Shift and a vi-key: `HJKLYUBN`.
+fn run_key(c: char) -> Option<Direction> {
+    VI_KEYS
+        .iter()
+        .find(|(k, _)| k.to_ascii_uppercase() == c)
+        .map(|(_, d)| *d)
 }
 
 fn bind_list(key: Key) -> Option<Input> {
@@ -134,6 +170,7 @@ fn bind_list(key: Key) -> Option<Input> {
             .map(Input::Move)
             .or_else(|| common(key)),
         Key::Char(_) => common(key),
+        Key::Shift(_) | Key::Ctrl(_) => None,
     }
 }
 
@@ -146,10 +183,14 @@ fn bind_play(key: Key) -> Option<Input> {
             .iter()
             .find(|(k, _, _)| *k == c)
             .map(|(_, input, _)| *input)
+            .or_else(|| run_key(c).map(Input::Run))
             .or_else(|| common(key)),
         Key::Code(KeyCode::Kp5) => Some(Input::Rest),
         Key::Code(KeyCode::F1) => Some(Input::TogglePanel),
         Key::Code(_) => common(key),
+        Key::Shift(code) => direction(Key::Code(code)).map(Input::Run),
+        Key::Ctrl('p') => Some(Input::History),
+        Key::Ctrl(_) => None,
     }
 }
 
@@ -176,6 +217,7 @@ fn direction(key: Key) -> Option<Direction> {
             .iter()
             .find(|(k, _)| *k == code)
             .map(|(_, d)| *d),
+        Key::Shift(_) | Key::Ctrl(_) => None,
     }
 }
 
@@ -200,27 +242,62 @@ pub fn is_any_key(key: Key) -> bool {
     match key {
         // Enter and Escape also type a control character; their key code counts instead.
         Key::Char(c) => !c.is_control(),
-        Key::Code(_) => bind(Mode::Play, key).is_some(),
+        Key::Code(_) | Key::Shift(_) | Key::Ctrl(_) => bind(Mode::Play, key).is_some(),
     }
 }
 
 /// One line per command key, for the help screen.
-pub fn help_lines() -> Vec<String> {
+pub fn help_lines() -> Vec<(String, String)> {
+    let pair = |keys: &str, what: &str| (keys.to_owned(), what.to_owned());
     let mut lines = vec![
-        "arrows, numpad, hjklyubn  move (into a creature: attack)".to_owned(),
-        "numpad 5                  rest".to_owned(),
+        pair("hjklyubn", "move, or attack"),
+        pair("arrows, numpad", "move too"),
+        pair("HJKLYUBN", "run (Shift+arrow too)"),
+        pair("click", "travel to a place you know"),
+        pair("numpad 5", "rest"),
     ];
     lines.extend(
         COMMAND_KEYS
             .iter()
-            .map(|(c, _, what)| format!("{c:<26}{what}")),
+            .map(|(c, _, what)| pair(&c.to_string(), what)),
     );
-    lines.push(format!("{:<26}energy panel", "F1"));
-    lines.push(format!(
-        "{:<26}back to the menu (the game is saved)",
-        "Escape"
-    ));
+    lines.push(pair("Ctrl-P", "message history"));
+    lines.push(pair("F1", "energy panel"));
+    lines.push(pair("Escape", "menu (the game is saved)"));
     lines
+}
+
+/// The letter a key types, for Control and a letter.
+fn letter(code: KeyCode) -> Option<char> {
+    let letters = [
+        (KeyCode::A, 'a'),
+        (KeyCode::B, 'b'),
+        (KeyCode::C, 'c'),
+        (KeyCode::D, 'd'),
+        (KeyCode::E, 'e'),
+        (KeyCode::F, 'f'),
+        (KeyCode::G, 'g'),
+        (KeyCode::H, 'h'),
+        (KeyCode::I, 'i'),
+        (KeyCode::J, 'j'),
+        (KeyCode::K, 'k'),
+        (KeyCode::L, 'l'),
+        (KeyCode::M, 'm'),
+        (KeyCode::N, 'n'),
+        (KeyCode::O, 'o'),
+        (KeyCode::P, 'p'),
+        (KeyCode::Q, 'q'),
+        (KeyCode::R, 'r'),
+        (KeyCode::S, 's'),
+        (KeyCode::T, 't'),
+        (KeyCode::U, 'u'),
+        (KeyCode::V, 'v'),
+        (KeyCode::W, 'w'),
+        (KeyCode::X, 'x'),
+        (KeyCode::Y, 'y'),
+        (KeyCode::Z, 'z'),
+    ];
+    letters.iter().find(|(k, _)| *k == code).map(|(_, c)| *c)
 }
 
 /// Key presses in the order they happened. The window feeds it once a frame with
@@ -243,12 +320,20 @@ impl EventHandler for KeyQueue {
 
     fn draw(&mut self) {}
 
-    fn char_event(&mut self, character: char, _mods: KeyMods, _repeat: bool) {
-        self.keys.push(Key::Char(character));
+    fn char_event(&mut self, character: char, mods: KeyMods, _repeat: bool) {
+        // With Control held the key is read as Ctrl and a letter, from its code.
+        if !mods.ctrl {
+            self.keys.push(Key::Char(character));
+        }
     }
 
-    fn key_down_event(&mut self, code: KeyCode, _mods: KeyMods, _repeat: bool) {
-        self.keys.push(Key::Code(code));
+    fn key_down_event(&mut self, code: KeyCode, mods: KeyMods, _repeat: bool) {
+        let key = match letter(code) {
+            Some(c) if mods.ctrl => Key::Ctrl(c),
+            _ if mods.shift => Key::Shift(code),
+            _ => Key::Code(code),
+        };
+        self.keys.push(key);
     }
 }
 
@@ -264,10 +349,22 @@ mod tests {
     fn press(mode: Mode, events: &[Key]) -> Vec<Input> {
         let mut queue = KeyQueue::default();
         let mods = KeyMods::default();
+        let shift = KeyMods {
+            shift: true,
+            ..mods
+        };
+        let ctrl = KeyMods { ctrl: true, ..mods };
         for event in events {
             match *event {
                 Key::Char(c) => queue.char_event(c, mods, false),
                 Key::Code(code) => queue.key_down_event(code, mods, false),
+                Key::Shift(code) => queue.key_down_event(code, shift, false),
+                Key::Ctrl('p') => {
+                    // Control held: the control character it types, then its code.
+                    queue.char_event('\u{10}', ctrl, false);
+                    queue.key_down_event(KeyCode::P, ctrl, false);
+                }
+                Key::Ctrl(other) => unimplemented!("no test presses Ctrl-{other}"),
             }
         }
         queue
@@ -404,6 +501,41 @@ mod tests {
     }
 
     #[test]
+    fn shift_and_a_direction_runs_and_ctrl_p_shows_the_history() {
+        assert_eq!(play(Key::Char('L')), Some(Input::Run(Direction::E)));
+        assert_eq!(play(Key::Char('Y')), Some(Input::Run(Direction::NW)));
+        assert_eq!(
+            press(Mode::Play, &[Key::Shift(KeyCode::Left)]),
+            [Input::Run(Direction::W)]
+        );
+        // Shift and `/` types `?` and is help, once.
+        let help = [Key::Char('?'), Key::Shift(KeyCode::Slash)];
+        assert_eq!(press(Mode::Play, &help), [Input::Help]);
+        assert_eq!(press(Mode::Play, &[Key::Ctrl('p')]), [Input::History]);
+        assert_eq!(play(Key::Char('R')), Some(Input::RestLong));
+        assert_eq!(play(Key::Char('x')), Some(Input::Explore));
+        assert_eq!(play(Key::Char('_')), Some(Input::Travel));
+        assert_eq!(play(Key::Char(';')), Some(Input::Look));
+    }
+
+    #[test]
+    fn the_look_cursor_moves_with_directions_and_goes_with_escape_or_semicolon() {
+        assert_eq!(
+            bind(Mode::Look, Key::Char('h')),
+            Some(Input::Move(Direction::W))
+        );
+        assert_eq!(
+            bind(Mode::Look, Key::Code(KeyCode::Up)),
+            Some(Input::Move(Direction::N))
+        );
+        assert_eq!(bind(Mode::Look, Key::Char(';')), Some(Input::Escape));
+        assert_eq!(
+            bind(Mode::Look, Key::Code(KeyCode::Escape)),
+            Some(Input::Escape)
+        );
+    }
+
+    #[test]
     fn queue_keeps_presses_in_order_and_empties() {
         let keys = [
             Key::Char('h'),
@@ -515,7 +647,10 @@ mod tests {
 
     #[test]
     fn help_lists_every_command_key() {
-        let help = help_lines().join("\n");
+        let help: String = help_lines()
+            .iter()
+            .map(|(keys, what)| format!("{keys} {what}\n"))
+            .collect();
         for (c, _, what) in COMMAND_KEYS {
             assert!(help.contains(&format!("{c} ")), "{c}");
             assert!(help.contains(what), "{what}");

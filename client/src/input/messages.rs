@@ -69,6 +69,11 @@ impl Messages {
         true
     }
 
+    /// Every line, oldest first, those still waiting behind a `--more--` too.
+    pub fn history(&self) -> &[String] {
+        &self.history
+    }
+
     /// The lines on screen now.
     pub fn page(&self) -> &[String] {
         &self.page

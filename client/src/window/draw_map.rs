@@ -74,6 +74,15 @@ impl Layout {
         }
     }
 
+    /// The map cell under a point of the window, if the point is on the map.
+    pub fn cell_under(&self, point: Vec2) -> Option<Pos> {
+        if !self.map.contains(point) {
+            return None;
+        }
+        let at = (point - self.map_origin) / self.cell;
+        Some(Pos::new(at.x.floor() as i16, at.y.floor() as i16))
+    }
+
     /// The top-left corner of a cell, for a position that may lie between cells while
     /// something moves.
     pub fn cell_at(&self, at: Vec2) -> Vec2 {
@@ -243,6 +252,41 @@ fn item_look(item: Item) -> (Sym, Color) {
         Item::Stone => (Sym::Stone, rgb(0xb8b8b8)),
         Item::Spear => (Sym::Spear, rgb(0xe8e8f0)),
     }
+}
+
+/// Every glyph on the map with its colour and what it is, for the help screen's legend.
+pub fn legend() -> Vec<(char, Color, &'static str)> {
+    let glyph = |sym: Sym| GLYPHS[sym as usize].c;
+    let terrain = [
+        (Terrain::Sand, "sand"),
+        (Terrain::Dune, "dunes (slow)"),
+        (Terrain::Hardpan, "hardpan (quick)"),
+        (Terrain::Cactus, "cactus"),
+        (Terrain::Water, "water"),
+        (Terrain::DoorClosed, "closed door"),
+        (Terrain::DoorOpen, "open door"),
+        (Terrain::Stairs, "stairs down"),
+        (Terrain::Oasis, "the oasis"),
+    ]
+    .map(|(t, name)| {
+        let (sym, fg, _) = terrain_look(t);
+        (glyph(sym), fg, name)
+    });
+    let creatures = Species::ALL.map(|s| {
+        let (sym, color) = species_look(s);
+        (glyph(sym), color, s.name())
+    });
+    let items = [
+        (Item::Date, "dates, cactus fruit"),
+        (Item::Mushroom(Look::Violet), "mushroom"),
+        (Item::Stone, "stone"),
+        (Item::Spear, "spear"),
+    ]
+    .map(|(item, name)| {
+        let (sym, color) = item_look(item);
+        (glyph(sym), color, name)
+    });
+    terrain.into_iter().chain(creatures).chain(items).collect()
 }
 
 /// The colour a creature's glyph is drawn in; the side bar and panel use it too.
@@ -447,6 +491,15 @@ mod tests {
     fn a_tiny_window_still_lays_out() {
         let layout = Layout::new(200.0, 100.0, 64, 40);
         assert!(layout.cell.x >= 3.0 && layout.cell.y >= 3.0);
+    }
+
+    #[test]
+    fn the_legend_names_every_terrain_creature_and_item_glyph() {
+        let legend = legend();
+        assert_eq!(legend.len(), 9 + Species::ALL.len() + 4);
+        for (sym, c) in [(Sym::Jackal, 'j'), (Sym::Cactus, 'Ψ'), (Sym::Spear, '/')] {
+            assert!(legend.iter().any(|&(g, _, _)| g == c), "{sym:?}");
+        }
     }
 
     #[test]

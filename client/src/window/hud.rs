@@ -83,10 +83,157 @@ pub fn fit(s: &str, room: f32, size: f32) -> String {
     }
 }
 
+/// `s` broken into lines of at most `room` pixels, at spaces where it can be.
+pub fn wrap(s: &str, room: f32, size: f32) -> Vec<String> {
+    let most = (room / (size * ADVANCE)).floor().max(1.0) as usize;
+    let mut lines = vec![];
+    let mut line = String::new();
+    for word in s.split(' ') {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > most {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+        // A word longer than a line is cut where the line ends.
+        while line.chars().count() > most {
+            let rest: String = line.chars().skip(most).collect();
+            line = line.chars().take(most).collect();
+            lines.push(std::mem::replace(&mut line, rest));
+        }
+    }
+    lines.push(line);
+    lines
+}
+
 /// A framed box.
 pub fn frame(rect: Rect) {
     draw_rectangle(rect.x, rect.y, rect.w, rect.h, BOX);
     draw_rectangle_lines(rect.x, rect.y, rect.w, rect.h, 2.0, EDGE);
+}
+
+/// A few lines about the map cell `about`, in a box along the top of the map, or along
+/// its bottom when the cell is in the top half: what the look cursor or the mouse is on,
+/// never hidden by its own description.
+pub fn caption(text: &Text, layout: &Layout, about: Vec2, lines: &[String]) {
+    let size = layout.text;
+    let area = layout.map;
+    let room = area.w - 2.0 * size;
+    let wrapped: Vec<String> = lines.iter().flat_map(|l| wrap(l, room, size)).collect();
+    let h = wrapped.len() as f32 * line_height(size) + size;
+    let top = if about.y < area.y + area.h / 2.0 {
+        area.bottom() - h
+    } else {
+        area.y
+    };
+    let rect = Rect::new(area.x, top, area.w, h);
+    frame(rect);
+    let mut y = rect.y + size * 0.5;
+    for line in &wrapped {
+        text.draw(line, rect.x + size, y, size, TEXT);
+        y += line_height(size);
+    }
+}
+
+/// A box filling `area`: a title, then `lines`.
+pub fn panel(
+    text: &Text,
+    area: Rect,
+    size: f32,
+    title: &str,
+    title_color: Color,
+    lines: &[(String, Color)],
+) {
+    frame(area);
+    let (x, mut y) = (area.x + size, area.y + size);
+    text.bold(title, x, y, size, title_color);
+    y += 2.0 * line_height(size);
+    for (s, color) in lines {
+        if y + line_height(size) > area.bottom() {
+            break;
+        }
+        text.draw(&fit(s, area.w - 2.0 * size, size), x, y, size, *color);
+        y += line_height(size);
+    }
+}
+
+/// What the help screen shows.
+pub struct Help<'a> {
+    /// Keys and what they do.
+    pub keys: &'a [(String, String)],
+    /// Every glyph of the map, in its colour, with what it is.
+    pub legend: &'a [(char, Color, &'a str)],
+    /// How time and energy work, with this game's numbers.
+    pub time: &'a [String],
+}
+
+/// The help screen over `area`: the keys on the left, the legend on the right, how time
+/// works along the bottom.
+pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
+    draw_rectangle(area.x, area.y, area.w, area.h, super::draw_map::BACKGROUND);
+    frame(area);
+    let line = line_height(size);
+    let (x, top) = (area.x + size, area.y + size);
+    let legend_w = width("Ψ  dates, cactus fruit", size) + 2.0 * size;
+    let lx = area.right() - legend_w;
+    let time: Vec<String> = help
+        .time
+        .iter()
+        .flat_map(|t| wrap(t, area.w - 2.0 * size, size))
+        .collect();
+    let time_top = area.bottom() - (time.len() as f32 + 2.5) * line;
+    text.bold("Keys", x, top, size, TITLE);
+    // The keys in as many columns as it takes to fit above the lines on time.
+    let room = (((time_top - top) / line) as usize)
+        .saturating_sub(2)
+        .max(1);
+    let columns = help.keys.len().div_ceil(room).max(1);
+    let rows = help.keys.len().div_ceil(columns);
+    let column_w = (lx - x - size) / columns as f32;
+    for (column, keys) in help.keys.chunks(rows).enumerate() {
+        let cx = x + column as f32 * column_w;
+        let key_w = keys.iter().map(|(k, _)| width(k, size)).fold(0.0, f32::max) + size;
+        let key_w = key_w.min(column_w / 2.0);
+        for (row, (keys, what)) in keys.iter().enumerate() {
+            let cy = top + (row as f32 + 1.5) * line;
+            text.bold(&fit(keys, key_w, size), cx, cy, size, ASK);
+            text.draw(
+                &fit(what, column_w - key_w, size),
+                cx + key_w,
+                cy,
+                size,
+                TEXT,
+            );
+        }
+    }
+    let mut y = top;
+    text.bold("On the map", lx, y, size, TITLE);
+    y += 1.5 * line;
+    for (glyph, color, name) in help.legend {
+        if y + line > time_top {
+            break;
+        }
+        text.bold(&glyph.to_string(), lx, y, size, *color);
+        text.draw(name, lx + 3.0 * width("x", size), y, size, TEXT);
+        y += line;
+    }
+    let mut y = time_top;
+    text.bold("Time and energy", x, y, size, TITLE);
+    let close = "Any key closes this.";
+    text.draw(
+        close,
+        area.right() - width(close, size) - size,
+        y,
+        size,
+        DIM,
+    );
+    y += 1.5 * line;
+    for t in &time {
+        text.draw(t, x, y, size, DIM);
+        y += line;
+    }
 }
 
 /// A box in the middle of `area` holding a title and `lines`; `pad` pixels inside.
@@ -118,23 +265,23 @@ pub fn dialog(text: &Text, area: Rect, size: f32, title: &str, lines: &[(String,
     }
 }
 
-/// The message log under the map: `lines` oldest first, the newest at the bottom.
+/// The message log under the map: `lines` oldest first, the newest at the bottom, long
+/// ones wrapped onto the next line rather than cut.
 pub fn log(text: &Text, layout: &Layout, lines: &[(String, Color)]) {
     let rect = layout.log;
     frame(rect);
     let size = layout.text;
     let line = line_height(size);
     let pad = (rect.h - LOG_LINES as f32 * line) / 2.0;
-    let shown = &lines[lines.len().saturating_sub(LOG_LINES)..];
+    let room = rect.w - 2.0 * size;
+    let wrapped: Vec<(String, Color)> = lines
+        .iter()
+        .flat_map(|(s, color)| wrap(s, room, size).into_iter().map(move |l| (l, *color)))
+        .collect();
+    let shown = &wrapped[wrapped.len().saturating_sub(LOG_LINES)..];
     let mut y = rect.y + pad;
     for (s, color) in shown {
-        text.draw(
-            &fit(s, rect.w - 2.0 * size, size),
-            rect.x + size,
-            y,
-            size,
-            *color,
-        );
+        text.draw(s, rect.x + size, y, size, *color);
         y += line;
     }
 }
@@ -306,5 +453,23 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
             DIM,
         );
         y += line_height(size);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_wrap_at_spaces_and_lose_nothing() {
+        let size = 10.0;
+        let room = 20.0 * size * ADVANCE;
+        let text = "The jackal bites you (3). You are poisoned! The scorpion stings you (2).";
+        let lines = wrap(text, room, size);
+        assert!(lines.iter().all(|l| l.chars().count() <= 20), "{lines:?}");
+        assert_eq!(lines.join(" "), text);
+        let long = "x".repeat(45);
+        assert_eq!(wrap(&long, room, size).concat(), long);
+        assert_eq!(wrap("", room, size), [""]);
     }
 }

@@ -180,7 +180,7 @@ pub enum Go {
 }
 
 enum Screen {
-    Start(StartScreen),
+    Start(Box<StartScreen>),
     Game(Box<GameScreen>),
     End(Box<EndScreen>),
     Replay(Box<ReplayScreen>),
@@ -204,25 +204,37 @@ impl Screen {
 /// from the menu sends the player back to it with the reason.
 fn open(app: &mut App, go: Go, time: f64) -> anyhow::Result<Option<Screen>> {
     let menu_with = |app: &App, error: anyhow::Error| {
-        Screen::Start(StartScreen::new(app, Some(format!("{error:#}"))))
+        Screen::Start(Box::new(StartScreen::new(app, Some(format!("{error:#}")))))
     };
     Ok(Some(match go {
-        Go::Stay | Go::Menu => Screen::Start(StartScreen::new(app, None)),
+        Go::Stay | Go::Menu => Screen::Start(Box::new(StartScreen::new(app, None))),
         Go::NewGame { seed, ruleset } => {
             let seed = seed.unwrap_or_else(random_seed);
             let name = app.store.free_name("crossing")?;
             let header = Header::new(seed, ruleset, sandglass_store::now());
             let session = app.store.create(&name, header, &mut ())?;
             Screen::Game(Box::new(GameScreen::new(GameController::new(
-                session, true,
+                session,
+                true,
+                vec![],
             ))))
         }
-        Go::Play(id) => match app.store.resume(id) {
-            Ok(session) => Screen::Game(Box::new(GameScreen::new(GameController::new(
-                session, false,
-            )))),
-            Err(error) => menu_with(app, error.into()),
-        },
+        Go::Play(id) => {
+            let resumed = app
+                .store
+                .resume(id)
+                .map_err(anyhow::Error::from)
+                .and_then(|s| {
+                    let history = crate::play::message_history(&app.store, id)?;
+                    Ok((s, history))
+                });
+            match resumed {
+                Ok((session, history)) => Screen::Game(Box::new(GameScreen::new(
+                    GameController::new(session, false, history),
+                ))),
+                Err(error) => menu_with(app, error),
+            }
+        }
         Go::Over(id) => match EndScreen::new(app, id) {
             Ok(screen) => Screen::End(Box::new(screen)),
             Err(error) => menu_with(app, error),
@@ -334,9 +346,10 @@ impl Screen {
     /// What a screen does by itself as time passes: a replay playing, the benchmark.
     fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
         Ok(match self {
+            Screen::Game(s) => s.update(time)?,
             Screen::Replay(s) => s.update(app, time)?,
             Screen::Bench(s) => s.update(time),
-            _ => Go::Stay,
+            Screen::Start(_) | Screen::End(_) => Go::Stay,
         })
     }
 

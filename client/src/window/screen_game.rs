@@ -2,18 +2,28 @@
 //! caused. Keys go to the controller (`crate::play`), which plays and saves them.
 
 use macroquad::prelude::*;
+use sandglass_sim::geometry::Pos;
 use sandglass_sim::State;
 
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Layout};
-use super::hud::{self, ASK, DIM, TEXT};
+use super::hud::{self, ASK, DIM, TEXT, TITLE};
 use super::{App, Go};
 use crate::input::keys::{help_lines, Key};
-use crate::play::{GameController, Overlay, Reaction};
+use crate::look::{describe, energy_lines};
+use crate::play::{GameController, Overlay, Reaction, HISTORY_PAGE};
+
+/// Seconds between two steps of an errand (travel, run, explore, rest): quick, but each
+/// step is seen.
+const ERRAND_STEP: f64 = 0.045;
 
 pub struct GameScreen {
     game: GameController,
     playback: Option<Playback>,
+    /// When the errand under way plays its next step.
+    next_step: f64,
+    /// The map cell under the mouse, if it is over the map.
+    hovered: Option<Pos>,
 }
 
 impl GameScreen {
@@ -21,7 +31,48 @@ impl GameScreen {
         GameScreen {
             game,
             playback: None,
+            next_step: 0.0,
+            hovered: None,
         }
+    }
+
+    fn layout(&self) -> Layout {
+        let map = self.state().world().map();
+        Layout::new(screen_width(), screen_height(), map.width(), map.height())
+    }
+
+    /// The mouse (a click travels, hovering describes) and the errand under way.
+    pub fn update(&mut self, time: f64) -> anyhow::Result<Go> {
+        let layout = self.layout();
+        let (x, y) = mouse_position();
+        self.hovered = layout.cell_under(vec2(x, y));
+        if is_mouse_button_pressed(MouseButton::Left) {
+            if let Some(cell) = self.hovered {
+                self.game.click(cell);
+            }
+        }
+        if self.game.is_running() && time >= self.next_step {
+            self.next_step = time + ERRAND_STEP;
+            if let Some(playback) = &mut self.playback {
+                playback.finish();
+            }
+            let mut recorder = Recorder::new(self.state());
+            let reaction = self.game.step(&mut recorder)?;
+            return self.react(reaction, recorder, time);
+        }
+        Ok(Go::Stay)
+    }
+
+    fn react(&mut self, reaction: Reaction, recorder: Recorder, time: f64) -> anyhow::Result<Go> {
+        Ok(match reaction {
+            Reaction::Stay => Go::Stay,
+            Reaction::Played => {
+                self.playback = Some(recorder.into_playback(time));
+                Go::Stay
+            }
+            Reaction::Menu => Go::Menu,
+            Reaction::Over(id) => Go::Over(id),
+        })
     }
 
     pub fn state(&self) -> &State {
@@ -34,15 +85,9 @@ impl GameScreen {
             playback.finish();
         }
         let mut recorder = Recorder::new(self.state());
-        Ok(match self.game.key(&app.store, key, &mut recorder)? {
-            Reaction::Stay => Go::Stay,
-            Reaction::Played => {
-                self.playback = Some(recorder.into_playback(time));
-                Go::Stay
-            }
-            Reaction::Menu => Go::Menu,
-            Reaction::Over(id) => Go::Over(id),
-        })
+        let reaction = self.game.key(&app.store, key, &mut recorder)?;
+        self.next_step = time + ERRAND_STEP;
+        self.react(reaction, recorder, time)
     }
 
     /// Reports the final hash once, whether the player left for the menu, the game
@@ -54,8 +99,7 @@ impl GameScreen {
     pub fn draw(&mut self, app: &mut App, time: f64) {
         let frame = Frame::at(&mut self.playback, self.game.state(), time);
         let state = self.game.state();
-        let map = state.world().map();
-        let layout = Layout::new(screen_width(), screen_height(), map.width(), map.height());
+        let layout = self.layout();
         app.painter
             .draw(state, &frame, &layout, draw_map::Sight::Camel);
         let meta = self.game.meta();
@@ -63,19 +107,21 @@ impl GameScreen {
             "Sandglass".to_owned(),
             format!("{} ({})", meta.name, state.ruleset().name()),
         ];
-        let footer = ["? keys  F1 energy", "S save as  Q quit", "Esc menu"];
+        let footer = [
+            "? keys  F1 energy",
+            "x explore  ; look",
+            "S save as  Q quit",
+        ];
         hud::side_bar(&app.text, &layout, state, &heading, &footer);
         hud::log(&app.text, &layout, &self.log_lines());
-        let size = layout.text;
-        let area = layout.map;
+        self.draw_overlay(app, &layout);
+    }
+
+    fn draw_overlay(&self, app: &App, layout: &Layout) {
+        let state = self.game.state();
+        let (text, size, area) = (&app.text, layout.text, layout.map);
         match self.game.overlay() {
-            Overlay::Help => {
-                let mut lines: Vec<(String, Color)> =
-                    help_lines().into_iter().map(|l| (l, TEXT)).collect();
-                lines.push((String::new(), TEXT));
-                lines.push(("Any key closes this.".to_owned(), DIM));
-                hud::dialog(&app.text, area, size, "Keys", &lines);
-            }
+            Overlay::Help => self.draw_help(app, layout),
             Overlay::SaveAs(name) => {
                 let lines = [
                     (format!("Name: {name}_"), ASK),
@@ -84,8 +130,15 @@ impl GameScreen {
                     ("name (Load opens it); you play on here.".to_owned(), DIM),
                     ("Escape: never mind.".to_owned(), DIM),
                 ];
-                hud::dialog(&app.text, area, size, "Save as", &lines);
+                hud::dialog(text, area, size, "Save as", &lines);
             }
+            Overlay::Look(at) => {
+                mark(layout, *at);
+                let mut lines = describe(state, *at);
+                lines.push("Directions move; Escape or ; is done.".into());
+                hud::caption(text, layout, corner(layout, *at), &lines);
+            }
+            Overlay::History(up) => self.draw_history(app, layout, *up),
             Overlay::None => {
                 if let Some(prompt) = self.game.prompt() {
                     if !prompt.choices().is_empty() {
@@ -94,11 +147,55 @@ impl GameScreen {
                             .iter()
                             .map(|(slot, name)| (format!("{} - {name}", slot.letter()), TEXT))
                             .collect();
-                        hud::dialog(&app.text, area, size, &prompt.line(), &lines);
+                        hud::dialog(text, area, size, &prompt.line(), &lines);
                     }
+                } else if let Some(at) = self.hovered {
+                    mark(layout, at);
+                    hud::caption(text, layout, corner(layout, at), &describe(state, at));
                 }
             }
         }
+    }
+
+    /// The keys, what every glyph is, and how time works, over the whole window.
+    fn draw_help(&self, app: &App, layout: &Layout) {
+        let window = Rect::new(0.0, 0.0, screen_width(), screen_height());
+        let help = hud::Help {
+            keys: &help_lines(),
+            legend: &draw_map::legend(),
+            time: &energy_lines(self.state()),
+        };
+        hud::help(&app.text, window, layout.text, &help);
+    }
+
+    /// The whole message history, wrapped, its end at the bottom unless scrolled up.
+    fn draw_history(&self, app: &App, layout: &Layout, up: usize) {
+        let size = layout.text;
+        let area = layout.map;
+        let room = area.w - 4.0 * size;
+        let lines: Vec<String> = self
+            .game
+            .messages()
+            .history()
+            .iter()
+            .flat_map(|m| hud::wrap(m, room, size))
+            .collect();
+        let rows = ((area.h / draw_map::line_height(size)) as usize)
+            .saturating_sub(5)
+            .max(1);
+        let end = lines.len().saturating_sub(up);
+        let first = end.saturating_sub(rows);
+        let mut shown: Vec<(String, Color)> = lines[first..end]
+            .iter()
+            .map(|l| (l.clone(), TEXT))
+            .collect();
+        shown.push((String::new(), TEXT));
+        shown.push((
+            format!("Up, Down, Page Up, Page Down ({HISTORY_PAGE} lines) scroll; Escape closes."),
+            DIM,
+        ));
+        let title = format!("Messages ({} of {})", end, lines.len());
+        hud::panel(&app.text, area, size, &title, TITLE, &shown);
     }
 
     /// The log's lines: older ones dim, this command's bright, then what is asked.
@@ -121,4 +218,16 @@ impl GameScreen {
         }
         lines
     }
+}
+
+/// A frame round the map cell at `at`: the look cursor, the cell under the mouse.
+fn mark(layout: &Layout, at: Pos) {
+    let corner = corner(layout, at);
+    let cell = layout.cell;
+    draw_rectangle_lines(corner.x, corner.y, cell.x, cell.y, 2.0, hud::ASK);
+}
+
+/// Where a map cell is drawn, in the window.
+fn corner(layout: &Layout, at: Pos) -> Vec2 {
+    layout.cell_at(super::animate::cell_of(at))
 }

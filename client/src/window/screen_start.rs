@@ -8,6 +8,7 @@ use sandglass_store::{GameMeta, Status};
 use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::{App, Go, Tape};
+use crate::cli::scores::{self, Entry};
 use crate::cli::utc;
 use crate::input::keys::{bind, Input, Key, Mode};
 
@@ -18,6 +19,8 @@ pub struct StartScreen {
     latest: Option<GameMeta>,
     /// The saved games, while the Load list is open.
     list: Option<List>,
+    /// The high-score table, while it is open, and its highlighted row.
+    scores: Option<(Vec<Entry>, usize)>,
     /// Why the last choice did not work.
     error: Option<String>,
 }
@@ -30,20 +33,22 @@ struct List {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Entry {
+enum Choice {
     New,
     Continue,
     Load,
     Watch,
+    Scores,
     Quit,
 }
 
-const ENTRIES: [(Entry, char, &str); 5] = [
-    (Entry::New, 'n', "New game"),
-    (Entry::Continue, 'c', "Continue"),
-    (Entry::Load, 'l', "Load"),
-    (Entry::Watch, 'w', "Watch a replay"),
-    (Entry::Quit, 'q', "Quit"),
+const ENTRIES: [(Choice, char, &str); 6] = [
+    (Choice::New, 'n', "New game"),
+    (Choice::Continue, 'c', "Continue"),
+    (Choice::Load, 'l', "Load"),
+    (Choice::Watch, 'w', "Watch a replay"),
+    (Choice::Scores, 's', "High scores"),
+    (Choice::Quit, 'q', "Quit"),
 ];
 
 /// The most recently played live game among `games`.
@@ -65,6 +70,7 @@ impl StartScreen {
             choice: usize::from(latest.is_some()),
             latest,
             list: None,
+            scores: None,
             error,
         }
     }
@@ -75,6 +81,9 @@ impl StartScreen {
         };
         if self.list.is_some() {
             return self.list_key(input);
+        }
+        if self.scores.is_some() {
+            return self.scores_key(input);
         }
         let picked = match input {
             Input::Move(dir) => {
@@ -88,22 +97,22 @@ impl StartScreen {
             }
             Input::Confirm | Input::Space => Some(ENTRIES[self.choice].0),
             Input::Letter(c) => ENTRIES.iter().find(|e| e.1 == c).map(|e| e.0),
-            Input::Escape => Some(Entry::Quit),
+            Input::Escape => Some(Choice::Quit),
             _ => None,
         };
         match picked {
-            Some(Entry::New) => Go::NewGame {
+            Some(Choice::New) => Go::NewGame {
                 seed: None,
                 ruleset: Ruleset::NETHACK,
             },
-            Some(Entry::Continue) => match &self.latest {
+            Some(Choice::Continue) => match &self.latest {
                 Some(meta) => Go::Play(meta.id),
                 None => {
                     self.error = Some("There is no game to continue: start a new one.".into());
                     Go::Stay
                 }
             },
-            Some(entry @ (Entry::Load | Entry::Watch)) => {
+            Some(entry @ (Choice::Load | Choice::Watch)) => {
                 match app.store.games() {
                     Ok(mut games) if !games.is_empty() => {
                         // Newest first: the one just played is the likeliest choice.
@@ -111,7 +120,7 @@ impl StartScreen {
                         self.list = Some(List {
                             games,
                             choice: 0,
-                            watch: entry == Entry::Watch,
+                            watch: entry == Choice::Watch,
                         });
                         self.error = None;
                     }
@@ -120,8 +129,37 @@ impl StartScreen {
                 }
                 Go::Stay
             }
-            Some(Entry::Quit) => Go::Exit,
+            Some(Choice::Scores) => {
+                match scores::table(&app.store) {
+                    Ok(table) if !table.is_empty() => self.scores = Some((table, 0)),
+                    Ok(_) => self.error = Some("There are no games to score yet.".into()),
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+                Go::Stay
+            }
+            Some(Choice::Quit) => Go::Exit,
             None => Go::Stay,
+        }
+    }
+
+    /// The high scores: arrows move, Enter watches the game's replay, Escape goes back.
+    fn scores_key(&mut self, input: Input) -> Go {
+        let Some((table, choice)) = &mut self.scores else {
+            return Go::Stay;
+        };
+        let count = table.len();
+        match input {
+            Input::Move(dir) => {
+                let step = if dir.delta().1 < 0 { count - 1 } else { 1 };
+                *choice = (*choice + step) % count;
+                Go::Stay
+            }
+            Input::Confirm | Input::Space => Go::Watch(Tape::Game(table[*choice].meta.id)),
+            Input::Escape => {
+                self.scores = None;
+                Go::Stay
+            }
+            _ => Go::Stay,
         }
     }
 
@@ -180,9 +218,10 @@ impl StartScreen {
             DIM,
         );
         y += line * 2.0;
-        match &self.list {
-            None => self.draw_menu(app, x, y, size),
-            Some(list) => draw_list(app, list, x, y, size),
+        match (&self.list, &self.scores) {
+            (Some(list), _) => draw_list(app, list, x, y, size),
+            (None, Some((table, choice))) => draw_scores(app, table, *choice, x, y, size),
+            (None, None) => self.draw_menu(app, x, y, size),
         }
         if let Some(error) = &self.error {
             app.text.draw(
@@ -192,7 +231,7 @@ impl StartScreen {
                 size,
                 BAD,
             );
-        } else if self.list.is_none() && self.latest.is_none() {
+        } else if self.list.is_none() && self.scores.is_none() && self.latest.is_none() {
             app.text
                 .draw("No game to continue yet.", x, h - line * 2.0, size, ASK);
         }
@@ -205,7 +244,7 @@ impl StartScreen {
         for (i, (entry, key, name)) in ENTRIES.iter().enumerate() {
             let mut label = format!("{key}  {name}");
             let mut color = TEXT;
-            if *entry == Entry::Continue {
+            if *entry == Choice::Continue {
                 match &self.latest {
                     Some(m) => {
                         label += &format!("   {} - depth {}, turn {}", m.name, m.depth, m.turns)
@@ -274,6 +313,48 @@ fn draw_list(app: &App, list: &List, x: f32, mut y: f32, size: f32) {
         "Enter plays a live game or shows how a finished one ended. Escape: back."
     };
     app.text.draw(help, x, y, size, DIM);
+}
+
+/// The high scores, from `x`, `y` down: every stored game, its score folded from its own
+/// log; the unverified last, unranked.
+fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, mut y: f32, size: f32) {
+    let (w, h) = (screen_width(), screen_height());
+    app.text.bold("High scores", x, y, size, TITLE);
+    y += line_height(size) * 1.5;
+    let size = (size * 0.85).round();
+    let line = line_height(size);
+    let rows = (((h - y) / line) as usize).saturating_sub(4).max(1);
+    let first = choice.saturating_sub(rows - 1);
+    let header = format!(
+        "{:>4}  {:>6}  {:<20} {:<10} {:>5} {:>6} {:>5}",
+        "#", "score", "name", "status", "depth", "turns", "kills"
+    );
+    app.text
+        .draw(&hud::fit(&header, w - 2.0 * x, size), x, y, size, DIM);
+    y += line;
+    for (i, entry) in table.iter().enumerate().skip(first).take(rows) {
+        let [rank, score, name, status, depth, turns, kills] = scores::row(entry);
+        let name = hud::fit(&name, hud::width(&"x".repeat(20), size), size);
+        let label = format!(
+            "{rank:>4}  {score:>6}  {name:<20} {status:<10} {depth:>5} {turns:>6} {kills:>5}"
+        );
+        if i == choice {
+            highlight(x, y, w, size);
+        }
+        let color = if entry.unverified.is_some() {
+            BAD
+        } else {
+            TEXT
+        };
+        app.text
+            .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
+        y += line;
+    }
+    y += line;
+    let help =
+        "Each score is folded from the game's own log, every draw checked. Enter watches it.";
+    app.text
+        .draw(&hud::fit(help, w - 2.0 * x, size), x, y, size, DIM);
 }
 
 /// The band behind the chosen row of a list whose text starts at `x` in a window `w` wide.

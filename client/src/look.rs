@@ -1,0 +1,241 @@
+//! Look: a cell described in words, for the look cursor (`;`) and the mouse. What the
+//! camel sees there now, or remembers of it: the ground and what a step onto it costs,
+//! the creature standing there and what it is doing, the items lying there.
+
+use sandglass_sim::action::Action;
+use sandglass_sim::energy::{Cost, Pace};
+use sandglass_sim::geometry::Pos;
+use sandglass_sim::map::Terrain;
+use sandglass_sim::species::Species;
+use sandglass_sim::text::{a, capitalise};
+use sandglass_sim::world::{Actor, World};
+use sandglass_sim::{State, EGG_WAITS};
+
+/// The lines describing `pos` as the camel knows it.
+pub fn describe(state: &State, pos: Pos) -> Vec<String> {
+    let world = state.world();
+    if !world.map().contains(pos) {
+        return vec!["The edge of the desert: nothing passes.".into()];
+    }
+    if !world.remembers(pos) {
+        return vec!["You have not seen this place.".into()];
+    }
+    let mut lines = vec![ground(world, pos)];
+    if world.sees(pos) {
+        if let Some(actor) = world.map().occupant(pos).and_then(|id| world.actor(id)) {
+            lines.push(creature(state, actor));
+        }
+    } else {
+        lines.push("(remembered; you do not see it now)".into());
+    }
+    let items: Vec<String> = world
+        .items_at(pos)
+        .map(|item| world.mycology().describe(item))
+        .collect();
+    if !items.is_empty() {
+        lines.push(format!(
+            "{} lie{} here.",
+            capitalise(&items.join(", ")),
+            if items.len() == 1 { "s" } else { "" }
+        ));
+    }
+    lines
+}
+
+/// The ground, and what a step onto it costs the camel as it is now.
+fn ground(world: &World, pos: Pos) -> String {
+    let terrain = world.map().terrain(pos);
+    let what = match terrain {
+        Terrain::Sand => "Sand",
+        Terrain::Dune => "Dunes: soft and slow to cross",
+        Terrain::Hardpan => "Hardpan: hard and quick to cross",
+        Terrain::Cactus => return "A cactus: nothing passes, nothing is seen past it.".into(),
+        Terrain::Water => return "Water: too deep to wade; you see across it.".into(),
+        Terrain::DoorClosed => return "A closed door: open it (o) to pass or see through.".into(),
+        Terrain::DoorOpen => "An open door",
+        Terrain::Stairs => "Stairs down (>)",
+        Terrain::Oasis => "The oasis: reach it and the crossing is won",
+    };
+    match world.player() {
+        Some(camel) => {
+            let stats = camel.stats();
+            let pace = world
+                .player_id()
+                .map_or(Pace::default(), |id| world.pace(id));
+            let step = world.time().cost(&stats, Cost::Step(terrain), pace);
+            let base = world.time().cost(&stats, Cost::Step(Terrain::Sand), pace);
+            if step == base {
+                format!("{what}: a step costs {step} energy.")
+            } else {
+                format!("{what}: a step costs {step} energy ({base} on sand).")
+            }
+        }
+        None => format!("{what}."),
+    }
+}
+
+/// A creature: its species, hit points, speed and energy, and what it is about.
+fn creature(state: &State, actor: &Actor) -> String {
+    let world = state.world();
+    let species = actor.species();
+    if species == Species::Camel {
+        return "You, the camel.".into();
+    }
+    let id = world.map().occupant(actor.pos());
+    let energy = id.map_or(0, |id| world.energy(id).0);
+    let speed = match world.time() {
+        sandglass_sim::tape::TimeModel::Nethack => format!("speed {}", actor.stats().speed),
+        sandglass_sim::tape::TimeModel::Classic { .. } => {
+            format!("move cost {}", actor.stats().move_cost)
+        }
+    };
+    format!(
+        "{} ({}/{} hp, {speed}, energy {energy}): {}.",
+        capitalise(&a(species.name())),
+        actor.hp(),
+        actor.max_hp(),
+        doing(world, actor, id.map_or(0, |id| world.turns(id)))
+    )
+}
+
+/// What a creature is about, as far as its state tells.
+fn doing(world: &World, actor: &Actor, turns: u32) -> String {
+    let species = actor.species();
+    if actor.knocked_out() > 0 {
+        return format!("knocked out, for {} more turns", actor.knocked_out());
+    }
+    if actor.charging().is_some() {
+        return format!("charging {}", actor.charging().map_or("", |d| d.name()));
+    }
+    if let Some(action) = actor.waiting() {
+        return match action {
+            Action::Step { .. } => "gathering strength for a step".into(),
+            _ => "gathering strength".into(),
+        };
+    }
+    match species {
+        Species::SpiderEgg => {
+            let left = EGG_WAITS.saturating_sub(turns) + 1;
+            format!("hatching in {left} turns")
+        }
+        _ if species.hunts() && actor.last_seen().is_some() => {
+            let hurt = i32::from(actor.hp()) * 3 <= i32::from(actor.max_hp());
+            if species.flees() && hurt {
+                "fleeing from you".into()
+            } else if world.sees(actor.pos()) {
+                "hunting you".into()
+            } else {
+                "on your trail".into()
+            }
+        }
+        Species::Scorpion => "lying in wait".into(),
+        Species::Elephant => "grazing; it charges what it sees along a row or column".into(),
+        _ => "wandering".into(),
+    }
+}
+
+/// A few lines on time and energy, with this game's own numbers, for the help screen.
+pub fn energy_lines(state: &State) -> Vec<String> {
+    let world = state.world();
+    let Some(camel) = world.player() else {
+        return vec![];
+    };
+    let time = world.time();
+    let stats = camel.stats();
+    let cost = |terrain| time.cost(&stats, Cost::Step(terrain), Pace::default());
+    let dash = Pace {
+        dashing: true,
+        ..Pace::default()
+    };
+    let gain = match time {
+        sandglass_sim::tape::TimeModel::Nethack => stats.speed,
+        sandglass_sim::tape::TimeModel::Classic { gain, .. } => gain,
+    };
+    vec![
+        format!(
+            "Every creature gains energy each tick (you: {gain}) and acts with {} or more.",
+            time.ready_at(&stats)
+        ),
+        format!(
+            "A step costs {} on sand, {} on dunes, {} on hardpan.",
+            cost(Terrain::Sand),
+            cost(Terrain::Dune),
+            cost(Terrain::Hardpan)
+        ),
+        "A step dearer than your energy is not refused: you gather strength".into(),
+        "and take it when you can, while the desert moves on.".into(),
+        format!(
+            "Dash (D), once a tick: steps cost half (sand {}) for the rest of it.",
+            time.cost(&stats, Cost::Step(Terrain::Sand), dash)
+        ),
+        "Rest (.) keeps your energy for the next tick. Fast creatures act more".into(),
+        "often than you; slow ones less: F1 shows everyone's energy.".into(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandglass_sim::{Header, LiveTape, Ruleset};
+
+    #[test]
+    fn the_camels_own_cell_is_described_with_its_cost() {
+        let game = LiveTape::new(Header::new(7, Ruleset::NETHACK, 0));
+        let state = game.state();
+        let here = state.world().player().unwrap().pos();
+        let lines = describe(state, here);
+        assert!(lines[0].contains("a step costs"), "{lines:?}");
+        assert_eq!(lines[1], "You, the camel.");
+    }
+
+    #[test]
+    fn the_energy_lines_quote_this_rulesets_costs() {
+        let game = LiveTape::new(Header::new(7, Ruleset::NETHACK, 0));
+        let lines = energy_lines(game.state()).join(" ");
+        assert!(
+            lines.contains("12 on sand, 18 on dunes, 9 on hardpan"),
+            "{lines}"
+        );
+        let game = LiveTape::new(Header::new(7, Ruleset::CLASSIC, 0));
+        let lines = energy_lines(game.state()).join(" ");
+        assert!(
+            lines.contains("100 on sand, 150 on dunes, 75 on hardpan"),
+            "{lines}"
+        );
+    }
+
+    #[test]
+    fn unseen_and_outside_cells_say_so() {
+        let game = LiveTape::new(Header::new(7, Ruleset::NETHACK, 0));
+        let state = game.state();
+        let map = state.world().map();
+        let unseen = map.cells().find(|&p| !state.world().remembers(p)).unwrap();
+        assert_eq!(describe(state, unseen), ["You have not seen this place."]);
+        assert!(describe(state, Pos::new(-1, 0))[0].contains("edge"));
+    }
+
+    #[test]
+    fn a_creature_in_view_is_named_with_what_it_is_doing() {
+        // Seed 7's first level, played until a creature is in view.
+        let mut game = LiveTape::new(Header::new(7, Ruleset::NETHACK, 0));
+        let mut bot = sandglass_sim::bot::Bot::new(7);
+        bot.play_until(&mut game, |s| {
+            let w = s.world();
+            w.actors()
+                .any(|(id, a)| !w.is_player(id) && w.sees(a.pos()))
+        })
+        .unwrap();
+        let world = game.state().world();
+        let (_, seen) = world
+            .actors()
+            .find(|&(id, a)| !world.is_player(id) && world.sees(a.pos()))
+            .unwrap();
+        let lines = describe(game.state(), seen.pos());
+        let line = lines.iter().find(|l| l.contains(" hp,")).unwrap();
+        assert!(line.contains(seen.species().name()), "{line}");
+        assert!(
+            line.contains(&format!("{}/{} hp", seen.hp(), seen.max_hp())),
+            "{line}"
+        );
+    }
+}
