@@ -134,7 +134,7 @@ impl fmt::Display for Msg {
             Msg::Descended { depth } => write!(f, "You climb down to depth {depth}."),
             Msg::Died { by: Some(s) } => write!(f, "You die, killed by {}.", a(s.name())),
             Msg::Died { by: None } => write!(f, "You die."),
-            Msg::Gathering => write!(f, "You gather your strength for it."),
+            Msg::Gathering => write!(f, "You gather your strength."),
             Msg::Poisoned => write!(f, "You are poisoned!"),
             Msg::Won => write!(f, "You reach the oasis! You win."),
             Msg::Quit => write!(f, "You give up the crossing."),

@@ -126,6 +126,15 @@ impl State {
         self.change(Change::Say(msg), obs);
     }
 
+    /// Tells the camel what happens at `at`, if it sees it: nobody hears of what happens
+    /// out of sight. (With no camel, as in a scenario, everything is told.)
+    fn say_seen(&mut self, at: Pos, msg: Msg, obs: &mut impl Observer) {
+        let world = self.world();
+        if world.player().is_none() || world.sees(at) {
+            self.say(msg, obs);
+        }
+    }
+
     fn perform_bump(&mut self, id: ActorId, obs: &mut impl Observer) {
         if self.world().is_player(id) {
             self.say(Msg::Stumble, obs);
@@ -260,7 +269,7 @@ impl State {
                 dir: Some(dir),
             };
             self.change(charge, obs);
-            self.say(Msg::Charges, obs);
+            self.say_seen(to, Msg::Charges, obs);
         }
         self.perform_step(id, to, obs);
     }
@@ -293,13 +302,14 @@ impl State {
         );
         if let Some(turns) = knock_out {
             self.change(Change::KnockOut { actor: id, turns }, obs);
-            self.say(Msg::Stunned, obs);
+            let at = self.world().actor_at(id).pos();
+            self.say_seen(at, Msg::Stunned, obs);
         }
     }
 
     fn perform_lay_egg(&mut self, at: Pos, obs: &mut impl Observer) {
         self.perform_spawn(Species::SpiderEgg, at, obs);
-        self.say(Msg::EggLaid, obs);
+        self.say_seen(at, Msg::EggLaid, obs);
     }
 
     /// The egg opens: a spider on every empty neighbouring cell.
@@ -314,7 +324,7 @@ impl State {
                 spiders += 1;
             }
         }
-        self.say(Msg::Hatched { spiders }, obs);
+        self.say_seen(at, Msg::Hatched { spiders }, obs);
     }
 
     fn perform_spawn(&mut self, species: Species, at: Pos, obs: &mut impl Observer) {
@@ -361,7 +371,11 @@ impl State {
         by: Option<Species>,
         obs: &mut impl Observer,
     ) {
-        let victim = self.world().actor_at(target).species();
+        let world = self.world();
+        let victim = world.actor_at(target).species();
+        // What touches the camel it knows of; blows between creatures only if it sees them.
+        let felt = world.is_player(target) || by == Some(Species::Camel);
+        let told = felt || world.player().is_none() || world.sees(world.actor_at(target).pos());
         self.change(
             Change::Hurt {
                 actor: target,
@@ -369,7 +383,7 @@ impl State {
             },
             obs,
         );
-        if let Some(attacker) = by {
+        if let (Some(attacker), true) = (by, told) {
             self.say(
                 Msg::Hit {
                     attacker,
@@ -386,7 +400,7 @@ impl State {
         if self.world().is_player(target) {
             self.say(Msg::Died { by }, obs);
             self.change(Change::End(Outcome::Died), obs);
-        } else if let Some(attacker) = by {
+        } else if let (Some(attacker), true) = (by, told) {
             self.say(
                 Msg::Killed {
                     attacker,

@@ -126,14 +126,16 @@ fn is_camel(world: &World, id: ActorId) -> bool {
     world.actor_at(id).species() == Species::Camel
 }
 
-/// The direction of a camel standing along a row or column with nothing between.
+/// The direction of a camel standing along a row or column with nothing between, that
+/// the elephant sees (sight is the camel's, and symmetric: see `sight`).
 fn sighting(world: &World, from: Pos) -> Option<Direction> {
     let map = world.map();
+    let in_sight = world.player().is_none() || world.sees(from);
     Direction::ORTHOGONAL.into_iter().find(|&dir| {
         let mut at = from.step(dir);
         while map.is_free(at) {
             at = at.step(dir);
         }
-        map.occupant(at).is_some_and(|id| is_camel(world, id))
+        in_sight && map.occupant(at).is_some_and(|id| is_camel(world, id))
     })
 }
