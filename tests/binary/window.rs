@@ -47,6 +47,7 @@ fn the_window_under_xvfb() {
     std::fs::create_dir_all(&shots).unwrap();
     let display = Xvfb::start();
     play_save_and_continue(&display, &shots);
+    explore_look_travel_and_descend(&display, &shots);
     scrub_a_replay_and_take_over(&display, &shots);
     eprintln!("screenshots in {}", shots.display());
 }
@@ -149,6 +150,72 @@ fn play_save_and_continue(display: &Xvfb, shots: &Path) {
     assert_eq!(menu.leave_with("Escape"), saved);
     menu.key("q");
     menu.wait_exit();
+}
+
+/// Explore (`x`) until the stairs are in sight, look about (`;`), read the history
+/// (Ctrl-P), travel to the stairs (`_`) and go down (`>`): every step an ordinary command
+/// in the log.
+fn explore_look_travel_and_descend(display: &Xvfb, shots: &Path) {
+    let data = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let dirs = [
+        "--data-dir",
+        data.path().to_str().unwrap(),
+        "--config-dir",
+        config.path().to_str().unwrap(),
+    ];
+    let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "11"]].concat());
+    let (id, _) = game.wait_game();
+    let start = game.shot(shots, "12-before-exploring");
+    let mut acks = 0;
+    let explored = game.errand("x", &mut acks);
+    assert!(explored >= 3, "exploring walked {explored} steps");
+    let after = game.shot(shots, "13-explored");
+    assert!(changed(&start, &after) > 0.02, "more of the desert shows");
+    // Exploring stops for every creature that comes into view; go on until the stairs
+    // are known (seed 11's are, well before this many).
+    for _ in 0..12 {
+        game.errand("x", &mut acks);
+    }
+
+    game.key("semicolon");
+    for key in ["l", "l", "k"] {
+        game.key(key);
+    }
+    let look = game.shot(shots, "14-look");
+    assert!(
+        changed(&after, &look) > 0.001,
+        "the look cursor and its words"
+    );
+    game.key("Escape");
+    game.key("ctrl+p");
+    let history = game.shot(shots, "15-history");
+    assert!(changed(&look, &history) > 0.1, "the history covers the map");
+    game.key("Escape");
+
+    let travelled = game.errand("underscore", &mut acks);
+    assert!(travelled > 0, "travel to the stairs");
+    // Travel stops for each creature that comes into view: `>` goes on travelling to the
+    // stairs, and on them goes down. Down there no stairs are known, so it plays nothing.
+    for _ in 0..20 {
+        if game.errand("greater", &mut acks) == 0 {
+            break;
+        }
+    }
+    game.shot(shots, "16-depth-2");
+    let reported = game.leave_with("Escape");
+    game.key("q");
+    game.wait_exit();
+
+    let store = Store::open(data.path()).unwrap();
+    let meta = store.meta(id).unwrap();
+    assert_eq!(meta.depth, 2, "the camel went down");
+    assert_eq!(
+        meta.commands, acks,
+        "every step of every errand is in the log"
+    );
+    let folded = fold(&meta.header, store.events(id).unwrap(), &mut ()).unwrap();
+    assert_eq!(folded.hash(), reported);
 }
 
 fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
@@ -397,6 +464,24 @@ impl Window {
             }
         }
         false
+    }
+
+    /// Presses `key` for an errand (explore, travel, rest) and waits until its steps stop
+    /// coming; then reads any `--more--`. Returns how many steps it played.
+    fn errand(&mut self, key: &str, acks: &mut u64) -> u64 {
+        self.key(key);
+        let before = *acks;
+        let quiet = Duration::from_millis(900);
+        let deadline = Instant::now() + PATIENCE * 3;
+        while let Some(line) = self.next_line(quiet) {
+            if let Some(rest) = line.strip_prefix("ack ") {
+                *acks = rest.split(' ').next().unwrap().parse().unwrap();
+            }
+            assert!(Instant::now() < deadline, "the errand never stopped");
+        }
+        self.key("space");
+        self.key("space");
+        *acks - before
     }
 
     /// The window as it looks now, saved as `name.png` in `dir`.
