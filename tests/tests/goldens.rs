@@ -19,7 +19,7 @@ fn check_golden(name: &str) {
     if let Err(error) = file.check(&mut (), u64::MAX, |_| ()) {
         panic!(
             "replays/{name} no longer verifies: {error}\n\
-             If the rules changed on purpose, bump RULES_VERSION in core/src/tape.rs and \
+             If the rules changed on purpose, bump RULES_VERSION in core/sim/src/tape.rs and \
              re-record the golden replays with `{RECORD_COMMAND}`. If they did not, this \
              change broke determinism: the same tape now folds to another game."
         );

@@ -45,6 +45,35 @@ pub fn first_step(
     is_goal: impl Fn(Pos) -> bool,
     may_enter: impl Fn(Pos) -> bool,
 ) -> Option<(Direction, Pos)> {
+    search(map, from, limit, is_goal, may_enter, |_| 0)
+}
+
+/// `first_step` to the one cell `to`, searching toward it first (A*: the cheapest a walk
+/// from a cell can be is a hardpan step per king move), so that a hunter's search
+/// settles few cells beyond its way.
+pub fn first_step_to(
+    map: &Map,
+    from: Pos,
+    to: Pos,
+    limit: u32,
+    may_enter: impl Fn(Pos) -> bool,
+) -> Option<Direction> {
+    let cheapest = step_cost(Terrain::Hardpan);
+    let estimate = |p: Pos| cheapest * u32::from(p.distance(to));
+    search(map, from, limit, |p| p == to, may_enter, estimate).map(|(dir, _)| dir)
+}
+
+/// The search both walks share: cells are settled by their cost so far plus `estimate`
+/// (never more than what is left to pay, so the first goal settled is a cheapest one),
+/// ties in the order cells were reached.
+fn search(
+    map: &Map,
+    from: Pos,
+    limit: u32,
+    is_goal: impl Fn(Pos) -> bool,
+    may_enter: impl Fn(Pos) -> bool,
+    estimate: impl Fn(Pos) -> u32,
+) -> Option<(Direction, Pos)> {
     let width = usize::from(map.width());
     let index = |p: Pos| p.y as usize * width + p.x as usize;
     let cells = width * usize::from(map.height());
@@ -57,10 +86,11 @@ pub fn first_step(
     let mut frontier = BinaryHeap::new();
     let mut reached = 0u32;
     cost[index(from)] = 0;
-    frontier.push(Reverse((0, reached, from.x, from.y)));
-    while let Some(Reverse((so_far, _, x, y))) = frontier.pop() {
+    frontier.push(Reverse((estimate(from), reached, from.x, from.y)));
+    while let Some(Reverse((ranked, _, x, y))) = frontier.pop() {
         let at = Pos::new(x, y);
-        if so_far > cost[index(at)] {
+        let so_far = cost[index(at)];
+        if ranked > so_far + estimate(at) {
             continue;
         }
         if at != from && is_goal(at) {
@@ -78,7 +108,7 @@ pub fn first_step(
             cost[index(next)] = total;
             first[index(next)] = first[index(at)].or(Some(dir));
             reached += 1;
-            frontier.push(Reverse((total, reached, next.x, next.y)));
+            frontier.push(Reverse((total + estimate(next), reached, next.x, next.y)));
         }
     }
     None
@@ -106,7 +136,11 @@ mod tests {
 
     fn walk(map: &Map, from: Pos, to: Pos) -> Option<Direction> {
         let open = |p: Pos| map.terrain(p).is_passable();
-        first_step(map, from, 1000, |p| p == to, open).map(|(dir, _)| dir)
+        let towards = first_step_to(map, from, to, 1000, open);
+        // Searching toward the goal finds a walk as cheap as searching all around.
+        let around = first_step(map, from, 1000, |p| p == to, open).map(|(dir, _)| dir);
+        assert_eq!(towards.is_some(), around.is_some());
+        towards
     }
 
     #[test]

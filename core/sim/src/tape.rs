@@ -9,7 +9,7 @@ pub const FORMAT_VERSION: u16 = 1;
 
 /// Version of the rules. Bump whenever the same tape would fold to a different state:
 /// a replay recorded under other rules is refused, not silently misread.
-pub const RULES_VERSION: u16 = 3;
+pub const RULES_VERSION: u16 = 4;
 
 /// One entry of the tape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,7 +7,7 @@ use super::{roll_damage, step_or_attack};
 use crate::action::Action;
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
-use crate::path::first_step;
+use crate::path::first_step_to;
 use crate::rng::{Draws, NeedDraw};
 use crate::species::Species;
 use crate::world::{Actor, World};
@@ -30,24 +30,15 @@ pub(super) fn hunter(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
     if me.species().flees() && badly_hurt(me) {
         return Ok(flee(world, me, quarry));
     }
-    if me.pos().distance(quarry) == 1 && world.map().occupant(quarry) == world.player_id() {
-        let target = world
-            .map()
-            .occupant(quarry)
-            .expect("the camel stands there");
+    let camel_there = world.map().occupant(quarry).filter(|&o| world.is_player(o));
+    if let (1, Some(target)) = (me.pos().distance(quarry), camel_there) {
         let damage = roll_damage(me.species(), draws)?;
         return Ok(Action::Attack { target, damage });
     }
     let map = world.map();
-    let way = first_step(
-        map,
-        me.pos(),
-        HUNT_REACH,
-        |p| p == quarry,
-        |p| map.is_free(p),
-    );
+    let way = first_step_to(map, me.pos(), quarry, HUNT_REACH, |p| map.is_free(p));
     match way {
-        Some((dir, _)) => Ok(Action::Step {
+        Some(dir) => Ok(Action::Step {
             to: me.pos().step(dir),
         }),
         None => roam(world, id, draws),
