@@ -127,14 +127,6 @@ impl Scan<'_> {
         )
     }
 
-    fn blocks(&self, depth: i32, col: i32) -> bool {
-        self.map.terrain(self.pos(depth, col)).blocks()
-    }
-
-    fn in_reach(&self, depth: i32, col: i32) -> bool {
-        depth * depth + col * col <= self.radius * self.radius + self.radius
-    }
-
     /// Scans row `depth` between the slopes `start` and `end`, and the rows behind it
     /// that light gets through to.
     fn row(&mut self, depth: i32, mut start: Slope, end: Slope) {
@@ -142,16 +134,20 @@ impl Scan<'_> {
             return;
         }
         // The columns whose centres lie within the slopes, rounding ties outward at the
-        // start (round half up) and inward at the end (round half down).
-        let first = floor_div(2 * depth * start.num + start.den, 2 * start.den);
-        let last = ceil_div(2 * depth * end.num - end.den, 2 * end.den);
+        // start (round half up) and inward at the end (round half down); and within the
+        // disc. A cell beyond the disc's edge in this row is beyond it in every row behind,
+        // where the disc is narrower, so neither it nor its shadow is ever seen.
+        let reach = isqrt(self.radius * self.radius + self.radius - depth * depth);
+        let first = floor_div(2 * depth * start.num + start.den, 2 * start.den).max(-reach);
+        let last = ceil_div(2 * depth * end.num - end.den, 2 * end.den).min(reach);
         let mut previous_blocks: Option<bool> = None;
         for col in first..=last {
-            let blocks = self.blocks(depth, col);
+            let at = self.pos(depth, col);
+            let blocks = self.map.terrain(at).blocks();
             let symmetric =
                 col * start.den >= depth * start.num && col * end.den <= depth * end.num;
-            if (blocks || symmetric) && self.in_reach(depth, col) {
-                self.seen.insert(self.pos(depth, col));
+            if blocks || symmetric {
+                self.seen.insert(at);
             }
             match previous_blocks {
                 Some(true) if !blocks => start = Slope::of(depth, col),
@@ -164,6 +160,16 @@ impl Scan<'_> {
             self.row(depth + 1, start, end);
         }
     }
+}
+
+/// The largest whole number whose square is at most `n` (0 for negative `n`), counted
+/// up to: sight's radius keeps `n` small.
+fn isqrt(n: i32) -> i32 {
+    let mut root = 0;
+    while (root + 1) * (root + 1) <= n {
+        root += 1;
+    }
+    root
 }
 
 fn floor_div(a: i32, b: i32) -> i32 {
@@ -243,6 +249,38 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Stopping at the disc's edge changes nothing inside it: the field within radius 8
+    /// is the unbounded field cut to the disc, on maps with cacti all over.
+    #[test]
+    fn the_disc_is_the_unbounded_field_cut_to_it() {
+        let mut rng = crate::rng::Expander::new(5);
+        for _ in 0..40 {
+            let mut map = Map::filled(41, 41, Terrain::Sand);
+            for _ in 0..rng.between(50, 400) {
+                let at = Pos::new(rng.below(41) as i16, rng.below(41) as i16);
+                map.set_terrain(at, Terrain::Cactus);
+            }
+            let origin = Pos::new(20, 20);
+            map.set_terrain(origin, Terrain::Sand);
+            let near = seen_from(&map, origin, 8);
+            let far = seen_from(&map, origin, 100);
+            for pos in map.cells() {
+                let (dx, dy) = (i32::from(pos.x) - 20, i32::from(pos.y) - 20);
+                let in_disc = dx * dx + dy * dy <= 72;
+                assert_eq!(near.contains(pos), in_disc && far.contains(pos), "{pos:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn whole_square_roots_round_down() {
+        for n in 0..2_000 {
+            let r = isqrt(n);
+            assert!(r * r <= n && (r + 1) * (r + 1) > n, "{n}");
+        }
+        assert_eq!(isqrt(-5), 0);
     }
 
     #[test]
