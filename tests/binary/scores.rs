@@ -13,23 +13,18 @@ fn a_tampered_game_is_listed_unverified_and_never_ranked() {
     let honest = bot_game(&dir, 1, 300);
     let tampered = bot_game(&dir, 2, 300);
     {
-        // Two different draws of the second game's log swapped: every value still
-        // decodes, but the tape is not the one its hash was saved with.
+        // The last draw of the second game's log changed, and its step's checksum
+        // recomputed as a forger would: every value still decodes, but the tape is not
+        // the one its hash was saved with.
         let db = raw_sled(&dir);
-        let events = db.open_tree(format!("game/{tampered}/events")).unwrap();
-        let draws: Vec<(sled::IVec, sled::IVec)> = events
-            .iter()
-            .map(Result::unwrap)
-            .filter(|(_, v)| v.first() == Some(&1))
-            .collect();
-        let (a, b) = draws
-            .windows(2)
-            .rev()
-            .find(|w| w[0].1 != w[1].1)
-            .map(|w| (w[0].clone(), w[1].clone()))
-            .unwrap();
-        events.insert(&a.0, b.1.clone()).unwrap();
-        events.insert(&b.0, a.1).unwrap();
+        let steps = db.open_tree(format!("game/{tampered}/steps")).unwrap();
+        let (key, value) = steps.last().unwrap().unwrap();
+        let mut body = value[8..].to_vec();
+        let last = body.len() - 1;
+        body[last] ^= 0x80;
+        let mut forged = xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes().to_vec();
+        forged.extend(body);
+        steps.insert(key, forged).unwrap();
         db.flush().unwrap();
     }
     let output = sandglass(&dir, &["scores", "--json"]);

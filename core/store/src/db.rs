@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use sled::{Db, Tree};
 
 use super::error::StoreError;
+use super::migrate;
 use super::{GameId, GameMeta};
 
 /// The tree of metadata records.
@@ -19,8 +20,11 @@ const LAYOUT: &[u8] = b"layout";
 /// The layout of the database this build reads and writes: its trees, their keys, and
 /// how metadata records are encoded (events and snapshots carry their own versions, in each
 /// game's header). Change it with the layout, so that an older build refuses a newer
-/// database instead of misreading it.
-pub const LAYOUT_VERSION: u16 = 1;
+/// database instead of misreading it, and migrate the older ones (`migrate`).
+///
+/// 1: a key per event (`game/{id}/events`). 2: a value per step (`game/{id}/steps`, see
+/// `log`).
+pub const LAYOUT_VERSION: u16 = 2;
 
 /// How long `Store::open` waits for the data directory's lock before calling it in use, as
 /// SQLite's busy timeout does. sled lets go of its lock file only once its last background
@@ -41,7 +45,7 @@ pub struct Store {
 
 /// The two trees that hold one game's tape.
 pub(super) struct GameTrees {
-    pub(super) events: Tree,
+    pub(super) steps: Tree,
     pub(super) snapshots: Tree,
 }
 
@@ -172,14 +176,15 @@ impl Store {
 
     pub(super) fn trees(&self, id: GameId) -> Result<GameTrees, StoreError> {
         Ok(GameTrees {
-            events: self.db.open_tree(tree_name(id, "events"))?,
-            snapshots: self.db.open_tree(tree_name(id, "snapshots"))?,
+            steps: self.db.open_tree(tree_name(id, STEPS))?,
+            snapshots: self.db.open_tree(tree_name(id, SNAPSHOTS))?,
         })
     }
 
     fn drop_trees(&self, id: GameId) -> Result<(), StoreError> {
-        self.db.drop_tree(tree_name(id, "events"))?;
-        self.db.drop_tree(tree_name(id, "snapshots"))?;
+        for what in [STEPS, SNAPSHOTS, migrate::OLD_EVENTS] {
+            self.db.drop_tree(tree_name(id, what))?;
+        }
         Ok(())
     }
 
@@ -205,10 +210,18 @@ impl Store {
     }
 }
 
-/// Refuses a database in another layout; one without a recorded layout (new, or written
-/// before the layout was recorded, which was layout 1) is marked as this build's.
+/// Refuses a database in a newer layout, and migrates one in an older layout; a new one
+/// is marked as this build's. One without a recorded layout but with games in it was
+/// written before the layout was recorded, in layout 1.
 fn check_layout(db: &Db, dir: &Path) -> Result<(), StoreError> {
     let Some(found) = db.get(LAYOUT)? else {
+        let old = db
+            .tree_names()
+            .iter()
+            .any(|name| game_of_tree(name).is_some());
+        if old {
+            migrate::from_layout_1(db)?;
+        }
         db.insert(LAYOUT, &LAYOUT_VERSION.to_be_bytes())?;
         db.flush()?;
         return Ok(());
@@ -219,17 +232,27 @@ fn check_layout(db: &Db, dir: &Path) -> Result<(), StoreError> {
             name: "(all games)".into(),
             what: "the database's layout version does not decode".into(),
         })?;
-    if found != LAYOUT_VERSION {
-        return Err(StoreError::Layout {
+    match found {
+        LAYOUT_VERSION => Ok(()),
+        1 => {
+            migrate::from_layout_1(db)?;
+            db.insert(LAYOUT, &LAYOUT_VERSION.to_be_bytes())?;
+            db.flush()?;
+            Ok(())
+        }
+        _ => Err(StoreError::Layout {
             dir: dir.to_owned(),
             found,
             supported: LAYOUT_VERSION,
-        });
+        }),
     }
-    Ok(())
 }
 
-fn tree_name(id: GameId, what: &str) -> String {
+/// A game's trees: its log, one value per step, and its snapshots.
+pub(super) const STEPS: &str = "steps";
+const SNAPSHOTS: &str = "snapshots";
+
+pub(super) fn tree_name(id: GameId, what: &str) -> String {
     format!("game/{id}/{what}")
 }
 
@@ -244,7 +267,7 @@ pub(super) fn encode_meta(meta: &GameMeta) -> Vec<u8> {
         .expect("a metadata record always encodes")
 }
 
-fn decode_meta(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreError> {
+pub(super) fn decode_meta(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreError> {
     let id = key
         .try_into()
         .map(|k: [u8; 8]| u64::from_be_bytes(k).to_string())
@@ -472,7 +495,7 @@ mod tests {
     #[test]
     fn tree_names_lead_back_to_their_game() {
         assert_eq!(
-            game_of_tree(tree_name(GameId(42), "events").as_bytes()),
+            game_of_tree(tree_name(GameId(42), STEPS).as_bytes()),
             Some(GameId(42))
         );
         assert_eq!(game_of_tree(b"games"), None);

@@ -38,6 +38,8 @@ pub enum StoreError {
     Damaged { name: String, what: String },
     #[error("game `{name}` cannot be forked at event {at}: that is not between two commands")]
     NotAStop { name: String, at: u64 },
+    #[error("the game database could not be moved to this build's layout: game `{name}`: {what}; it is left as it was, for the Sandglass that wrote it")]
+    Migration { name: String, what: String },
     #[error("game `{name}` stopped saving after an earlier write failed; reopen it to go on")]
     Broken { name: String },
     #[error(transparent)]

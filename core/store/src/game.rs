@@ -4,7 +4,7 @@
 use std::convert::Infallible;
 
 use sled::transaction::{ConflictableTransactionError, TransactionError};
-use sled::{Batch, IVec, Transactional, Tree};
+use sled::{Transactional, Tree};
 
 use sandglass_sim::drive::{check_header, fold_from, fold_on, Game};
 use sandglass_sim::recording::{fold_visiting, is_a_stop};
@@ -15,6 +15,7 @@ use sandglass_sim::{
 
 use super::db::{encode_meta, GameTrees, Store};
 use super::error::{PlayError, ReplayFileError, StoreError};
+use super::log::{self, index_of, key};
 use super::snapshot::{self, SnapshotWarning};
 use super::{GameId, GameMeta};
 
@@ -152,7 +153,7 @@ impl Store {
     /// The whole tape of a game.
     pub fn events(&self, id: GameId) -> Result<Vec<Event>, StoreError> {
         let meta = self.meta(id)?;
-        read_events(&self.trees(id)?.events, 0, meta.events, &meta.name)
+        log::read(&self.trees(id)?.steps, 0, meta.events, &meta.name)
     }
 
     /// Every usable snapshot of a game, oldest first, as (event index, state). Damaged
@@ -180,7 +181,11 @@ impl Store {
     ) -> Result<(GameMeta, Vec<SnapshotWarning>), StoreError> {
         self.check_new_name(name)?;
         let source = self.meta(id)?;
-        if at > source.events {
+        let from = self.trees(id)?;
+        // Where a step starts, the player is to act (or, at the end, the game ended).
+        let a_stop =
+            at == source.events || (at < source.events && from.steps.contains_key(key(at))?);
+        if !a_stop {
             return Err(StoreError::NotAStop {
                 name: source.name,
                 at,
@@ -189,15 +194,15 @@ impl Store {
         let Reached {
             state, warnings, ..
         } = self.state_at(&source, at)?;
-        let from = self.trees(id)?;
         let new_id = self.new_id()?;
         let to = self.trees(new_id)?;
         // One insert at a time, not in batches: the new game is not there until its record
-        // is, so nothing is gained from a batch, and sled holds on to about 3.5 KB an entry
-        // while applying one (3.7 GB to import a million events, 183 MB this way).
-        for entry in from.events.range(..key(at)) {
+        // is, so nothing is gained from a batch, and sled holds on to memory for every
+        // entry while applying one. `at` is a step boundary: the steps before it are the
+        // fork's whole log.
+        for entry in from.steps.range(..key(at)) {
             let (k, v) = entry?;
-            to.events.insert(k, v)?;
+            to.steps.insert(k, v)?;
         }
         for entry in from.snapshots.range(..=key(at)) {
             let (k, v) = entry?;
@@ -274,7 +279,7 @@ impl Store {
     pub fn recording(&self, id: GameId) -> Result<(Recording, Vec<SnapshotWarning>), StoreError> {
         let meta = self.meta(id)?;
         let trees = self.trees(id)?;
-        let events = read_events(&trees.events, 0, meta.events, &meta.name)?;
+        let events = log::read(&trees.steps, 0, meta.events, &meta.name)?;
         let mut checkpoints = vec![];
         let mut warnings = vec![];
         for entry in trees.snapshots.range(..=key(meta.events)) {
@@ -322,8 +327,8 @@ impl Store {
         let id = self.new_id()?;
         let trees = self.trees(id)?;
         // One insert at a time, as `fork` copies.
-        for (index, event) in (0..).zip(events) {
-            trees.events.insert(key(index), encode_event(event))?;
+        for (index, step) in log::steps(events) {
+            trees.steps.insert(key(index), log::encode(step))?;
         }
         self.write_snapshots(id, snapshots.taken)?;
         let meta = GameMeta::new(id, name, header.clone(), state, hash);
@@ -369,7 +374,7 @@ impl Store {
         }
         let mut state = start.unwrap_or_else(|| State::new(&meta.header, &mut ()));
         let first = state.events_folded();
-        let tail = read_events(&trees.events, first, at, &meta.name)?;
+        let tail = log::read(&trees.steps, first, at, &meta.name)?;
         let failed = |error: FoldError| {
             if error.kind == FoldErrorKind::EndsEarly && at < meta.events {
                 StoreError::NotAStop {
@@ -470,15 +475,15 @@ impl Session {
         let state = self.live.state();
         let hash = state.hash();
         let after = state.events_folded();
-        let events = event_batch(first, &self.step);
+        let step = log::encode(&self.step);
         let snapshot = snapshot::due(first, after).then(|| snapshot::encode(state, hash));
         let mut meta = self.meta.clone();
         meta.record(state, hash);
         let meta_bytes = encode_meta(&meta);
-        let trees = (&self.trees.events, &self.trees.snapshots, &self.games);
+        let trees = (&self.trees.steps, &self.trees.snapshots, &self.games);
         trees
-            .transaction(|(events_tx, snapshots_tx, games_tx)| {
-                events_tx.apply_batch(&events)?;
+            .transaction(|(steps_tx, snapshots_tx, games_tx)| {
+                steps_tx.insert(&key(first), step.as_slice())?;
                 if let Some(bytes) = &snapshot {
                     snapshots_tx.insert(&key(after), bytes.as_slice())?;
                 }
@@ -495,68 +500,13 @@ impl Session {
     }
 }
 
-/// Event keys: the index, big-endian, so that key order is tape order.
-fn key(index: u64) -> [u8; 8] {
-    index.to_be_bytes()
-}
-
-fn index_of(key: &[u8]) -> Option<u64> {
-    key.try_into().ok().map(u64::from_be_bytes)
-}
-
-fn event_batch(first: u64, events: &[Event]) -> Batch {
-    let mut batch = Batch::default();
-    for (index, event) in (first..).zip(events) {
-        batch.insert(&key(index), encode_event(event));
-    }
-    batch
-}
-
-/// bincode's standard (varint) encoding: a tag byte, then a command's 1-2 bytes or a
-/// draw's varint (5 bytes for most draws, which are uniform over `u32`).
-fn encode_event(event: &Event) -> IVec {
-    let mut buf = [0u8; 16];
-    let len = bincode::serde::encode_into_slice(event, &mut buf, bincode::config::standard())
-        .expect("an event fits in 16 bytes");
-    IVec::from(&buf[..len])
-}
-
-fn decode_event(bytes: &[u8]) -> Option<Event> {
-    let (event, read) =
-        bincode::serde::decode_from_slice(bytes, bincode::config::standard()).ok()?;
-    (read == bytes.len()).then_some(event)
-}
-
-/// Events `from..to` of a game's tape, all present and in order.
-fn read_events(tree: &Tree, from: u64, to: u64, name: &str) -> Result<Vec<Event>, StoreError> {
-    let damaged = |what: String| StoreError::Damaged {
-        name: name.to_owned(),
-        what,
-    };
-    // The count comes from disk: bound the allocation by what a sane tape could hold.
-    let mut out = Vec::with_capacity(to.saturating_sub(from).min(1 << 20) as usize);
-    for (expected, entry) in (from..).zip(tree.range(key(from)..key(to))) {
-        let (k, v) = entry?;
-        if index_of(&k) != Some(expected) {
-            return Err(damaged(format!("event {expected} is missing")));
-        }
-        let event =
-            decode_event(&v).ok_or_else(|| damaged(format!("event {expected} does not decode")))?;
-        out.push(event);
-    }
-    let read = from + out.len() as u64;
-    if read < to {
-        return Err(damaged(format!("event {read} is missing")));
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Status, SNAPSHOT_EVERY};
     use sandglass_sim::bot::Bot;
     use sandglass_sim::{fold, Ruleset};
+    use sled::IVec;
 
     /// A store in a fresh directory holding one bot game of up to `commands` commands.
     fn played(commands: u64) -> (tempfile::TempDir, Store, GameId) {
@@ -710,9 +660,12 @@ mod tests {
     fn a_missing_event_is_damage_not_a_panic() {
         let (_dir, store, id) = played(10);
         let trees = store.trees(id).unwrap();
-        trees.events.remove(key(3)).unwrap();
+        let (second, _) = trees.steps.iter().nth(1).unwrap().unwrap();
+        let at = index_of(&second).unwrap();
+        trees.steps.remove(second).unwrap();
         let error = store.load(id).err().unwrap();
-        assert!(error.to_string().contains("event 3 is missing"), "{error}");
+        let missing = format!("the step at event {at} is missing");
+        assert!(error.to_string().contains(&missing), "{error}");
     }
 
     #[test]
@@ -771,7 +724,7 @@ mod tests {
         let (dir, store, id) = played(5);
         let ghost = store.new_id().unwrap();
         let trees = store.trees(ghost).unwrap();
-        trees.events.insert(key(0), &b"x"[..]).unwrap();
+        trees.steps.insert(key(0), &b"x"[..]).unwrap();
         store.db.flush().unwrap();
         drop((trees, store));
         let store = Store::open(dir.path()).unwrap();

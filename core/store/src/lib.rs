@@ -18,6 +18,8 @@
 mod db;
 mod error;
 mod game;
+mod log;
+mod migrate;
 pub mod sgr;
 pub mod snapshot;
 
