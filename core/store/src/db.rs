@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use sled::{Db, Tree};
 
 use super::error::StoreError;
-use super::migrate;
+use super::{log, migrate};
 use super::{GameId, GameMeta};
 
 /// The tree of metadata records.
@@ -76,15 +76,28 @@ impl Store {
         &self.dir
     }
 
-    /// Every game, by id.
+    /// Every game whose record is sound, by id. A damaged record hides only its own game:
+    /// `damaged_records` says which.
     pub fn games(&self) -> Result<Vec<GameMeta>, StoreError> {
-        self.games
-            .iter()
-            .map(|entry| {
-                let (key, value) = entry?;
-                decode_meta(&key, &value)
-            })
-            .collect()
+        Ok(self.records()?.into_iter().filter_map(Result::ok).collect())
+    }
+
+    /// Why each record that is not sound cannot be read, by id.
+    pub fn damaged_records(&self) -> Result<Vec<StoreError>, StoreError> {
+        Ok(self
+            .records()?
+            .into_iter()
+            .filter_map(Result::err)
+            .collect())
+    }
+
+    fn records(&self) -> Result<Vec<Result<GameMeta, StoreError>>, StoreError> {
+        let mut records = vec![];
+        for entry in self.games.iter() {
+            let (key, value) = entry?;
+            records.push(decode_meta(&key, &value));
+        }
+        Ok(records)
     }
 
     pub fn meta(&self, id: GameId) -> Result<GameMeta, StoreError> {
@@ -109,13 +122,20 @@ impl Store {
     }
 
     /// Deletes a game: its record first (flushed), so that a crash part-way leaves only
-    /// trees without a record, which the next `open` drops.
+    /// trees without a record, which the next `open` tidies. Its trees go, or are cut back
+    /// to what its forks still read; so are those of deleted games it read.
     pub fn delete(&self, id: GameId) -> Result<(), StoreError> {
+        let read = self.meta(id).map(|meta| meta.shared).unwrap_or_default();
         if self.games.remove(id.key())?.is_none() {
             return Err(StoreError::NoSuchGame(id.to_string()));
         }
         self.db.flush()?;
-        self.drop_trees(id)?;
+        self.tidy(id)?;
+        for span in read {
+            if !self.games.contains_key(span.game.key())? {
+                self.tidy(span.game)?;
+            }
+        }
         self.db.flush()?;
         Ok(())
     }
@@ -152,25 +172,28 @@ impl Store {
         Ok(name)
     }
 
-    /// The next game number: 1, 2, 3, ... never reused, even after a delete. A number
-    /// taken by a game that a crash kept from being recorded may come back, but its trees
-    /// were dropped as orphans on the next open.
+    /// The next game number: 1, 2, 3, ... never reused, even after a delete, and never
+    /// one that a record or a tree in the database already has, whatever the counter says
+    /// (a counter gone backwards, or damaged, would otherwise hand out a stored game's).
     pub(super) fn new_id(&self) -> Result<GameId, StoreError> {
+        let recorded = self.games.last()?.and_then(|(k, _)| log::index_of(&k));
+        let in_trees = self
+            .db
+            .tree_names()
+            .iter()
+            .filter_map(|n| game_of_tree(n))
+            .max();
+        let floor = recorded.max(in_trees.map(|id| id.0)).unwrap_or(0);
         let last = self.db.update_and_fetch(LAST_ID, |last| {
             let last = last
                 .and_then(|b| b.try_into().ok())
                 .map_or(0, u64::from_be_bytes);
-            Some((last + 1).to_be_bytes().to_vec())
+            Some((last.max(floor) + 1).to_be_bytes().to_vec())
         })?;
         let id = last
             .and_then(|b| <[u8; 8]>::try_from(b.as_ref()).ok())
             .map(u64::from_be_bytes)
-            .ok_or_else(|| StoreError::Damaged {
-                name: "(all games)".into(),
-                what: "the game counter does not decode".into(),
-            })?;
-        // Trees of an earlier attempt that failed in this process may still be there.
-        self.drop_trees(GameId(id))?;
+            .expect("the counter was just written as eight bytes");
         Ok(GameId(id))
     }
 
@@ -181,14 +204,14 @@ impl Store {
         })
     }
 
-    fn drop_trees(&self, id: GameId) -> Result<(), StoreError> {
+    pub(super) fn drop_trees(&self, id: GameId) -> Result<(), StoreError> {
         for what in [STEPS, SNAPSHOTS, migrate::OLD_EVENTS] {
             self.db.drop_tree(tree_name(id, what))?;
         }
         Ok(())
     }
 
-    /// Drops the trees of games that have no record: left by a delete, fork or import that
+    /// Tidies the trees of games that have no record: left by a delete, fork or import that
     /// a crash interrupted (their record is written last).
     fn drop_orphans(&self) -> Result<(), StoreError> {
         let mut orphans = BTreeSet::new();
@@ -201,7 +224,7 @@ impl Store {
             }
         }
         for &id in &orphans {
-            self.drop_trees(id)?;
+            self.tidy(id)?;
         }
         if !orphans.is_empty() {
             self.db.flush()?;
@@ -267,6 +290,13 @@ pub(super) fn encode_meta(meta: &GameMeta) -> Vec<u8> {
         .expect("a metadata record always encodes")
 }
 
+/// bincode's standard encoding, with a bound on what a damaged length may ask a reader
+/// to allocate: a record is a name of at most 64 characters, a header and a few numbers,
+/// and the spans of a fork, about ten bytes for each generation of forks.
+fn record_config() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<{ 1 << 20 }>()
+}
+
 pub(super) fn decode_meta(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreError> {
     let id = key
         .try_into()
@@ -277,9 +307,8 @@ pub(super) fn decode_meta(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreErr
         what: "its metadata record does not decode".into(),
     };
     let (meta, read): (GameMeta, usize) =
-        bincode::serde::decode_from_slice(value, bincode::config::standard())
-            .map_err(|_| damaged())?;
-    if read != value.len() || meta.id.key() != key {
+        bincode::serde::decode_from_slice(value, record_config()).map_err(|_| damaged())?;
+    if read != value.len() || meta.id.key() != key || !meta.spans_are_sound() {
         return Err(damaged());
     }
     Ok(meta)

@@ -19,6 +19,9 @@ use super::log::{self, index_of, key};
 use super::snapshot::{self, SnapshotWarning};
 use super::{GameId, GameMeta};
 
+/// How many steps an import writes in one sled batch.
+const BULK_BATCH: usize = 64;
+
 /// A game being played: every accepted command is on disk before `command` returns.
 pub struct Session {
     db: sled::Db,
@@ -130,7 +133,7 @@ impl Store {
         // The fold is checked: the states it passed on the way may replace the damaged
         // snapshots. Those are a cache, so failing to write them leaves them skipped, no more.
         let written = self
-            .write_snapshots(id, rebuilt)
+            .write_snapshots(&meta, rebuilt)
             .and_then(|()| Ok(self.db.flush()?));
         for warning in &mut warnings {
             warning.rebuilt = written.is_ok() && warning.index <= meta.events;
@@ -142,10 +145,14 @@ impl Store {
         })
     }
 
-    fn write_snapshots(&self, id: GameId, taken: Vec<(u64, Vec<u8>)>) -> Result<(), StoreError> {
-        let snapshots = self.trees(id)?.snapshots;
+    /// Writes snapshots of a game, each into the trees that hold its log at that point.
+    fn write_snapshots(
+        &self,
+        meta: &GameMeta,
+        taken: Vec<(u64, Vec<u8>)>,
+    ) -> Result<(), StoreError> {
         for (at, bytes) in taken {
-            snapshots.insert(key(at), bytes)?;
+            self.snapshot_tree(meta, at)?.insert(key(at), bytes)?;
         }
         Ok(())
     }
@@ -153,26 +160,31 @@ impl Store {
     /// The whole tape of a game.
     pub fn events(&self, id: GameId) -> Result<Vec<Event>, StoreError> {
         let meta = self.meta(id)?;
-        log::read(&self.trees(id)?.steps, 0, meta.events, &meta.name)
+        self.read_log(&meta, 0, meta.events)
     }
 
     /// Every usable snapshot of a game, oldest first, as (event index, state). Damaged
     /// ones are left out: a snapshot is only a cache of what the events say.
     pub fn snapshots(&self, id: GameId) -> Result<Vec<(u64, State)>, StoreError> {
+        let meta = self.meta(id)?;
         let mut out = vec![];
-        for entry in self.trees(id)?.snapshots.iter() {
-            let (key, value) = entry?;
-            if let Some(index) = index_of(&key) {
-                if let Ok(state) = snapshot::decode(index, &value) {
-                    out.push((index, state));
+        for (tree, range) in self.snapshot_trees(&meta, meta.events)?.into_iter().rev() {
+            for entry in tree.range(range) {
+                let (key, value) = entry?;
+                if let Some(index) = index_of(&key) {
+                    if let Ok(state) = snapshot::decode(index, &value) {
+                        out.push((index, state));
+                    }
                 }
             }
         }
+        out.dedup_by_key(|(index, _)| *index);
         Ok(out)
     }
 
-    /// Copies the first `at` events of a game into a new game called `name`, which then
-    /// goes on on its own. `at` must be a command boundary; "save as" forks at the end.
+    /// Starts a new game called `name` from the first `at` events of a game, which it
+    /// shares rather than copies (see `history`); it then goes on on its own. `at` must be
+    /// a command boundary; "save as" forks at the end.
     pub fn fork(
         &self,
         id: GameId,
@@ -181,36 +193,34 @@ impl Store {
     ) -> Result<(GameMeta, Vec<SnapshotWarning>), StoreError> {
         self.check_new_name(name)?;
         let source = self.meta(id)?;
-        let from = self.trees(id)?;
-        // Where a step starts, the player is to act (or, at the end, the game ended).
-        let a_stop =
-            at == source.events || (at < source.events && from.steps.contains_key(key(at))?);
-        if !a_stop {
+        if !self.is_a_step_start(&source, at)? {
             return Err(StoreError::NotAStop {
                 name: source.name,
                 at,
             });
         }
+        // Folded for the record's figures, and to check the shared log before relying on it.
         let Reached {
             state, warnings, ..
         } = self.state_at(&source, at)?;
         let new_id = self.new_id()?;
-        let to = self.trees(new_id)?;
-        // One insert at a time, not in batches: the new game is not there until its record
-        // is, so nothing is gained from a batch, and sled holds on to memory for every
-        // entry while applying one. `at` is a step boundary: the steps before it are the
-        // fork's whole log.
-        for entry in from.steps.range(..key(at)) {
-            let (k, v) = entry?;
-            to.steps.insert(k, v)?;
-        }
-        for entry in from.snapshots.range(..=key(at)) {
-            let (k, v) = entry?;
-            to.snapshots.insert(k, v)?;
-        }
-        let meta = GameMeta::new(new_id, name, source.header, &state, state.hash());
+        let mut meta = GameMeta::new(new_id, name, source.header.clone(), &state, state.hash());
+        meta.shared = source.shared_until(at);
         self.commit_new(&meta)?;
         Ok((meta, warnings))
+    }
+
+    /// Whether a step of the game starts at event `at` (where the player is to act), or
+    /// the log ends there.
+    fn is_a_step_start(&self, meta: &GameMeta, at: u64) -> Result<bool, StoreError> {
+        if at >= meta.events {
+            return Ok(at == meta.events);
+        }
+        let part = meta.parts().find(|part| part.start <= at && at < part.end);
+        match part {
+            Some(part) => Ok(self.trees(part.owner)?.steps.contains_key(key(at))?),
+            None => Ok(false),
+        }
     }
 
     /// The game as a recording, for a replay file, checked against its saved hash.
@@ -278,11 +288,11 @@ impl Store {
     /// returned as warnings, as `load` skips them.
     pub fn recording(&self, id: GameId) -> Result<(Recording, Vec<SnapshotWarning>), StoreError> {
         let meta = self.meta(id)?;
-        let trees = self.trees(id)?;
-        let events = log::read(&trees.steps, 0, meta.events, &meta.name)?;
+        let events = self.read_log(&meta, 0, meta.events)?;
         let mut checkpoints = vec![];
         let mut warnings = vec![];
-        for entry in trees.snapshots.range(..=key(meta.events)) {
+        let snapshots = self.snapshot_trees(&meta, meta.events)?.into_iter().rev();
+        for entry in snapshots.flat_map(|(tree, range)| tree.range(range)) {
             let (k, value) = entry?;
             let Some(index) = index_of(&k) else {
                 warnings.push(SnapshotWarning {
@@ -305,6 +315,8 @@ impl Store {
                 }),
             }
         }
+        // A snapshot where two stretches of the log meet may be in both trees.
+        checkpoints.dedup();
         let file = Recording {
             header: meta.header,
             events,
@@ -326,12 +338,19 @@ impl Store {
     ) -> Result<GameMeta, StoreError> {
         let id = self.new_id()?;
         let trees = self.trees(id)?;
-        // One insert at a time, as `fork` copies.
-        for (index, step) in log::steps(events) {
-            trees.steps.insert(key(index), log::encode(step))?;
+        // In batches of a few dozen steps: sled lays a log written so in about 0.8 times
+        // the space of one written a step at a time, and holds each batch in memory while
+        // it applies it (BENCHMARKS.md, "Storage").
+        let steps: Vec<(u64, &[Event])> = log::steps(events).collect();
+        for chunk in steps.chunks(BULK_BATCH) {
+            let mut batch = sled::Batch::default();
+            for &(index, step) in chunk {
+                batch.insert(&key(index), log::encode(step));
+            }
+            trees.steps.apply_batch(batch)?;
         }
-        self.write_snapshots(id, snapshots.taken)?;
         let meta = GameMeta::new(id, name, header.clone(), state, hash);
+        self.write_snapshots(&meta, snapshots.taken)?;
         self.commit_new(&meta)?;
         Ok(meta)
     }
@@ -353,10 +372,13 @@ impl Store {
             name: meta.name.clone(),
             cause,
         })?;
-        let trees = self.trees(meta.id)?;
         let mut warnings = vec![];
         let mut start = None;
-        for entry in trees.snapshots.range(..=key(at)).rev() {
+        let snapshots = self.snapshot_trees(meta, at)?;
+        for entry in snapshots
+            .iter()
+            .flat_map(|(tree, range)| tree.range(range.clone()).rev())
+        {
             let (k, v) = entry?;
             let index = index_of(&k).unwrap_or(u64::MAX);
             match snapshot::decode(index, &v) {
@@ -374,7 +396,7 @@ impl Store {
         }
         let mut state = start.unwrap_or_else(|| State::new(&meta.header, &mut ()));
         let first = state.events_folded();
-        let tail = log::read(&trees.steps, first, at, &meta.name)?;
+        let tail = self.read_log(meta, first, at)?;
         let failed = |error: FoldError| {
             if error.kind == FoldErrorKind::EndsEarly && at < meta.events {
                 StoreError::NotAStop {
@@ -503,7 +525,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Status, SNAPSHOT_EVERY};
+    use crate::{Span, Status, SNAPSHOT_EVERY};
     use sandglass_sim::bot::Bot;
     use sandglass_sim::{fold, Ruleset};
     use sled::IVec;
@@ -705,6 +727,126 @@ mod tests {
             store.fork(id, "mid", command_at + 1),
             Err(StoreError::NotAStop { .. })
         ));
+    }
+
+    /// Where each command of a tape is.
+    fn commands_at(events: &[Event]) -> Vec<u64> {
+        (0..)
+            .zip(events)
+            .filter(|(_, e)| matches!(e, Event::Command(_)))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The keys of a game's own log.
+    fn own_steps(store: &Store, id: GameId) -> Vec<u64> {
+        let steps = store.trees(id).unwrap().steps;
+        steps
+            .iter()
+            .map(|e| index_of(&e.unwrap().0).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_fork_shares_its_history_and_writes_only_what_it_plays() {
+        let (_dir, store, first) = played_long();
+        let events = store.events(first).unwrap();
+        let at = *commands_at(&events).last().unwrap();
+        let (second, _) = store.fork(first, "second", at).unwrap();
+        assert_eq!(
+            second.shared,
+            [Span {
+                game: first,
+                to: at
+            }]
+        );
+        assert!(own_steps(&store, second.id).is_empty());
+        let mut session = store.resume(second.id).unwrap();
+        play(&mut session, 5);
+        drop(session);
+        let second = store.meta(second.id).unwrap();
+        assert_eq!(own_steps(&store, second.id)[0], at);
+        // A fork of the fork, before and after the point where the two part.
+        let (third, _) = store.fork(second.id, "third", second.events).unwrap();
+        assert_eq!(
+            third.shared,
+            [
+                Span {
+                    game: first,
+                    to: at
+                },
+                Span {
+                    game: second.id,
+                    to: second.events
+                }
+            ]
+        );
+        let early_at = commands_at(&events)[0];
+        let (early, _) = store.fork(second.id, "early", early_at).unwrap();
+        assert_eq!(
+            early.shared,
+            [Span {
+                game: first,
+                to: early_at
+            }]
+        );
+        // Each loads from a snapshot in the first game's trees, to its own hash.
+        for meta in [&second, &third] {
+            let loaded = store.load(meta.id).unwrap();
+            assert!(loaded.warnings.is_empty());
+            assert_eq!(loaded.state.hash(), meta.last_hash);
+            assert_eq!(genesis_hash(&store, meta.id), meta.last_hash);
+        }
+        assert_eq!(
+            store.events(third.id).unwrap(),
+            store.events(second.id).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_deleted_game_read_by_a_fork_is_cut_back_to_what_the_fork_reads() {
+        let (_dir, store, first) = played_long();
+        let events = store.events(first).unwrap();
+        let at = commands_at(&events)[1];
+        let (fork, _) = store.fork(first, "fork", at).unwrap();
+        store.delete(first).unwrap();
+        assert_eq!(
+            own_steps(&store, first).last().copied().map(|k| k < at),
+            Some(true)
+        );
+        let snapshots = store.trees(first).unwrap().snapshots;
+        assert!(snapshots
+            .iter()
+            .all(|e| index_of(&e.unwrap().0).unwrap() <= at));
+        let loaded = store.load(fork.id).unwrap();
+        assert_eq!(loaded.state.hash(), fork.last_hash);
+        assert_eq!(store.events(fork.id).unwrap(), events[..at as usize]);
+        // With the last reader gone, the trees go too.
+        store.delete(fork.id).unwrap();
+        let names = store.db.tree_names();
+        assert!(!names.iter().any(|n| n.starts_with(b"game/")), "{names:?}");
+    }
+
+    #[test]
+    fn a_counter_gone_backwards_never_hands_out_a_stored_games_number() {
+        let (_dir, store, id) = played(5);
+        let (fork, _) = store
+            .fork(id, "fork", store.meta(id).unwrap().events)
+            .unwrap();
+        store
+            .db
+            .insert(b"last_game_id", &0u64.to_be_bytes())
+            .unwrap();
+        let header = Header::new(2, Ruleset::NETHACK, 0);
+        let newer = store.create("newer", header.clone(), &mut ()).unwrap();
+        assert!(newer.meta().id > fork.id);
+        store.db.insert(b"last_game_id", &b"junk"[..]).unwrap();
+        let newest = store.create("newest", header, &mut ()).unwrap();
+        assert!(newest.meta().id > newer.meta().id);
+        assert_eq!(
+            store.load(id).unwrap().state.hash(),
+            store.meta(id).unwrap().last_hash
+        );
     }
 
     #[test]

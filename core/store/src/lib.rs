@@ -18,6 +18,7 @@
 mod db;
 mod error;
 mod game;
+mod history;
 mod log;
 mod migrate;
 pub mod sgr;
@@ -31,6 +32,7 @@ use serde::{Deserialize, Serialize};
 pub use db::{Store, LAYOUT_VERSION, LOCK_WAIT};
 pub use error::{PlayError, ReplayFileError, StoreError};
 pub use game::{Loaded, Session};
+pub use history::Span;
 pub use snapshot::{SnapshotError, SnapshotWarning, SNAPSHOT_EVERY};
 
 /// A game's number in its data directory. Never reused, even after a delete.
@@ -97,10 +99,19 @@ pub struct GameMeta {
     pub events: u64,
     /// `State::hash` after the last event.
     pub last_hash: u64,
+    /// The stretches of its log that a fork shares with the games it came from, oldest
+    /// first; the rest lies in its own trees.
+    pub shared: Vec<Span>,
 }
 
 impl GameMeta {
-    fn new(id: GameId, name: &str, header: Header, state: &State, hash: u64) -> GameMeta {
+    pub(crate) fn new(
+        id: GameId,
+        name: &str,
+        header: Header,
+        state: &State,
+        hash: u64,
+    ) -> GameMeta {
         let now = now();
         let mut meta = GameMeta {
             id,
@@ -114,6 +125,7 @@ impl GameMeta {
             commands: 0,
             events: 0,
             last_hash: 0,
+            shared: vec![],
         };
         meta.record(state, hash);
         meta

@@ -1,20 +1,23 @@
 //! Migrating a data directory written in an older layout of the database, on first open.
 //!
-//! Layout 1 kept a key per event (`game/{id}/events`, each value one bincode `Event`);
-//! layout 2 keeps a value per step (`log`). Every game's log is rewritten as steps, read
-//! back and checked against what it was (event for event, and for a game of this build's
-//! rules, folded to the hash its record was saved with) before the old log is dropped.
-//! The layout is recorded as 2 only after every game is through: a migration cut short
-//! by a crash starts again on the next open.
+//! Layout 1 kept a key per event (`game/{id}/events`, each value one bincode `Event`),
+//! and records without the spans a fork shares; layout 2 keeps a value per step (`log`),
+//! and every record says what it shares (nothing, for a game of layout 1: its forks were
+//! copies). Every game's log is rewritten as steps, and its record in the new encoding;
+//! the log is read back and checked against what it was (event for event, and for a game
+//! of this build's rules, folded to the hash its record was saved with) before the old
+//! log is dropped. The layout is recorded as 2 only after every game is through: a
+//! migration cut short by a crash goes on where it stopped on the next open.
 
 use sandglass_sim::drive::check_header;
-use sandglass_sim::{fold, Event};
+use sandglass_sim::{fold, Event, Header};
+use serde::Deserialize;
 use sled::{Db, Tree};
 
-use super::db::{decode_meta, tree_name, STEPS};
+use super::db::{decode_meta, encode_meta, tree_name, STEPS};
 use super::error::StoreError;
 use super::log::{self, key};
-use super::GameMeta;
+use super::{GameId, GameMeta, Status};
 
 /// Layout 1's tree of a game's events.
 pub(super) const OLD_EVENTS: &str = "events";
@@ -24,21 +27,29 @@ pub(super) fn from_layout_1(db: &Db) -> Result<(), StoreError> {
     let mut migrated = vec![];
     for entry in games.iter() {
         let (k, v) = entry?;
-        // A record that does not decode stays as it was: its game is damaged in either
-        // layout, and hides no other.
-        let Ok(meta) = decode_meta(&k, &v) else {
-            continue;
+        // A record already in the new encoding had its log written before it, by a
+        // migration that a crash cut short.
+        let (meta, written) = match (decode_meta(&k, &v), decode_record_1(&k, &v)) {
+            (Ok(meta), _) => (meta, true),
+            (_, Some(meta)) => (meta, false),
+            // A record that does not decode stays as it was: its game is damaged in
+            // either layout, and hides no other.
+            (Err(_), None) => continue,
         };
         let old = db.open_tree(tree_name(meta.id, OLD_EVENTS))?;
-        let Some(events) = read_old(&old, meta.events) else {
-            continue;
-        };
-        let steps = db.open_tree(tree_name(meta.id, STEPS))?;
-        steps.clear()?;
-        for (index, step) in log::steps(&events) {
-            steps.insert(key(index), log::encode(step))?;
+        let events = read_old(&old, meta.events);
+        if let (Some(events), false) = (&events, written) {
+            let steps = db.open_tree(tree_name(meta.id, STEPS))?;
+            steps.clear()?;
+            for (index, step) in log::steps(events) {
+                steps.insert(key(index), log::encode(step))?;
+            }
+            db.flush()?;
         }
-        migrated.push((meta, events));
+        games.insert(&k, encode_meta(&meta))?;
+        if let Some(events) = events {
+            migrated.push((meta, events));
+        }
     }
     db.flush()?;
     for (meta, events) in &migrated {
@@ -52,6 +63,41 @@ pub(super) fn from_layout_1(db: &Db) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// A game record as layout 1 encoded it: `GameMeta` without its spans.
+#[derive(Deserialize)]
+struct Record1 {
+    id: GameId,
+    name: String,
+    header: Header,
+    created: u64,
+    last_played: u64,
+    status: Status,
+    depth: u8,
+    turns: u64,
+    commands: u64,
+    events: u64,
+    last_hash: u64,
+}
+
+fn decode_record_1(key: &[u8], value: &[u8]) -> Option<GameMeta> {
+    let config = bincode::config::standard().with_limit::<4096>();
+    let (r, read): (Record1, usize) = bincode::serde::decode_from_slice(value, config).ok()?;
+    (read == value.len() && r.id.key() == key).then(|| GameMeta {
+        id: r.id,
+        name: r.name,
+        header: r.header,
+        created: r.created,
+        last_played: r.last_played,
+        status: r.status,
+        depth: r.depth,
+        turns: r.turns,
+        commands: r.commands,
+        events: r.events,
+        last_hash: r.last_hash,
+        shared: vec![],
+    })
+}
+
 /// Layout 1's log of `count` events, if every one is there and decodes.
 fn read_old(tree: &Tree, count: u64) -> Option<Vec<Event>> {
     let mut events = Vec::with_capacity(count.min(1 << 20) as usize);
@@ -60,8 +106,8 @@ fn read_old(tree: &Tree, count: u64) -> Option<Vec<Event>> {
         if log::index_of(&k) != Some(expected) {
             return None;
         }
-        let (event, read) =
-            bincode::serde::decode_from_slice(&v, bincode::config::standard()).ok()?;
+        let config = bincode::config::standard().with_limit::<64>();
+        let (event, read) = bincode::serde::decode_from_slice(&v, config).ok()?;
         if read != v.len() {
             return None;
         }
