@@ -6,6 +6,8 @@
 //! A game's trees outlive its record while a fork still reads them, cut back to what the
 //! forks read (`Store::tidy`).
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
 use sled::Tree;
 
@@ -23,6 +25,9 @@ pub struct Span {
     pub game: GameId,
     pub to: u64,
 }
+
+/// A game's snapshot tree and the keys in it that belong to the log being read.
+pub(crate) type SnapshotRange = (Tree, RangeInclusive<[u8; 8]>);
 
 /// A stretch of a game's log and the game whose trees hold it: events `start..end`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,7 +98,7 @@ impl Store {
         &self,
         meta: &GameMeta,
         at: u64,
-    ) -> Result<Vec<(Tree, std::ops::RangeInclusive<[u8; 8]>)>, StoreError> {
+    ) -> Result<Vec<SnapshotRange>, StoreError> {
         let mut trees = vec![];
         for part in meta.parts().filter(|part| part.start <= at) {
             let tree = self.trees(part.owner)?.snapshots;
