@@ -330,8 +330,8 @@ impl GameController {
     fn play(&mut self, command: Command, obs: &mut impl Observer) -> anyhow::Result<Reaction> {
         match self.session.command(command, obs) {
             Ok(_) => {
-                let meta = self.session.meta();
-                report::ack(meta.commands, meta.last_hash);
+                let commands = self.session.meta().commands;
+                report::ack(commands, self.session.state().hash());
                 let log = self.session.state().world().messages();
                 for message in log.since(self.seen) {
                     self.messages.push(message.msg.to_string());
@@ -552,7 +552,7 @@ mod tests {
         press(&mut game, &store, &[Key::Code(KeyCode::Enter)]);
         assert_eq!(game.overlay(), &Overlay::None);
         let copy = store.find("camel!").unwrap();
-        assert_eq!(copy.last_hash, game.meta().last_hash);
+        assert_eq!(copy.last_hash, game.state().hash());
         assert_eq!(game.meta().name, "camel");
         let said = game.messages().page().last().unwrap();
         assert_eq!(said, "Saved a copy as camel!; you play on in camel.");

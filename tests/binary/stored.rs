@@ -47,6 +47,12 @@ fn a_layout_1_directory_is_migrated_with_every_game_as_it_was() {
             .collect();
         assert!(names.iter().all(|n| !n.ends_with("/events")), "{names:?}");
         assert!(names.iter().any(|n| n == "game/4/steps"), "{names:?}");
+        // The long game's snapshot is kept, stored again in the new encoding (checksummed).
+        let snapshots = db.open_tree("game/4/snapshots").unwrap();
+        assert_eq!(snapshots.len(), 1);
+        let (_, value) = snapshots.first().unwrap().unwrap();
+        let sum = xxhash_rust::xxh3::xxh3_64(&value[8..]).to_le_bytes();
+        assert_eq!(value[..8], sum);
     }
     assert_eq!(games_in(&dir), LAYOUT_1_SAVES);
     // A migrated game plays on, and exports to a file that verifies.

@@ -131,7 +131,7 @@ impl EndScreen {
                 TEXT,
             ),
             (format!("Things eaten   {}", t.eaten), TEXT),
-            (format!("Final hash     0x{:016x}", meta.last_hash), DIM),
+            (format!("Final hash     0x{:016x}", self.state.hash()), DIM),
             (String::new(), TEXT),
             ("r  watch the replay".to_owned(), ASK),
             ("n  new game".to_owned(), TEXT),

@@ -1,8 +1,8 @@
 //! Storage: the cost of saving a step, of loading a long game, and of the bytes it takes.
 //!
-//! * save step: from an accepted command to its batch flushed (`Session::command`, so the
+//! * save step: from an accepted command to its step flushed (`Session::command`, so the
 //!   step's simulation and hashing are in), next to a bare sled insert + flush of the same
-//!   keys and values into another database on the same disk, interleaved step by step;
+//!   key and value into another database on the same disk, interleaved step by step;
 //! * load: a game of a million events from its newest snapshot, next to folding it from
 //!   the genesis (its events read from sled too), and the snapshot costs behind the choice
 //!   of `SNAPSHOT_EVERY`;
@@ -17,7 +17,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use sandglass_sim::bot::Bot;
 use sandglass_sim::Recording;
 use sandglass_sim::{fold, Command, Event, Header, Live, Need, Ruleset, State};
-use sandglass_store::{sgr, Session, Store, SNAPSHOT_EVERY};
+use sandglass_store::{log, sgr, Session, Store, SNAPSHOT_EVERY};
 
 /// Plays bot games into a store and writes every step's events again into a bare tree.
 struct Writer {
@@ -39,7 +39,7 @@ impl Writer {
         let store = Store::open(log_dir).unwrap();
         let (session, shadow) = Writer::game(&store, 1);
         let bare_db = sled::open(bare_dir).unwrap();
-        let bare = bare_db.open_tree("events").unwrap();
+        let bare = bare_db.open_tree("steps").unwrap();
         Writer {
             store,
             session,
@@ -82,16 +82,14 @@ impl Writer {
         let start = Instant::now();
         self.session.command(command, &mut ()).unwrap();
         let log = start.elapsed();
-        let mut batch = sled::Batch::default();
-        for event in &self.step {
-            let value = bincode::serde::encode_to_vec(event, bincode::config::standard()).unwrap();
-            batch.insert(&self.bare_next.to_be_bytes(), value);
-            self.bare_next += 1;
-        }
+        let value = log::encode(&self.step);
         self.events_written += self.step.len() as u64;
         let start = Instant::now();
-        self.bare.apply_batch(batch).unwrap();
+        self.bare
+            .insert(self.bare_next.to_be_bytes(), value)
+            .unwrap();
         self.bare_db.flush().unwrap();
+        self.bare_next += self.step.len() as u64;
         (log, start.elapsed())
     }
 }

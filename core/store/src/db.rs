@@ -69,6 +69,7 @@ impl Store {
             games,
         };
         store.drop_orphans()?;
+        store.catch_up()?;
         Ok(store)
     }
 
@@ -273,7 +274,7 @@ fn check_layout(db: &Db, dir: &Path) -> Result<(), StoreError> {
 
 /// A game's trees: its log, one value per step, and its snapshots.
 pub(super) const STEPS: &str = "steps";
-const SNAPSHOTS: &str = "snapshots";
+pub(super) const SNAPSHOTS: &str = "snapshots";
 
 pub(super) fn tree_name(id: GameId, what: &str) -> String {
     format!("game/{id}/{what}")
@@ -308,7 +309,8 @@ pub(super) fn decode_meta(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreErr
     };
     let (meta, read): (GameMeta, usize) =
         bincode::serde::decode_from_slice(value, record_config()).map_err(|_| damaged())?;
-    if read != value.len() || meta.id.key() != key || !meta.spans_are_sound() {
+    let sound = meta.id.key() == key && meta.hashed <= meta.events && meta.spans_are_sound();
+    if read != value.len() || !sound {
         return Err(damaged());
     }
     Ok(meta)

@@ -1,10 +1,9 @@
 //! A stored game: playing it (each step written and flushed), loading it, forking it,
 //! and moving it in and out of replay files.
 
-use std::convert::Infallible;
+use std::collections::BTreeSet;
 
-use sled::transaction::{ConflictableTransactionError, TransactionError};
-use sled::{Transactional, Tree};
+use sled::Tree;
 
 use sandglass_sim::drive::{check_header, fold_from, fold_on, Game};
 use sandglass_sim::recording::{fold_visiting, is_a_stop};
@@ -13,7 +12,7 @@ use sandglass_sim::{
     State,
 };
 
-use super::db::{encode_meta, GameTrees, Store};
+use super::db::{encode_meta, tree_name, GameTrees, Store, STEPS};
 use super::error::{PlayError, ReplayFileError, StoreError};
 use super::log::{self, index_of, key};
 use super::snapshot::{self, SnapshotWarning};
@@ -121,7 +120,7 @@ impl Store {
             rebuilt,
         } = self.state_at(&meta, meta.events)?;
         let hash = state.hash();
-        if hash != meta.last_hash {
+        if meta.final_hash().is_some_and(|saved| saved != hash) {
             return Err(StoreError::Damaged {
                 name: meta.name,
                 what: format!(
@@ -172,7 +171,7 @@ impl Store {
             for entry in tree.range(range) {
                 let (key, value) = entry?;
                 if let Some(index) = index_of(&key) {
-                    if let Ok(state) = snapshot::decode(index, &value) {
+                    if let Ok(state) = snapshot::decode(index, &value, meta.header.ruleset) {
                         out.push((index, state));
                     }
                 }
@@ -228,7 +227,10 @@ impl Store {
         let meta = self.meta(id)?;
         let events = self.events(id)?;
         let file = Recording::record(meta.header.clone(), events).map_err(ReplayFileError::from)?;
-        if file.final_hash != meta.last_hash {
+        if meta
+            .final_hash()
+            .is_some_and(|saved| saved != file.final_hash)
+        {
             return Err(StoreError::Damaged {
                 name: meta.name,
                 what: format!(
@@ -303,7 +305,7 @@ impl Store {
                 });
                 continue;
             };
-            match snapshot::decode(index, &value) {
+            match snapshot::decode(index, &value, meta.header.ruleset) {
                 // The genesis needs no checkpoint (and a file may not hold one there).
                 Ok(_) if index == 0 => {}
                 Ok(_) => checkpoints.push((index, snapshot::stored_hash(&value))),
@@ -317,11 +319,16 @@ impl Store {
         }
         // A snapshot where two stretches of the log meet may be in both trees.
         checkpoints.dedup();
+        // A game in play has its hash only where it was last taken.
+        let final_hash = match meta.final_hash() {
+            Some(hash) => hash,
+            None => self.load(id)?.state.hash(),
+        };
         let file = Recording {
             header: meta.header,
             events,
             checkpoints,
-            final_hash: meta.last_hash,
+            final_hash,
         };
         Ok((file, warnings))
     }
@@ -364,6 +371,45 @@ impl Store {
         Ok(())
     }
 
+    /// Counts the steps that a crash left on disk beyond their game's record (see
+    /// `Session::save_step`): folded from the record's end, which is then brought up to
+    /// them, its hash taken. A step that does not fold stays uncounted, as it was. A game
+    /// whose play a crash ended before its hash was taken gets it here too.
+    pub(super) fn catch_up(&self) -> Result<(), StoreError> {
+        let trees: BTreeSet<Vec<u8>> = self.db.tree_names().iter().map(|n| n.to_vec()).collect();
+        let mut caught_up = false;
+        for meta in self.games()? {
+            let mut tail = vec![];
+            if trees.contains(tree_name(meta.id, STEPS).as_bytes()) {
+                let steps = self.trees(meta.id)?.steps;
+                let mut next = meta.events;
+                while let Some(value) = steps.get(key(next))? {
+                    let Ok(step) = log::decode(next, &value) else {
+                        break;
+                    };
+                    next += step.len() as u64;
+                    tail.extend(step);
+                }
+            }
+            if tail.is_empty() && meta.final_hash().is_some() {
+                continue;
+            }
+            let Ok(Reached { state, .. }) = self.state_at(&meta, meta.events) else {
+                continue;
+            };
+            if let Ok(state) = fold_from(state, tail, &mut ()) {
+                let mut meta = meta;
+                meta.record(&state, Some(state.hash()));
+                self.games.insert(meta.id.key(), encode_meta(&meta))?;
+                caught_up = true;
+            }
+        }
+        if caught_up {
+            self.db.flush()?;
+        }
+        Ok(())
+    }
+
     /// The state after the first `at` events: the newest usable snapshot at or before
     /// `at`, plus the events after it. The damaged snapshots skipped on the way are taken
     /// again as the fold passes them.
@@ -381,7 +427,7 @@ impl Store {
         {
             let (k, v) = entry?;
             let index = index_of(&k).unwrap_or(u64::MAX);
-            match snapshot::decode(index, &v) {
+            match snapshot::decode(index, &v, meta.header.ruleset) {
                 Ok(state) => {
                     start = Some(state);
                     break;
@@ -465,7 +511,7 @@ impl Session {
     }
 
     /// Plays `command` and saves the step (the command and every draw it caused) as one
-    /// atomic, flushed write. A rejected command changes and writes nothing.
+    /// value, flushed. A rejected command changes and writes nothing.
     pub fn command(
         &mut self,
         command: Command,
@@ -484,9 +530,14 @@ impl Session {
         Ok(need)
     }
 
-    /// Writes `self.step`, which starts at event `first`, with the snapshot when one is
-    /// due and the updated record, in one transaction, then flushes. On failure the
-    /// session is marked broken: the state in memory is ahead of the disk.
+    /// Writes `self.step`, which starts at event `first`, then the snapshot when one is
+    /// due, then the updated record, and flushes. On failure the session is marked broken:
+    /// the state in memory is ahead of the disk.
+    ///
+    /// Not a transaction (which costs as much again as the write): sled recovers a prefix
+    /// of its writes, so in that order a crash keeps the step whenever it keeps the record,
+    /// a snapshot only of a state the log reaches, and at worst a step the record does not
+    /// count yet, which the next open counts (`Store::catch_up`).
     fn save_step(&mut self, first: u64) -> Result<(), StoreError> {
         let result = self.try_save_step(first);
         self.broken = result.is_err();
@@ -495,30 +546,42 @@ impl Session {
 
     fn try_save_step(&mut self, first: u64) -> Result<(), StoreError> {
         let state = self.live.state();
-        let hash = state.hash();
         let after = state.events_folded();
-        let step = log::encode(&self.step);
-        let snapshot = snapshot::due(first, after).then(|| snapshot::encode(state, hash));
+        let hash = snapshot::due(first, after).then(|| state.hash());
+        self.trees
+            .steps
+            .insert(key(first), log::encode(&self.step))?;
+        if let Some(hash) = hash {
+            let bytes = snapshot::encode(state, hash);
+            self.trees.snapshots.insert(key(after), bytes)?;
+        }
         let mut meta = self.meta.clone();
         meta.record(state, hash);
-        let meta_bytes = encode_meta(&meta);
-        let trees = (&self.trees.steps, &self.trees.snapshots, &self.games);
-        trees
-            .transaction(|(steps_tx, snapshots_tx, games_tx)| {
-                steps_tx.insert(&key(first), step.as_slice())?;
-                if let Some(bytes) = &snapshot {
-                    snapshots_tx.insert(&key(after), bytes.as_slice())?;
-                }
-                games_tx.insert(&meta.id.key(), meta_bytes.as_slice())?;
-                Ok::<_, ConflictableTransactionError<Infallible>>(())
-            })
-            .map_err(|e| match e {
-                TransactionError::Storage(e) => StoreError::Db(e),
-                TransactionError::Abort(never) => match never {},
-            })?;
+        self.games.insert(meta.id.key(), encode_meta(&meta))?;
         self.db.flush()?;
         self.meta = meta;
         Ok(())
+    }
+
+    /// Takes the hash the record lacks, if it does, and writes the record.
+    fn take_hash(&mut self) -> Result<(), StoreError> {
+        if self.broken || self.meta.final_hash().is_some() {
+            return Ok(());
+        }
+        let state = self.live.state();
+        self.meta.record(state, Some(state.hash()));
+        self.games
+            .insert(self.meta.id.key(), encode_meta(&self.meta))?;
+        self.db.flush()?;
+        Ok(())
+    }
+}
+
+/// Play stops: the record gets its hash. Should that write fail, the next open of the
+/// store takes the hash again (`Store::catch_up`).
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.take_hash();
     }
 }
 
@@ -618,8 +681,45 @@ mod tests {
         let mut session = store.resume(id).unwrap();
         play(&mut session, 10);
         let hash = session.state().hash();
-        assert_eq!(store.meta(id).unwrap().last_hash, hash);
+        // In play, the record has the hash of where play last took it; after, the last.
+        assert!(store.meta(id).unwrap().final_hash().is_none());
+        drop(session);
+        assert_eq!(store.meta(id).unwrap().final_hash(), Some(hash));
         assert_eq!(genesis_hash(&store, id), hash);
+    }
+
+    /// A crash after a step was written but before its record: the next open counts it.
+    #[test]
+    fn a_step_written_before_a_crash_that_kept_its_record_out_is_counted_on_open() {
+        let (dir, store, id) = played(20);
+        let before = store.games.get(id.key()).unwrap().unwrap();
+        let mut session = store.resume(id).unwrap();
+        play(&mut session, 3);
+        drop(session);
+        let after = store.meta(id).unwrap();
+        store.games.insert(id.key(), before).unwrap();
+        store.db.flush().unwrap();
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        let caught_up = store.meta(id).unwrap();
+        assert_eq!(caught_up.events, after.events);
+        assert_eq!(caught_up.final_hash(), Some(after.last_hash));
+        assert_eq!(caught_up.turns, after.turns);
+        assert_eq!(genesis_hash(&store, id), after.last_hash);
+    }
+
+    /// A crash in play, before play took the hash: the next open takes it.
+    #[test]
+    fn a_hash_that_a_crash_kept_play_from_taking_is_taken_on_open() {
+        let (dir, store, id) = played(20);
+        let mut lagging = store.meta(id).unwrap();
+        let hash = lagging.last_hash;
+        (lagging.hashed, lagging.last_hash) = (0, 0);
+        store.games.insert(id.key(), encode_meta(&lagging)).unwrap();
+        store.db.flush().unwrap();
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.meta(id).unwrap().final_hash(), Some(hash));
     }
 
     #[test]
@@ -658,19 +758,35 @@ mod tests {
             assert!(store.load(id).unwrap().warnings.is_empty());
             loaded.warnings
         };
-        // A flipped bit in the state: it decodes to something else, or not at all.
+        // A flipped bit anywhere: caught by the checksum, before anything is decoded.
         let mut flipped = value.to_vec();
         let middle = flipped.len() / 2;
         flipped[middle] ^= 0x10;
         trees.snapshots.insert(key(newest), flipped).unwrap();
-        let warnings = load_rebuilds("");
+        let warnings = load_rebuilds("checksum");
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].index, newest);
-        // A wrong hash in front of an intact state.
+        // Crafted, the checksum made to match: a wrong hash in front of an intact state.
+        let reseal = |mut value: Vec<u8>| {
+            let sum = xxhash_rust::xxh3::xxh3_64(&value[8..]);
+            value[..8].copy_from_slice(&sum.to_le_bytes());
+            value
+        };
         let mut rehashed = value.to_vec();
-        rehashed[0] ^= 1;
-        trees.snapshots.insert(key(newest), rehashed).unwrap();
+        rehashed[8] ^= 1;
+        trees
+            .snapshots
+            .insert(key(newest), reseal(rehashed))
+            .unwrap();
         load_rebuilds("hash");
+        // A length past any game's, and one the state does not inflate to.
+        for (length, why) in [(u32::MAX, "more than any game"), (7, "inflate")] {
+            let mut lying = value.to_vec();
+            lying[16..20].copy_from_slice(&length.to_le_bytes());
+            trees.snapshots.insert(key(newest), reseal(lying)).unwrap();
+            load_rebuilds(why);
+        }
+
         // Every snapshot gone bad: folded from the genesis, every one rebuilt.
         for (k, _) in &originals {
             trees.snapshots.insert(k, &b"junk"[..]).unwrap();

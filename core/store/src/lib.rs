@@ -3,23 +3,24 @@
 //! One sled database per data directory holds:
 //!
 //! * `games`: one [`GameMeta`] record per game, keyed by its id (big-endian `u64`);
-//! * `game/{id}/events`: the game's tape, keyed by event index (big-endian `u64`, so that
-//!   key order is tape order), each value one `Event` in bincode's standard (varint)
-//!   encoding;
-//! * `game/{id}/snapshots`: the state at some command boundaries, keyed the same way (see
-//!   [`snapshot`]).
+//! * `game/{id}/steps`: the game's log, one value per step (a command and the draws it
+//!   caused), keyed by the index of the step's first event (big-endian `u64`, so that key
+//!   order is tape order; see [`log`]). A fork's log begins in the trees of the games it
+//!   was forked from (see `history`);
+//! * `game/{id}/snapshots`: the state at some command boundaries, keyed by event index
+//!   (see [`snapshot`]).
 //!
-//! Every accepted command and the draws it caused go to disk as one atomic transaction
-//! (events, the snapshot when one is due, and the updated metadata record) and are flushed
-//! before the next command is taken: a crash keeps either the whole step or none of it, and
-//! never loses a step the player saw. The simulation knows nothing of this crate; it reads
+//! Every accepted command and the draws it caused go to disk as one value (the step), then
+//! the snapshot when one is due and the updated metadata record, and are flushed before the
+//! next command is taken: a crash keeps either the whole step or none of it, and never
+//! loses a step the player saw (`Session::save_step`). The simulation knows nothing of this crate; it reads
 //! the clock only for the metadata's "created" and "last played" (`now`).
 
 mod db;
 mod error;
 mod game;
 mod history;
-mod log;
+pub mod log;
 mod migrate;
 pub mod sgr;
 pub mod snapshot;
@@ -97,8 +98,13 @@ pub struct GameMeta {
     pub turns: u64,
     pub commands: u64,
     pub events: u64,
-    /// `State::hash` after the last event.
+    /// `State::hash` after the first `hashed` events.
     pub last_hash: u64,
+    /// Where `last_hash` was taken: after the last event, except in a game being played.
+    /// Hashing the whole state costs as much as the rest of a step, so play takes the hash
+    /// only with each snapshot and when it stops (and an open after a crash in play, when
+    /// the store is opened next).
+    pub hashed: u64,
     /// The stretches of its log that a fork shares with the games it came from, oldest
     /// first; the rest lies in its own trees.
     pub shared: Vec<Span>,
@@ -125,21 +131,30 @@ impl GameMeta {
             commands: 0,
             events: 0,
             last_hash: 0,
+            hashed: 0,
             shared: vec![],
         };
-        meta.record(state, hash);
+        meta.record(state, Some(hash));
         meta
     }
 
-    /// Brings the record up to `state`, whose hash the caller has already computed.
-    fn record(&mut self, state: &State, hash: u64) {
+    /// Brings the record up to `state`, and its hash too if the caller has computed it.
+    fn record(&mut self, state: &State, hash: Option<u64>) {
         self.last_played = now();
         self.status = Status::of(state);
         self.depth = state.world().depth();
         self.turns = state.tick().0;
         self.commands = state.events_folded() - state.draws_folded();
         self.events = state.events_folded();
-        self.last_hash = hash;
+        if let Some(hash) = hash {
+            self.last_hash = hash;
+            self.hashed = self.events;
+        }
+    }
+
+    /// The hash after the last event, if the record holds it (see `hashed`).
+    pub fn final_hash(&self) -> Option<u64> {
+        (self.hashed == self.events).then_some(self.last_hash)
     }
 }
 

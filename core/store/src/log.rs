@@ -18,17 +18,17 @@ use crate::error::StoreError;
 const MOST_DRAWS: usize = 1 << 20;
 
 /// The key of the step that starts at event `index`.
-pub(crate) fn key(index: u64) -> [u8; 8] {
+pub fn key(index: u64) -> [u8; 8] {
     index.to_be_bytes()
 }
 
-pub(crate) fn index_of(key: &[u8]) -> Option<u64> {
+pub fn index_of(key: &[u8]) -> Option<u64> {
     key.try_into().ok().map(u64::from_be_bytes)
 }
 
 /// The value of one step: `events` is a command and the draws after it, or (the first
 /// step) draws alone.
-pub(crate) fn encode(events: &[Event]) -> Vec<u8> {
+pub fn encode(events: &[Event]) -> Vec<u8> {
     let mut body = Vec::with_capacity(4 * events.len() + 4);
     for event in events {
         match event {
@@ -46,7 +46,7 @@ pub(crate) fn encode(events: &[Event]) -> Vec<u8> {
 
 /// The events of the step stored at `index` (which says whether it starts with a
 /// command), or why the value is not one.
-pub(crate) fn decode(index: u64, value: &[u8]) -> Result<Vec<Event>, &'static str> {
+pub fn decode(index: u64, value: &[u8]) -> Result<Vec<Event>, &'static str> {
     let (sum, body) = value.split_first_chunk::<8>().ok_or("it is too short")?;
     if xxhash_rust::xxh3::xxh3_64(body) != u64::from_le_bytes(*sum) {
         return Err("its checksum does not match");
@@ -80,7 +80,7 @@ fn config() -> impl bincode::config::Config {
 
 /// The steps of a tape: its first events up to the first command, then each command with
 /// the draws after it. Keys are the index of each step's first event.
-pub(crate) fn steps(events: &[Event]) -> impl Iterator<Item = (u64, &[Event])> {
+pub fn steps(events: &[Event]) -> impl Iterator<Item = (u64, &[Event])> {
     let mut at = 0;
     std::iter::from_fn(move || {
         if at >= events.len() {

@@ -10,13 +10,14 @@
 //! migration cut short by a crash goes on where it stopped on the next open.
 
 use sandglass_sim::drive::check_header;
-use sandglass_sim::{fold, Event, Header};
+use sandglass_sim::{fold, Event, Header, State};
 use serde::Deserialize;
 use sled::{Db, Tree};
 
-use super::db::{decode_meta, encode_meta, tree_name, STEPS};
+use super::db::{decode_meta, encode_meta, tree_name, SNAPSHOTS, STEPS};
 use super::error::StoreError;
 use super::log::{self, key};
+use super::snapshot;
 use super::{GameId, GameMeta, Status};
 
 /// Layout 1's tree of a game's events.
@@ -46,6 +47,7 @@ pub(super) fn from_layout_1(db: &Db) -> Result<(), StoreError> {
             }
             db.flush()?;
         }
+        migrate_snapshots(&db.open_tree(tree_name(meta.id, SNAPSHOTS))?, &meta)?;
         games.insert(&k, encode_meta(&meta))?;
         if let Some(events) = events {
             migrated.push((meta, events));
@@ -60,6 +62,30 @@ pub(super) fn from_layout_1(db: &Db) -> Result<(), StoreError> {
         }
     }
     db.flush()?;
+    Ok(())
+}
+
+/// Layout 1 stored a snapshot as the state's hash and its encoding, unchecked and
+/// uncompressed; each is stored again as layout 2 stores one (`snapshot`), or dropped if
+/// it does not hold the state it claims: a snapshot is a cache of the log.
+fn migrate_snapshots(tree: &Tree, meta: &GameMeta) -> Result<(), StoreError> {
+    for entry in tree.iter() {
+        let (k, v) = entry?;
+        let Some(index) = log::index_of(&k) else {
+            continue;
+        };
+        if snapshot::decode(index, &v, meta.header.ruleset).is_ok() {
+            continue;
+        }
+        let old = v
+            .split_first_chunk::<8>()
+            .and_then(|(hash, body)| Some((u64::from_le_bytes(*hash), State::decode(body).ok()?)))
+            .filter(|(hash, state)| state.hash() == *hash && state.events_folded() == index);
+        match old {
+            Some((hash, state)) => tree.insert(k, snapshot::encode(&state, hash))?,
+            None => tree.remove(k)?,
+        };
+    }
     Ok(())
 }
 
@@ -94,6 +120,7 @@ fn decode_record_1(key: &[u8], value: &[u8]) -> Option<GameMeta> {
         commands: r.commands,
         events: r.events,
         last_hash: r.last_hash,
+        hashed: r.events,
         shared: vec![],
     })
 }

@@ -3,13 +3,37 @@
 //! loaded from any snapshot and one folded from the genesis reach the same hash, and a
 //! damaged snapshot is skipped, never trusted.
 //!
-//! A snapshot value is the state's hash (`u64`, little-endian) followed by
-//! `State::encode()`; its key is the event index it was taken at (big-endian `u64`).
+//! A snapshot value is, little-endian:
+//!
+//! | field | size | contents |
+//! | --- | --- | --- |
+//! | checksum | 8 | xxh3-64 of every byte after it |
+//! | hash | 8 | `State::hash()` of the state |
+//! | length | 4 | the length of `State::encode()` |
+//! | state | varies | `State::encode()`, deflated (raw DEFLATE, RFC 1951) |
+//!
+//! Its key is the event index it was taken at (big-endian `u64`). A state deflates to
+//! about a sixth of its size (its map is mostly sand and rock), which keeps snapshots a
+//! small share of a long game's bytes. Reading checks, in order: the checksum, before
+//! anything is decoded; the length, against `MOST_STATE_BYTES`; the inflated length; the
+//! state's own decoding and consistency; its hash; its event index; its ruleset, against
+//! the game's.
 
 use std::fmt;
 
-use sandglass_sim::{DecodeError, State};
+use sandglass_sim::{DecodeError, Ruleset, State};
 use thiserror::Error;
+
+/// The most bytes a state's encoding may take, far above any game's (a crowded level's
+/// state is under a megabyte): a damaged length may not make a reader allocate more.
+pub const MOST_STATE_BYTES: usize = 16 << 20;
+
+/// Bytes before the deflated state.
+const PREAMBLE: usize = 8 + 8 + 4;
+
+/// Fast deflate: snapshots are written while the player waits, and level 1 is within a
+/// few per cent of the best ratio on these states.
+const DEFLATE_LEVEL: u8 = 1;
 
 /// A snapshot is taken at the first command boundary at or after every multiple of this
 /// many events.
@@ -30,17 +54,27 @@ pub(crate) fn due(before: u64, after: u64) -> bool {
     after / SNAPSHOT_EVERY > before / SNAPSHOT_EVERY
 }
 
+/// The snapshot of `state`, whose hash is `hash`.
 pub(crate) fn encode(state: &State, hash: u64) -> Vec<u8> {
-    let mut bytes = hash.to_le_bytes().to_vec();
-    bytes.extend(state.encode());
-    bytes
+    let encoded = state.encode();
+    let length = u32::try_from(encoded.len()).expect("a state encodes in under 4 GB");
+    let mut body = hash.to_le_bytes().to_vec();
+    body.extend(length.to_le_bytes());
+    body.extend(miniz_oxide::deflate::compress_to_vec(
+        &encoded,
+        DEFLATE_LEVEL,
+    ));
+    let mut value = xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes().to_vec();
+    value.extend(body);
+    value
 }
 
-/// The hash a snapshot value starts with (0 if it is too short to hold one).
+/// The hash a snapshot value holds (0 if it is too short to hold one).
 pub(crate) fn stored_hash(bytes: &[u8]) -> u64 {
     bytes
-        .first_chunk::<8>()
-        .map_or(0, |hash| u64::from_le_bytes(*hash))
+        .get(8..16)
+        .and_then(|hash| hash.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
 }
 
 /// Why a stored snapshot cannot be used.
@@ -48,8 +82,19 @@ pub(crate) fn stored_hash(bytes: &[u8]) -> u64 {
 pub enum SnapshotError {
     #[error("it is too short")]
     TooShort,
+    #[error("its checksum does not match")]
+    Checksum,
+    #[error("it claims a state of {0} bytes, more than any game's")]
+    TooLarge(u64),
+    #[error("its state does not inflate to the length it claims")]
+    Inflate,
     #[error("it does not decode: {0}")]
     Decode(#[from] DecodeError),
+    #[error("it is a state of the {found} rules, in a game of the {expected} rules")]
+    Ruleset {
+        found: &'static str,
+        expected: &'static str,
+    },
     #[error("its hash disagrees with its contents")]
     Hash,
     #[error("it holds the state after event {0}")]
@@ -58,17 +103,38 @@ pub enum SnapshotError {
     Key,
 }
 
-/// The state stored at event `index`, or why it cannot be used.
-pub(crate) fn decode(index: u64, bytes: &[u8]) -> Result<State, SnapshotError> {
-    let (hash, body) = bytes
-        .split_first_chunk::<8>()
-        .ok_or(SnapshotError::TooShort)?;
-    let state = State::decode(body)?;
-    if state.hash() != u64::from_le_bytes(*hash) {
+/// The state stored at event `index` of a game of `ruleset`, or why it cannot be used.
+pub fn decode(index: u64, bytes: &[u8], ruleset: Ruleset) -> Result<State, SnapshotError> {
+    if bytes.len() < PREAMBLE {
+        return Err(SnapshotError::TooShort);
+    }
+    let (sum, body) = bytes.split_at(8);
+    if xxhash_rust::xxh3::xxh3_64(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
+        return Err(SnapshotError::Checksum);
+    }
+    let hash = u64::from_le_bytes(body[..8].try_into().unwrap());
+    let length = u32::from_le_bytes(body[8..12].try_into().unwrap()) as usize;
+    if length > MOST_STATE_BYTES {
+        return Err(SnapshotError::TooLarge(length as u64));
+    }
+    let encoded = miniz_oxide::inflate::decompress_to_vec_with_limit(&body[12..], length)
+        .map_err(|_| SnapshotError::Inflate)?;
+    if encoded.len() != length {
+        return Err(SnapshotError::Inflate);
+    }
+    let state = State::decode(&encoded)?;
+    if state.hash() != hash {
         return Err(SnapshotError::Hash);
     }
     if state.events_folded() != index {
         return Err(SnapshotError::Elsewhere(state.events_folded()));
+    }
+    let found = state.world().ruleset();
+    if found != ruleset {
+        return Err(SnapshotError::Ruleset {
+            found: found.name(),
+            expected: ruleset.name(),
+        });
     }
     Ok(state)
 }
@@ -94,5 +160,52 @@ impl fmt::Display for SnapshotWarning {
             write!(f, ", and the snapshot rebuilt from its events")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandglass_sim::{Header, Live};
+
+    fn first_level(ruleset: Ruleset) -> State {
+        let header = Header::new(3, ruleset, 0);
+        Live::new(&header, &mut (), &mut vec![]).state().clone()
+    }
+
+    #[test]
+    fn a_snapshot_reads_back_and_is_a_fraction_of_its_state() {
+        let state = first_level(Ruleset::NETHACK);
+        let value = encode(&state, state.hash());
+        let index = state.events_folded();
+        assert_eq!(decode(index, &value, Ruleset::NETHACK).unwrap(), state);
+        assert_eq!(stored_hash(&value), state.hash());
+        assert!(
+            value.len() * 3 < state.encode().len(),
+            "{} bytes",
+            value.len()
+        );
+    }
+
+    #[test]
+    fn a_snapshot_of_other_rules_or_another_point_is_refused() {
+        let state = first_level(Ruleset::CLASSIC);
+        let value = encode(&state, state.hash());
+        let index = state.events_folded();
+        assert_eq!(
+            decode(index, &value, Ruleset::NETHACK),
+            Err(SnapshotError::Ruleset {
+                found: "classic",
+                expected: "nethack"
+            })
+        );
+        assert_eq!(
+            decode(index + 1, &value, Ruleset::CLASSIC),
+            Err(SnapshotError::Elsewhere(index))
+        );
+        assert_eq!(
+            decode(index, &value[..19], Ruleset::CLASSIC),
+            Err(SnapshotError::TooShort)
+        );
     }
 }
