@@ -96,14 +96,14 @@ impl Store {
         let mut records = vec![];
         for entry in self.games.iter() {
             let (key, value) = entry?;
-            records.push(decode_meta(&key, &value));
+            records.push(decode_record(&key, &value));
         }
         Ok(records)
     }
 
     pub fn meta(&self, id: GameId) -> Result<GameMeta, StoreError> {
         match self.games.get(id.key())? {
-            Some(value) => decode_meta(&id.key(), &value),
+            Some(value) => decode_record(&id.key(), &value),
             None => Err(StoreError::NoSuchGame(id.to_string())),
         }
     }
@@ -298,7 +298,9 @@ fn record_config() -> impl bincode::config::Config {
     bincode::config::standard().with_limit::<{ 1 << 20 }>()
 }
 
-pub(super) fn decode_meta(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreError> {
+/// A game record as stored under `key`, checked: it must decode exactly, within a size
+/// limit, and hold itself together (its own key, spans within its log).
+pub fn decode_record(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreError> {
     let id = key
         .try_into()
         .map(|k: [u8; 8]| u64::from_be_bytes(k).to_string())

@@ -124,7 +124,7 @@ impl Store {
         let mut read_to = None;
         for entry in self.games.iter() {
             let (k, v) = entry?;
-            let Ok(meta) = super::db::decode_meta(&k, &v) else {
+            let Ok(meta) = super::db::decode_record(&k, &v) else {
                 return Ok(());
             };
             for span in meta.shared.iter().filter(|span| span.game == id) {

@@ -30,7 +30,7 @@ use std::fmt;
 use sandglass_sim::{Header, Outcome, State};
 use serde::{Deserialize, Serialize};
 
-pub use db::{Store, LAYOUT_VERSION, LOCK_WAIT};
+pub use db::{decode_record, Store, LAYOUT_VERSION, LOCK_WAIT};
 pub use error::{PlayError, ReplayFileError, StoreError};
 pub use game::{Loaded, Session};
 pub use history::Span;

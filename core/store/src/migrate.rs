@@ -14,7 +14,7 @@ use sandglass_sim::{fold, Event, Header, State};
 use serde::Deserialize;
 use sled::{Db, Tree};
 
-use super::db::{decode_meta, encode_meta, tree_name, SNAPSHOTS, STEPS};
+use super::db::{decode_record, encode_meta, tree_name, SNAPSHOTS, STEPS};
 use super::error::StoreError;
 use super::log::{self, key};
 use super::snapshot;
@@ -30,7 +30,7 @@ pub(super) fn from_layout_1(db: &Db) -> Result<(), StoreError> {
         let (k, v) = entry?;
         // A record already in the new encoding had its log written before it, by a
         // migration that a crash cut short.
-        let (meta, written) = match (decode_meta(&k, &v), decode_record_1(&k, &v)) {
+        let (meta, written) = match (decode_record(&k, &v), decode_record_1(&k, &v)) {
             (Ok(meta), _) => (meta, true),
             (_, Some(meta)) => (meta, false),
             // A record that does not decode stays as it was: its game is damaged in
