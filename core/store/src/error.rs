@@ -66,6 +66,10 @@ pub enum ReplayFileError {
     Write(io::Error),
     #[error("the file is empty")]
     Empty,
+    #[error("it is not a regular file (a directory, a device or a pipe)")]
+    NotAFile,
+    #[error("the file is {size} bytes, more than any replay (at most {most})")]
+    TooLarge { size: u64, most: u64 },
     #[error("this is not a Sandglass replay file")]
     Foreign,
     #[error("it was written by a newer Sandglass (replay format {found}; this build reads format {supported}); update Sandglass to open it")]

@@ -10,7 +10,8 @@
 //! and its desyncs detectable, whatever happens to the generator.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use sandglass_sim::drive::check_header;
@@ -33,10 +34,49 @@ const PREAMBLE: usize = 8 + 2 + 8;
 /// Final hash and checksum.
 const TRAILER: usize = 8 + 8;
 
-/// Reads and parses the replay file at `path`. Nothing is folded: check the recording
-/// (`Recording::check`) before trusting it.
+/// The largest replay file a reader takes: 64 million events, sixty times the longest
+/// game yet played, and a bound on what a file may make a reader allocate.
+pub const MOST_FILE_BYTES: u64 = 256 << 20;
+
+/// Reads and parses the replay file at `path`, checking what can be checked before the
+/// bulk is read: that it is a regular file (a pipe or a device could block or never end),
+/// its size against `MOST_FILE_BYTES`, then its magic, version and length. Nothing is
+/// folded: check the recording (`Recording::check`) before trusting it.
 pub fn read(path: &Path) -> Result<Recording, ReplayFileError> {
-    let bytes = fs::read(path).map_err(ReplayFileError::Read)?;
+    // Looked at before it is opened, since opening a pipe waits for its writer; and again
+    // once open, as the file then open is the one read.
+    let regular = |meta: fs::Metadata| {
+        if meta.is_file() {
+            Ok(meta.len())
+        } else {
+            Err(ReplayFileError::NotAFile)
+        }
+    };
+    regular(fs::metadata(path).map_err(ReplayFileError::Read)?)?;
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(ReplayFileError::Read)?;
+    let size = regular(file.metadata().map_err(ReplayFileError::Read)?)?;
+    if size > MOST_FILE_BYTES {
+        return Err(ReplayFileError::TooLarge {
+            size,
+            most: MOST_FILE_BYTES,
+        });
+    }
+    let mut preamble = Vec::with_capacity(PREAMBLE);
+    (&mut file)
+        .take(PREAMBLE as u64)
+        .read_to_end(&mut preamble)
+        .map_err(ReplayFileError::Read)?;
+    check_preamble(&preamble, size)?;
+    let mut bytes = preamble;
+    bytes.reserve_exact(size as usize - PREAMBLE);
+    // One byte more than the size, to notice a file that grew while it was read.
+    file.take(size + 1 - PREAMBLE as u64)
+        .read_to_end(&mut bytes)
+        .map_err(ReplayFileError::Read)?;
     from_bytes(&bytes)
 }
 
@@ -97,8 +137,20 @@ pub fn to_bytes(recording: &Recording) -> Vec<u8> {
 }
 
 /// Parses a replay file's bytes: the preamble and the checksum first, then the header,
-/// the events and the checkpoints, each checked for what it may hold.
+/// the events and the checkpoints, each checked for what it may hold; and the whole must
+/// be the one encoding of what it holds (`to_bytes` of it), as docs/replay-format.md
+/// promises: no over-long number, no second spelling of a header or a command.
 pub fn from_bytes(bytes: &[u8]) -> Result<Recording, ReplayFileError> {
+    let recording = parse(bytes)?;
+    if to_bytes(&recording) != bytes {
+        return Err(ReplayFileError::Malformed(
+            "it is not written the one way its contents are written",
+        ));
+    }
+    Ok(recording)
+}
+
+fn parse(bytes: &[u8]) -> Result<Recording, ReplayFileError> {
     let body = check_frame(bytes)?;
     let mut r = Reader {
         bytes: &body[..body.len() - 8],
@@ -122,11 +174,23 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Recording, ReplayFileError> {
     })
 }
 
-/// The file's frame: magic, version, the length it claims and its checksum, checked in
-/// that order. Returns the checksummed part (everything but the checksum).
+/// The file's frame: its preamble, then its checksum. Returns the checksummed part
+/// (everything but the checksum).
 fn check_frame(bytes: &[u8]) -> Result<&[u8], ReplayFileError> {
-    let found = bytes.len() as u64;
-    if bytes.is_empty() {
+    check_preamble(&bytes[..bytes.len().min(PREAMBLE)], bytes.len() as u64)?;
+    let (body, checksum) = bytes.split_at(bytes.len() - 8);
+    if xxhash_rust::xxh3::xxh3_64(body)
+        != u64::from_le_bytes(checksum.try_into().unwrap_or_default())
+    {
+        return Err(ReplayFileError::Checksum);
+    }
+    Ok(body)
+}
+
+/// The start of a file of `found` bytes (all of it, if it is shorter than the preamble):
+/// magic, version and the length it claims, checked in that order against its size.
+fn check_preamble(bytes: &[u8], found: u64) -> Result<(), ReplayFileError> {
+    if found == 0 {
         return Err(ReplayFileError::Empty);
     }
     // Too short to say how long it should be: at least as long as the fixed parts.
@@ -168,18 +232,12 @@ fn check_frame(bytes: &[u8]) -> Result<&[u8], ReplayFileError> {
             "it goes on past its recorded end",
         ));
     }
-    if bytes.len() < PREAMBLE + TRAILER {
+    if found < (PREAMBLE + TRAILER) as u64 {
         return Err(ReplayFileError::Malformed(
             "it is shorter than its fixed parts",
         ));
     }
-    let (body, checksum) = bytes.split_at(bytes.len() - 8);
-    if xxhash_rust::xxh3::xxh3_64(body)
-        != u64::from_le_bytes(checksum.try_into().unwrap_or_default())
-    {
-        return Err(ReplayFileError::Checksum);
-    }
-    Ok(body)
+    Ok(())
 }
 
 /// The events: their count, then runs of draws between commands.
@@ -454,5 +512,76 @@ mod tests {
         }
         .varint()
         .is_err());
+    }
+
+    /// The file with its length and checksum made to fit its bytes again, as a crafter
+    /// would.
+    fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+        bytes.truncate(bytes.len() - 8);
+        let total = (bytes.len() + 8) as u64;
+        bytes[10..18].copy_from_slice(&total.to_le_bytes());
+        let sum = xxhash_rust::xxh3::xxh3_64(&bytes);
+        bytes.extend(sum.to_le_bytes());
+        bytes
+    }
+
+    /// Where the event count starts: right after the header.
+    fn event_count_at(file: &Recording) -> usize {
+        let mut header = vec![];
+        put_serde(&mut header, &file.header);
+        PREAMBLE + header.len()
+    }
+
+    #[test]
+    fn a_second_spelling_of_the_same_tape_is_refused() {
+        let file = small();
+        let bytes = to_bytes(&file);
+        assert_eq!(from_bytes(&resealed(bytes.clone())).unwrap(), file);
+        // The event count as an over-long varint: one more byte, the same number.
+        let at = event_count_at(&file);
+        let mut count = vec![];
+        put_varint(&mut count, file.events.len() as u64);
+        let last = count.len() - 1;
+        count[last] |= 0x80;
+        count.push(0);
+        let mut longer = bytes[..at].to_vec();
+        longer.extend(&count);
+        longer.extend(&bytes[at + count.len() - 1..]);
+        assert!(matches!(
+            parse(&resealed(longer.clone())),
+            Ok(ref back) if *back == file
+        ));
+        assert!(matches!(
+            from_bytes(&resealed(longer)),
+            Err(ReplayFileError::Malformed(why)) if why.contains("one way")
+        ));
+    }
+
+    #[test]
+    fn only_regular_files_are_read_and_only_up_to_a_size() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(read(dir.path()), Err(ReplayFileError::NotAFile)));
+        assert!(matches!(
+            read(Path::new("/dev/zero")),
+            Err(ReplayFileError::NotAFile)
+        ));
+        // A pipe with no writer: refused at once, not waited on.
+        let fifo = dir.path().join("pipe.sgr");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        assert!(matches!(read(&fifo), Err(ReplayFileError::NotAFile)));
+        // Huge and sparse: refused by its size before a byte is read.
+        let huge = dir.path().join("huge.sgr");
+        fs::File::create(&huge).unwrap().set_len(3 << 30).unwrap();
+        assert!(matches!(
+            read(&huge),
+            Err(ReplayFileError::TooLarge { size, .. }) if size == 3 << 30
+        ));
+        // Under the limit, but not a replay: its magic is read, nothing more.
+        let big = dir.path().join("big.sgr");
+        let mut file = fs::File::create(&big).unwrap();
+        file.write_all(b"not a replay").unwrap();
+        file.set_len(MOST_FILE_BYTES).unwrap();
+        assert!(matches!(read(&big), Err(ReplayFileError::Foreign)));
     }
 }
