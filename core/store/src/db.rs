@@ -3,11 +3,13 @@
 use std::collections::BTreeSet;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sled::{Db, Tree};
 
 use super::error::StoreError;
+use super::seal::{self, Seal, WRITES};
 use super::{log, migrate};
 use super::{GameId, GameMeta};
 
@@ -41,6 +43,7 @@ pub struct Store {
     pub(super) dir: PathBuf,
     pub(super) db: Db,
     pub(super) games: Tree,
+    seal: Arc<Seal>,
 }
 
 /// The two trees that hold one game's tape.
@@ -61,12 +64,23 @@ impl Store {
         std::fs::create_dir_all(dir).map_err(|e| dir_error(dir, e))?;
         probe_writable(dir).map_err(|e| dir_error(dir, e))?;
         let db = open_db(dir, wait)?;
+        let (seal, sealed) = Seal::open(dir).map_err(|e| dir_error(dir, e))?;
+        let writes = seal::writes_in(db.get(WRITES)?.as_deref());
+        if let Some(sealed) = sealed.filter(|&sealed| writes < sealed) {
+            return Err(StoreError::Lost {
+                dir: dir.to_owned(),
+                writes,
+                sealed,
+                seal: seal.path().to_owned(),
+            });
+        }
         check_layout(&db, dir)?;
         let games = db.open_tree(GAMES)?;
         let store = Store {
             dir: dir.to_owned(),
             db,
             games,
+            seal: Arc::new(seal),
         };
         store.drop_orphans()?;
         store.catch_up()?;
@@ -75,6 +89,17 @@ impl Store {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Makes every write so far durable, counting it in the database and then in the seal
+    /// (see `seal`).
+    pub(super) fn commit(&self) -> Result<(), StoreError> {
+        let writes = self.db.update_and_fetch(WRITES, |value| {
+            Some((seal::writes_in(value) + 1).to_be_bytes().to_vec())
+        })?;
+        self.db.flush()?;
+        self.seal.record(seal::writes_in(writes.as_deref()));
+        Ok(())
     }
 
     /// Every game whose record is sound, by id. A damaged record hides only its own game:
@@ -130,14 +155,14 @@ impl Store {
         if self.games.remove(id.key())?.is_none() {
             return Err(StoreError::NoSuchGame(id.to_string()));
         }
-        self.db.flush()?;
+        self.commit()?;
         self.tidy(id)?;
         for span in read {
             if !self.games.contains_key(span.game.key())? {
                 self.tidy(span.game)?;
             }
         }
-        self.db.flush()?;
+        self.commit()?;
         Ok(())
     }
 
@@ -228,7 +253,7 @@ impl Store {
             self.tidy(id)?;
         }
         if !orphans.is_empty() {
-            self.db.flush()?;
+            self.commit()?;
         }
         Ok(())
     }
@@ -362,7 +387,7 @@ fn open_db(dir: &Path, wait: Duration) -> Result<Db, StoreError> {
     let deadline = Instant::now() + wait;
     let mut pause = Duration::from_millis(2);
     loop {
-        match sled::Config::new().path(dir).open() {
+        match open_sled(dir)? {
             Err(e) if is_lock_held(&e) && Instant::now() < deadline => {
                 std::thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
                 pause = (pause * 2).min(Duration::from_millis(100));
@@ -370,6 +395,17 @@ fn open_db(dir: &Path, wait: Duration) -> Result<Db, StoreError> {
             result => return result.map_err(|e| open_error(dir, e)),
         }
     }
+}
+
+/// Opens sled's database in `dir`. sled 0.34 panics on some damaged files while it
+/// recovers them (an index out of bounds in its segment accounting): that panic is caught
+/// here and reported as damage, the panic message kept off the terminal.
+fn open_sled(dir: &Path) -> Result<sled::Result<Db>, StoreError> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let opened = std::panic::catch_unwind(|| sled::Config::new().path(dir).open());
+    std::panic::set_hook(hook);
+    opened.map_err(|_| StoreError::Corrupt)
 }
 
 /// sled 0.34 reports a lock held by another open of its file only in the message.
@@ -383,8 +419,8 @@ fn open_error(dir: &Path, error: sled::Error) -> StoreError {
         e if is_lock_held(&e) => StoreError::InUse {
             dir: dir.to_owned(),
         },
-        sled::Error::Io(e) => dir_error(dir, e),
-        other => StoreError::Db(other),
+        sled::Error::Io(e) if e.raw_os_error() != Some(libc::ENOSPC) => dir_error(dir, e),
+        other => other.into(),
     }
 }
 

@@ -44,15 +44,32 @@ pub enum StoreError {
     Broken { name: String },
     #[error(transparent)]
     Replay(#[from] ReplayFileError),
-    #[error("the game database failed: {0}")]
-    Db(sled::Error),
+    #[error("the game database in {} holds {writes} writes, but it had made {sealed} when it was last used: its file was cut short, or replaced by an older copy. Restore the directory from a backup; to open what is left of it anyway, delete {}", .dir.display(), .seal.display())]
+    Lost {
+        dir: PathBuf,
+        writes: u64,
+        sealed: u64,
+        seal: PathBuf,
+    },
+    #[error("the disk holding the game database is full; free some space and try again (what was saved before is intact)")]
+    DiskFull,
+    #[error("the game database is damaged: part of its file cannot be read; restore the data directory from a backup, or move it aside to start afresh")]
+    Corrupt,
+    #[error("the game database failed ({0}); try again, and if it goes on failing, restore the data directory from a backup")]
+    Db(String),
 }
 
 // Written out rather than `#[from]`, which would also make the sled error the `source`:
-// the message already says it, and `{:#}` would say it twice.
+// the message already says it, and `{:#}` would say it twice. sled's own messages are
+// written for its developers; these say what happened and what to do.
 impl From<sled::Error> for StoreError {
     fn from(error: sled::Error) -> Self {
-        StoreError::Db(error)
+        match error {
+            sled::Error::Io(e) if e.raw_os_error() == Some(libc::ENOSPC) => StoreError::DiskFull,
+            sled::Error::Io(e) => StoreError::Db(e.to_string()),
+            sled::Error::Corruption { .. } => StoreError::Corrupt,
+            other => StoreError::Db(format!("{other:?}")),
+        }
     }
 }
 

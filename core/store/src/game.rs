@@ -2,9 +2,6 @@
 //! and moving it in and out of replay files.
 
 use std::collections::BTreeSet;
-
-use sled::Tree;
-
 use sandglass_sim::drive::{check_header, fold_from, fold_on, Game};
 use sandglass_sim::recording::{fold_visiting, is_a_stop};
 use sandglass_sim::{
@@ -23,8 +20,7 @@ const BULK_BATCH: usize = 64;
 
 /// A game being played: every accepted command is on disk before `command` returns.
 pub struct Session {
-    db: sled::Db,
-    games: Tree,
+    store: Store,
     trees: GameTrees,
     meta: GameMeta,
     live: Live,
@@ -82,8 +78,7 @@ impl Store {
         // The hash is filled in by the first save, which records the state again.
         let meta = GameMeta::new(id, name, header, live.state(), 0);
         let mut session = Session {
-            db: self.db.clone(),
-            games: self.games.clone(),
+            store: self.clone(),
             trees: self.trees(id)?,
             meta,
             live,
@@ -99,8 +94,7 @@ impl Store {
     pub fn resume(&self, id: GameId) -> Result<Session, StoreError> {
         let loaded = self.load(id)?;
         Ok(Session {
-            db: self.db.clone(),
-            games: self.games.clone(),
+            store: self.clone(),
             trees: self.trees(id)?,
             live: Live::resume(loaded.meta.header.seed, loaded.state),
             meta: loaded.meta,
@@ -133,7 +127,7 @@ impl Store {
         // snapshots. Those are a cache, so failing to write them leaves them skipped, no more.
         let written = self
             .write_snapshots(&meta, rebuilt)
-            .and_then(|()| Ok(self.db.flush()?));
+            .and_then(|()| self.commit());
         for warning in &mut warnings {
             warning.rebuilt = written.is_ok() && warning.index <= meta.events;
         }
@@ -365,9 +359,9 @@ impl Store {
     /// Writes the record of a game whose trees are already written, and flushes: until
     /// the record is on disk the game does not exist.
     fn commit_new(&self, meta: &GameMeta) -> Result<(), StoreError> {
-        self.db.flush()?;
+        self.commit()?;
         self.games.insert(meta.id.key(), encode_meta(meta))?;
-        self.db.flush()?;
+        self.commit()?;
         Ok(())
     }
 
@@ -405,7 +399,7 @@ impl Store {
             }
         }
         if caught_up {
-            self.db.flush()?;
+            self.commit()?;
         }
         Ok(())
     }
@@ -557,8 +551,8 @@ impl Session {
         }
         let mut meta = self.meta.clone();
         meta.record(state, hash);
-        self.games.insert(meta.id.key(), encode_meta(&meta))?;
-        self.db.flush()?;
+        self.store.games.insert(meta.id.key(), encode_meta(&meta))?;
+        self.store.commit()?;
         self.meta = meta;
         Ok(())
     }
@@ -570,9 +564,10 @@ impl Session {
         }
         let state = self.live.state();
         self.meta.record(state, Some(state.hash()));
-        self.games
+        self.store
+            .games
             .insert(self.meta.id.key(), encode_meta(&self.meta))?;
-        self.db.flush()?;
+        self.store.commit()?;
         Ok(())
     }
 }

@@ -22,6 +22,7 @@ mod game;
 mod history;
 pub mod log;
 mod migrate;
+mod seal;
 pub mod sgr;
 pub mod snapshot;
 
@@ -34,6 +35,7 @@ pub use db::{decode_record, Store, LAYOUT_VERSION, LOCK_WAIT};
 pub use error::{PlayError, ReplayFileError, StoreError};
 pub use game::{Loaded, Session};
 pub use history::Span;
+pub use seal::SEAL_FILE;
 pub use snapshot::{SnapshotError, SnapshotWarning, SNAPSHOT_EVERY};
 
 /// A game's number in its data directory. Never reused, even after a delete.
