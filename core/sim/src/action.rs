@@ -103,6 +103,34 @@ impl Action {
         }
     }
 
+    /// The actor it is aimed at, if any: whom it attacks, rams or throws at.
+    pub(crate) fn target(&self) -> Option<ActorId> {
+        match *self {
+            Action::Attack { target, .. } | Action::Ram { target, .. } => Some(target),
+            Action::Throw { hit, .. } => hit.map(|(target, _)| target),
+            _ => None,
+        }
+    }
+
+    /// The cell it changes or ends on, if any: where it steps, lays, opens or lands.
+    pub(crate) fn cell(&self) -> Option<Pos> {
+        match *self {
+            Action::Step { to } | Action::Charge { to, .. } | Action::LayEgg { at: to } => Some(to),
+            Action::Open(at) | Action::Close(at) => Some(at),
+            Action::Throw { lands, .. } => Some(lands),
+            _ => None,
+        }
+    }
+
+    /// The damage it rolled, if any.
+    pub(crate) fn damage(&self) -> Option<i16> {
+        match *self {
+            Action::Attack { damage, .. } | Action::Ram { damage, .. } => Some(damage),
+            Action::Throw { hit, .. } => hit.map(|(_, damage)| damage),
+            _ => None,
+        }
+    }
+
     /// Ends the actor's turn whatever energy is left.
     pub(crate) fn ends_turn(&self) -> bool {
         matches!(

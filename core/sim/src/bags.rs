@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::command::Slot;
+use crate::encoding::Inconsistency;
 use crate::item::Item;
 
 /// How many letters the bags have: one stack per letter.
@@ -75,6 +76,18 @@ impl Bags {
         true
     }
 
+    /// How many items the bags hold, all stacks together.
+    pub fn count(&self) -> u32 {
+        self.stacks().map(|(_, s)| u32::from(s.count)).sum()
+    }
+
+    /// Whether decoded bags hold no empty stack: a letter is freed when its stack is used
+    /// up, and taking from an empty one would count below zero.
+    pub(crate) fn check(&self) -> Result<(), Inconsistency> {
+        let sound = self.stacks().all(|(_, s)| s.count > 0);
+        sound.then_some(()).ok_or(Inconsistency::EmptyStack)
+    }
+
     /// Takes one item from `slot`; the letter is free again once its stack is used up.
     pub(crate) fn take(&mut self, slot: Slot) -> Option<Item> {
         let entry = self.0.get_mut(usize::from(slot.0))?;
@@ -118,6 +131,18 @@ mod tests {
         bags.add(Item::Mushroom(Look::Red));
         assert_eq!(bags.item(Slot(1)), Some(Item::Mushroom(Look::Red)));
         assert_eq!(bags.take(Slot(7)), None);
+    }
+
+    #[test]
+    fn bags_holding_an_empty_stack_are_refused() {
+        let mut bags = Bags::of(&[Item::Date, Item::Stone, Item::Date]);
+        assert_eq!(bags.count(), 3);
+        assert_eq!(bags.check(), Ok(()));
+        bags.0[1] = Some(Stack {
+            item: Item::Spear,
+            count: 0,
+        });
+        assert_eq!(bags.check(), Err(Inconsistency::EmptyStack));
     }
 
     #[test]

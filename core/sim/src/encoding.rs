@@ -8,9 +8,14 @@
 //! each actor's record, as are its turns and dash; a clock's other figures are worked out
 //! again when decoding, and the clocks arranged in the decoded turn order. The game's
 //! outcome is encoded inside the machine's phase.
+//!
+//! Decoding takes nothing on trust: a state that parses is also checked to be one a game
+//! can be in (`Inconsistency`), so that folding on from a damaged snapshot is an error
+//! here rather than a panic or a hang later.
 
 use std::collections::{BTreeMap, VecDeque};
 
+use bincode::config::{Configuration, Fixint, LittleEndian};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -33,13 +38,97 @@ use crate::world::{Actor, ActorParts, Conditions, Outcome, World, WorldParts};
 /// Why bytes are not the encoding of a state.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum DecodeError {
+    #[error("it is {0} bytes long, more than any state's encoding (at most {MOST_STATE_BYTES})")]
+    TooLarge(usize),
     #[error("it does not parse as a state ({0})")]
     Parse(String),
     #[error("it goes on past the end of the state")]
     TrailingBytes,
+    #[error("it is not a state a game can be in: {0}")]
+    Inconsistent(#[from] Inconsistency),
+}
+
+/// What makes a state that parses one that no game can be in. Each is a rule the fold
+/// relies on without checking it (an index, an `unwrap`, a loop that ends only because
+/// the rule holds): a damaged or crafted snapshot breaking one would panic or hang when
+/// played on. They are checked once, when decoding, each beside what it is about (the
+/// map's in `map`, the world's in `world`, the machine's in `state`), so that folding never
+/// has to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum Inconsistency {
+    #[error("its rules could never let a camel act")]
+    Rules,
+    #[error("its map is empty, larger than any, or holds more or fewer cells than its size")]
+    MapSize,
+    #[error("the cells the camel has explored are not those of its map")]
+    Explored,
+    #[error("an actor stands outside the map")]
+    OutsideMap,
+    #[error("the map's occupants are not the actors standing on it")]
+    Occupants,
+    #[error("an item lies outside the map")]
+    FloorOutsideMap,
+    #[error("the camel's bags hold an empty stack")]
+    EmptyStack,
+    #[error("the floor and the bags hold more items than a game can count")]
+    Items,
+    #[error(
+        "a name or a newcomer waiting for its initiative is given to an actor that does not exist"
+    )]
+    UnknownActor,
     #[error("the turn order names an actor twice, or one that does not exist")]
     TurnOrder,
+    #[error("the turn order is said to be up to date but leaves out an actor that is there")]
+    StaleOrder,
+    #[error("an actor waits twice for its initiative, or is gone, or its rules draw none")]
+    Unrolled,
+    #[error(
+        "it has no camel, or its camel is not one that plays, or another actor asks for commands"
+    )]
+    Player,
+    #[error("the camel is gone, yet did not die, or died and is still there")]
+    PlayerGone,
+    #[error("its depth is not one of the game's levels")]
+    Depth,
+    #[error("the camel never gains the energy to act")]
+    Stalled,
+    #[error("an actor's stats are none its rules can count with (no gain, free actions, or more actions a tick than any creature takes)")]
+    Stats,
+    #[error("an actor holds more energy than it ever can")]
+    Energy,
+    #[error("an actor's hit points are out of bounds")]
+    HitPoints,
+    #[error("an action an actor keeps for later names a cell outside the map, an actor that does not exist, or a roll no die makes")]
+    KeptAction,
+    #[error("a hunter remembers the camel outside the map")]
+    LastSeen,
+    #[error("the camel has killed more creatures than there have been")]
+    Kills,
+    #[error("a count has grown too large to go on counting")]
+    Count,
+    #[error("the message log keeps more messages than it may, or more than it has counted")]
+    Messages,
+    #[error("the machine's phase does not fit the world")]
+    Phase,
+    #[error("what the machine waits for does not fit its phase")]
+    Need,
+    #[error("an order key names an actor that does not exist, or not the one in its slot")]
+    OrderKeys,
+    #[error("more draws wait for the step than any step takes")]
+    Draws,
 }
+
+/// The most bytes a state's encoding may take: a crowded level's state takes under a
+/// megabyte. Longer input is refused before it is parsed, and the parser may claim no
+/// more than this for what a length field announces (the only such fields are the
+/// scenario names, read in place from the input; sequences are built as their elements
+/// arrive).
+pub const MOST_STATE_BYTES: usize = 16 << 20;
+
+/// The most a count that only grows (ticks, events, messages) may hold: ages of play
+/// (2^48 events at a million a second is nine years), and far enough from the top of its
+/// type that counting on can never overflow.
+pub(crate) const MOST_COUNT: u64 = 1 << 48;
 
 impl State {
     /// The state's digest: xxh3-64 over its canonical encoding (bincode 2, fixed-width
@@ -54,19 +143,25 @@ impl State {
             .expect("a state always encodes")
     }
 
-    /// The state `bytes` encode, all of them.
+    /// The state `bytes` encode, all of them. Bytes that parse but describe a state no
+    /// game can be in (a damaged or crafted snapshot) are refused, naming the rule they
+    /// break (`Inconsistency`): whatever `decode` returns can be folded on.
     pub fn decode(bytes: &[u8]) -> Result<State, DecodeError> {
+        if bytes.len() > MOST_STATE_BYTES {
+            return Err(DecodeError::TooLarge(bytes.len()));
+        }
+        let limited = canonical().with_limit::<MOST_STATE_BYTES>();
         let (decoded, read): (Decoded, usize) =
-            bincode::serde::decode_from_slice(bytes, canonical())
+            bincode::serde::borrow_decode_from_slice(bytes, limited)
                 .map_err(|e| DecodeError::Parse(e.to_string()))?;
         if read != bytes.len() {
             return Err(DecodeError::TrailingBytes);
         }
-        decoded.into_state()
+        Ok(decoded.into_state()?)
     }
 }
 
-fn canonical() -> impl bincode::config::Config {
+fn canonical() -> Configuration<LittleEndian, Fixint> {
     bincode::config::standard()
         .with_little_endian()
         .with_fixed_int_encoding()
@@ -163,14 +258,18 @@ impl Encoded<'_> {
     }
 }
 
+/// A state as parsed, before it is checked. Scenario names are read in place from the
+/// input: a damaged length cannot make the parser allocate before it finds the bytes
+/// missing.
 #[derive(Deserialize)]
-struct Decoded {
+struct Decoded<'a> {
     ruleset: Ruleset,
     tick: Tick,
     phase: EncodedPhase,
     need: Need,
     actors: Vec<Record>,
-    names: BTreeMap<ActorId, String>,
+    #[serde(borrow)]
+    names: BTreeMap<ActorId, &'a str>,
     order: Vec<ActorId>,
     order_stale: bool,
     order_keys: Vec<(u64, ActorId)>,
@@ -190,21 +289,25 @@ struct Decoded {
     draws_folded: u64,
 }
 
-impl Decoded {
-    fn into_state(self) -> Result<State, DecodeError> {
-        let time = self.ruleset.time;
-        let (actors, clocks) = self
-            .actors
-            .into_iter()
-            .map(|record| record.into_parts(time))
-            .unzip();
+impl Decoded<'_> {
+    /// The world and the books, each checked by its own module as it is built: the world
+    /// first, for the books are checked against it.
+    fn into_state(self) -> Result<State, Inconsistency> {
+        let (world, books) = self.into_parts();
+        from_parts(world, books)
+    }
+
+    fn into_parts(self) -> (WorldParts, BooksParts) {
         let (phase, outcome) = self.phase.split();
-        let world = World::from_parts(WorldParts {
+        let world = WorldParts {
             ruleset: self.ruleset,
             tick: self.tick,
-            actors,
-            clocks,
-            names: self.names,
+            actors: self.actors.into_iter().map(Record::into_parts).collect(),
+            names: self
+                .names
+                .into_iter()
+                .map(|(id, name)| (id, name.to_owned()))
+                .collect(),
             order: self.order,
             order_stale: self.order_stale,
             unrolled: self.unrolled,
@@ -218,9 +321,8 @@ impl Decoded {
             outcome,
             explored: self.explored,
             kills: self.kills,
-        })
-        .ok_or(DecodeError::TurnOrder)?;
-        let books = Books::from_parts(BooksParts {
+        };
+        let books = BooksParts {
             phase,
             need: self.need,
             order_keys: self.order_keys,
@@ -228,9 +330,16 @@ impl Decoded {
             pending: self.pending,
             events: self.events,
             draws_folded: self.draws_folded,
-        });
-        Ok(State::from_parts(world, books))
+        };
+        (world, books)
     }
+}
+
+/// The state the parts make, the world checked first: the books are checked against it.
+fn from_parts(world: WorldParts, books: BooksParts) -> Result<State, Inconsistency> {
+    let world = World::from_parts(world)?;
+    let books = Books::from_parts(books, &world)?;
+    Ok(State::from_parts(world, books))
 }
 
 /// The actors with their clocks, encoded as one sequence of records without building it.
@@ -291,18 +400,17 @@ impl Record {
         }
     }
 
-    /// The actor, and its clock: worked out from its stats, stopped if it is gone.
-    fn into_parts(self, time: crate::tape::TimeModel) -> (ActorParts, Clock) {
-        let mut clock = time.clock(&self.stats);
-        clock.energy = self.energy;
-        clock.turns = self.turns;
-        clock.dashing = self.dashing;
-        let clock = if self.present { clock } else { clock.stopped() };
-        let actor = ActorParts {
+    /// The actor as the world takes it back; its clock is worked out there, once its
+    /// stats are known to be ones the rules can count with.
+    fn into_parts(self) -> ActorParts {
+        ActorParts {
             species: self.species,
             behaviour: self.behaviour,
             pos: self.pos,
             stats: self.stats,
+            energy: self.energy,
+            turns: self.turns,
+            dashing: self.dashing,
             hp: self.hp,
             max_hp: self.max_hp,
             initiative: self.initiative,
@@ -312,17 +420,104 @@ impl Record {
             conditions: self.conditions,
             waiting: self.waiting,
             last_seen: self.last_seen,
-        };
-        (actor, clock)
+        }
+    }
+}
+
+/// The test helper for the rules a decoded state must keep, which the tests of each rule
+/// share: sound states to damage, and decoding one with a part damaged.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::bot::Bot;
+    use crate::tape::Header;
+    use crate::LiveTape;
+
+    /// The state of a bot game of `ruleset` after `commands` commands (fewer if it ends),
+    /// the camel to act.
+    pub(crate) fn played(ruleset: Ruleset, commands: u64) -> State {
+        let mut game = LiveTape::new(Header::new(11, ruleset, 0));
+        Bot::new(3).play(&mut game, commands).unwrap();
+        game.state().clone()
+    }
+
+    /// `state` decoded with its parts damaged by `damage`: the state, or the rule it breaks.
+    pub(crate) fn damaged(
+        state: &State,
+        damage: impl FnOnce(&mut WorldParts, &mut BooksParts),
+    ) -> Result<State, Inconsistency> {
+        let bytes = state.encode();
+        let (decoded, _): (Decoded, usize) =
+            bincode::serde::borrow_decode_from_slice(&bytes, canonical()).unwrap();
+        let (mut world, mut books) = decoded.into_parts();
+        damage(&mut world, &mut books);
+        from_parts(world, books)
+    }
+
+    /// The rule `state` breaks once `damage` is done to it (it kept them all before).
+    pub(crate) fn refusal(
+        state: &State,
+        damage: impl FnOnce(&mut WorldParts, &mut BooksParts),
+    ) -> Inconsistency {
+        assert_eq!(
+            damaged(state, |_, _| ()).as_ref(),
+            Ok(state),
+            "a sound state"
+        );
+        damaged(state, damage).expect_err("the damage is caught")
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::DecodeError;
+    use super::{DecodeError, Inconsistency, MOST_STATE_BYTES};
     use crate::bot::Bot;
-    use crate::tape::{Header, Ruleset};
+    use crate::scenario::{ActorSpec, Scenario};
+    use crate::tape::{Header, Ruleset, TimeModel, TurnOrder};
     use crate::{Live, LiveTape, State};
+
+    /// Every state a game passes through decodes to itself, under every ruleset and
+    /// order: the genesis, mid-step, mid-tick, between commands, on every level, and
+    /// after the camel died. The rules a decoded state is held to are ones the fold keeps.
+    #[test]
+    fn every_state_of_a_game_decodes_to_itself() {
+        let weighted = |time| Ruleset {
+            time,
+            order: TurnOrder::WeightedEachTick,
+        };
+        // Game seed, bot seed, commands: the first game is a whole one the camel dies in
+        // on the sixth level (the golden `nethack-whole-3`).
+        let games = [
+            (Ruleset::NETHACK, 3, 30, u64::MAX),
+            (Ruleset::CLASSIC, 1, 1, 200),
+            (weighted(TimeModel::Nethack), 2, 2, 200),
+            (weighted(Ruleset::CLASSIC.time), 7, 7, 200),
+        ];
+        for (ruleset, seed, bot, commands) in games {
+            let header = Header::new(seed, ruleset, 0);
+            let tape = Bot::new(bot).record(header.clone(), commands);
+            let mut state = State::new(&header, &mut ());
+            for (i, event) in tape.events.into_iter().enumerate() {
+                assert!(decodes_to_itself(&state), "{ruleset:?}, event {i}");
+                state.feed(event, &mut ()).unwrap();
+            }
+            assert!(decodes_to_itself(&state), "{ruleset:?}, the end");
+            if commands == u64::MAX {
+                assert_eq!(state.outcome(), Some(crate::Outcome::Died));
+            }
+        }
+    }
+
+    /// Whether `state` decodes to itself; once the camel has died, to a state that
+    /// encodes the same (what a dead camel last saw is not worked out again).
+    fn decodes_to_itself(state: &State) -> bool {
+        let bytes = state.encode();
+        match State::decode(&bytes) {
+            Ok(decoded) if state.outcome().is_some() => decoded.encode() == bytes,
+            Ok(decoded) => decoded == *state,
+            Err(_) => false,
+        }
+    }
 
     /// Decoding gives back the very state, clocks included: those of the creatures that
     /// died along the way are stopped again.
@@ -367,7 +562,53 @@ mod tests {
         for bad in [999u32, order[1].0] {
             let mut damaged = bytes.clone();
             damaged[at..at + 4].copy_from_slice(&bad.to_le_bytes());
-            assert_eq!(State::decode(&damaged), Err(DecodeError::TurnOrder));
+            let refused = Err(DecodeError::Inconsistent(Inconsistency::TurnOrder));
+            assert_eq!(State::decode(&damaged), refused);
         }
+    }
+
+    /// Input longer than any state is refused before it is parsed.
+    #[test]
+    fn input_longer_than_any_state_is_refused_unread() {
+        let bytes = vec![0; MOST_STATE_BYTES + 1];
+        assert_eq!(
+            State::decode(&bytes),
+            Err(DecodeError::TooLarge(MOST_STATE_BYTES + 1))
+        );
+    }
+
+    /// A name whose length says a terabyte follows is refused without the terabyte being
+    /// allocated: names are read in place, once their bytes are known to be there.
+    #[test]
+    fn a_name_longer_than_its_input_allocates_nothing() {
+        let scenario = Scenario {
+            ruleset: "nethack".into(),
+            gain: None,
+            threshold: None,
+            order: None,
+            seed: 0,
+            map: "...".into(),
+            actors: vec![ActorSpec {
+                name: "Zanzibar".into(),
+                at: [1, 0],
+                species: None,
+                behaviour: None,
+                speed: None,
+                max_energy: None,
+                move_cost: None,
+            }],
+        };
+        let bytes = scenario.build().unwrap().encode();
+        // No camel in a scenario: parsed whole, refused for that.
+        let refused = Err(DecodeError::Inconsistent(Inconsistency::Player));
+        assert_eq!(State::decode(&bytes), refused);
+        let at = bytes.windows(8).position(|w| w == b"Zanzibar").unwrap() - 8;
+        assert_eq!(bytes[at..at + 8], 8u64.to_le_bytes());
+        let mut damaged = bytes.clone();
+        damaged[at..at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+        assert!(matches!(
+            State::decode(&damaged),
+            Err(DecodeError::Parse(_))
+        ));
     }
 }

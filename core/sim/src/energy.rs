@@ -86,6 +86,11 @@ impl Clock {
 /// The threshold and action cost of `nethack`, where normal speed is also 12.
 pub const NETHACK_UNIT: u16 = 12;
 
+/// The most ordinary actions an actor may pay for with the most energy it can hold
+/// (`TimeModel::peak`). Every creature of the game pays for two to four; a clock that
+/// could pay for thousands would make one tick as long as a game.
+pub const MOST_ACTIONS: u32 = 64;
+
 /// The cost of an action before the actor's condition is taken into account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cost {
@@ -208,6 +213,41 @@ impl TimeModel {
         }
         .max(1);
         cost.min(u32::from(self.peak(stats))) as u16
+    }
+
+    /// Whether this model can count with `stats`, as a decoded state must show
+    /// (`Inconsistency::Stats`; the rules themselves never make other stats):
+    /// * the actor gains energy every tick (nethack: its speed; classic: the ruleset's gain);
+    /// * every action costs it at least 1: in classic, a move cost of 0 under a threshold
+    ///   of 0 is an actor ready with no energy, acting for nothing again and again within
+    ///   one tick;
+    /// * the most it can hold pays for at most `MOST_ACTIONS` ordinary actions, which
+    ///   also keeps `peak` within a `u16`.
+    pub(crate) fn counts_with(self, stats: &Stats) -> bool {
+        let unit = u32::from(NETHACK_UNIT);
+        let (gain, peak, base) = match self {
+            TimeModel::Classic { gain, .. } => (
+                gain,
+                u32::from(stats.max_energy),
+                u32::from(stats.move_cost),
+            ),
+            TimeModel::Nethack => {
+                let speed = u32::from(stats.speed);
+                (
+                    stats.speed,
+                    speed.max(1).div_ceil(unit) * unit + speed,
+                    unit,
+                )
+            }
+        };
+        gain > 0 && base > 0 && peak <= MOST_ACTIONS * base
+    }
+
+    /// Whether an actor with `stats` (which this model `counts_with`) ever holds the
+    /// energy to act: the most it can hold reaches its threshold. The camel must, or the
+    /// game would tick on for ever waiting for it.
+    pub(crate) fn ever_ready(self, stats: &Stats) -> bool {
+        self.ready_at(stats) <= self.peak(stats)
     }
 
     /// Under the weighted order, how strongly an actor is pulled to the front.
@@ -370,6 +410,43 @@ mod tests {
         assert_eq!(n.cost(&camel, Cost::Action, dash), 12);
         assert_eq!(n.cost(&camel, Cost::Free, walk), 0);
         assert_eq!(CLASSIC.cost(&camel, Cost::Step(Terrain::Dune), walk), 150);
+    }
+
+    /// The rules count with every creature's stats; not with an actor that never gains,
+    /// acts for nothing, or pays for more than `MOST_ACTIONS` actions with its peak.
+    #[test]
+    fn the_rules_count_with_stats_that_gain_and_pay_a_sane_number_of_actions() {
+        for species in crate::species::Species::ALL {
+            let s = species.stats();
+            for model in [CLASSIC, TimeModel::Nethack] {
+                assert!(model.counts_with(&s), "{species:?} under {model:?}");
+                assert!(model.ever_ready(&s), "{species:?} under {model:?}");
+            }
+        }
+        let n = TimeModel::Nethack;
+        assert!(!n.counts_with(&stats(0, 200, 100)), "no gain");
+        // Speed 384 holds at most 384 + 384 = 768, 64 actions; 385 holds 396 + 385.
+        assert!(n.counts_with(&stats(384, 0, 0)));
+        assert!(!n.counts_with(&stats(385, 0, 0)));
+        assert!(
+            !n.counts_with(&stats(u16::MAX, 0, 0)),
+            "a peak beyond a u16"
+        );
+        let no_gain = TimeModel::Classic {
+            gain: 0,
+            threshold: 100,
+        };
+        assert!(!no_gain.counts_with(&stats(12, 200, 100)));
+        let anytime = TimeModel::Classic {
+            gain: 100,
+            threshold: 0,
+        };
+        assert!(!anytime.counts_with(&stats(12, 0, 0)), "free actions");
+        assert!(CLASSIC.counts_with(&stats(12, 6_400, 100)));
+        assert!(!CLASSIC.counts_with(&stats(12, 6_401, 100)));
+        // Counted with, yet never ready: its max is below the threshold.
+        assert!(CLASSIC.counts_with(&stats(12, 99, 50)));
+        assert!(!CLASSIC.ever_ready(&stats(12, 99, 50)));
     }
 
     #[test]

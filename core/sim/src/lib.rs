@@ -38,7 +38,7 @@ pub use check::Rejection;
 pub use command::{Command, Slot};
 pub use decide::{BROOD_LIMIT, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS};
 pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Game, Live, LiveTape};
-pub use encoding::DecodeError;
+pub use encoding::{DecodeError, Inconsistency, MOST_STATE_BYTES};
 pub use recording::{CheckError, Recording};
 pub use state::{FeedError, Need, Observer, State};
 pub use tape::{Event, Header, Ruleset, Tape};

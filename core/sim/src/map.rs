@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::encoding::Inconsistency;
 use crate::geometry::Pos;
 use crate::ids::ActorId;
 
@@ -101,6 +102,9 @@ pub struct Map {
 impl Map {
     pub const DEFAULT_WIDTH: u16 = 64;
     pub const DEFAULT_HEIGHT: u16 = 40;
+    /// The longest side a map may have: a scenario's at most (a level's is 64 by 40).
+    /// Positions are `i16`, and a search of the map allocates a word per cell.
+    pub const MOST_SIDE: u16 = 1000;
 
     pub fn filled(width: u16, height: u16, terrain: Terrain) -> Self {
         let cells = usize::from(width) * usize::from(height);
@@ -161,6 +165,26 @@ impl Map {
         }
     }
 
+    /// Whether a decoded map is one the game can use: at least a cell, no side longer
+    /// than `MOST_SIDE`, and exactly a terrain and an occupant per cell (`index` finds a
+    /// cell by the size alone, then reads both).
+    pub(crate) fn check(&self) -> Result<(), Inconsistency> {
+        let sides = 1..=Map::MOST_SIDE;
+        let cells = usize::from(self.width) * usize::from(self.height);
+        let sound = sides.contains(&self.width)
+            && sides.contains(&self.height)
+            && self.terrain.len() == cells
+            && self.occupant.len() == cells;
+        sound.then_some(()).ok_or(Inconsistency::MapSize)
+    }
+
+    /// Every occupied cell and who stands there, row by row.
+    pub(crate) fn occupants(&self) -> impl Iterator<Item = (Pos, ActorId)> + '_ {
+        self.cells()
+            .zip(&self.occupant)
+            .filter_map(|(pos, who)| Some((pos, (*who)?)))
+    }
+
     /// Every cell, row by row.
     pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
         let w = self.width as i16;
@@ -185,6 +209,40 @@ mod tests {
             assert!(!map.is_free(outside));
         }
         assert!(map.is_free(Pos::new(2, 1)));
+    }
+
+    #[test]
+    fn a_map_without_cells_or_with_cells_its_size_does_not_hold_is_refused() {
+        assert_eq!(Map::filled(64, 40, Terrain::Sand).check(), Ok(()));
+        assert_eq!(Map::filled(1, 1, Terrain::Sand).check(), Ok(()));
+        let side = Map::MOST_SIDE;
+        assert_eq!(Map::filled(side, 2, Terrain::Sand).check(), Ok(()));
+        for (width, height) in [(0, 40), (64, 0), (side + 1, 1), (1, side + 1)] {
+            let map = Map::filled(width, height, Terrain::Sand);
+            assert_eq!(
+                map.check(),
+                Err(Inconsistency::MapSize),
+                "{width} x {height}"
+            );
+        }
+        let mut short = Map::filled(3, 2, Terrain::Sand);
+        short.terrain.pop();
+        assert_eq!(short.check(), Err(Inconsistency::MapSize));
+        let mut long = Map::filled(3, 2, Terrain::Sand);
+        long.occupant.push(None);
+        assert_eq!(long.check(), Err(Inconsistency::MapSize));
+    }
+
+    #[test]
+    fn occupants_are_listed_with_their_cells() {
+        let mut map = Map::filled(3, 2, Terrain::Sand);
+        map.set_occupant(Pos::new(2, 0), Some(ActorId(4)));
+        map.set_occupant(Pos::new(0, 1), Some(ActorId(1)));
+        let found: Vec<_> = map.occupants().collect();
+        assert_eq!(
+            found,
+            [(Pos::new(2, 0), ActorId(4)), (Pos::new(0, 1), ActorId(1))]
+        );
     }
 
     #[test]

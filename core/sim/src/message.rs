@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::encoding::{Inconsistency, MOST_COUNT};
 use crate::ids::Tick;
 use crate::item::{unknown_name, Effect, Item, Look};
 use crate::species::Species;
@@ -167,6 +168,16 @@ impl MessageLog {
         self.total += 1;
     }
 
+    /// Whether a decoded log is one `push` could have made: it keeps at most `KEEP`
+    /// (it drops the oldest only when it holds exactly that many, so it would grow
+    /// without end past it), no more than it has counted, and a count that can go on.
+    pub(crate) fn check(&self) -> Result<(), Inconsistency> {
+        let kept = self.recent.len() as u64;
+        let sound =
+            self.recent.len() <= Self::KEEP && kept <= self.total && self.total <= MOST_COUNT;
+        sound.then_some(()).ok_or(Inconsistency::Messages)
+    }
+
     pub fn recent(&self) -> impl DoubleEndedIterator<Item = &Message> + ExactSizeIterator {
         self.recent.iter()
     }
@@ -183,5 +194,39 @@ impl MessageLog {
             .saturating_sub(seen)
             .min(self.recent.len() as u64) as usize;
         self.recent.iter().skip(self.recent.len() - new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(tick: u64) -> Message {
+        Message {
+            tick: Tick(tick),
+            msg: Msg::Charges,
+        }
+    }
+
+    /// A log `push` makes is sound at every length; one keeping more than `KEEP` (it would
+    /// never drop another), or more than it counted, is not.
+    #[test]
+    fn a_log_keeping_more_than_it_may_or_than_it_counted_is_refused() {
+        let mut log = MessageLog::default();
+        for tick in 0..100 {
+            assert_eq!(log.check(), Ok(()));
+            log.push(message(tick));
+        }
+        assert_eq!(log.recent.len(), MessageLog::KEEP);
+        let mut crowded = log.clone();
+        crowded.recent.push_back(message(100));
+        crowded.total += 1;
+        assert_eq!(crowded.check(), Err(Inconsistency::Messages));
+        let mut uncounted = log.clone();
+        uncounted.total = 3;
+        assert_eq!(uncounted.check(), Err(Inconsistency::Messages));
+        let mut endless = log;
+        endless.total = u64::MAX;
+        assert_eq!(endless.check(), Err(Inconsistency::Messages));
     }
 }

@@ -59,6 +59,17 @@ impl CellSet {
         }
     }
 
+    /// Whether the set is one over `map`'s cells: its width, a bit for every cell and
+    /// none beyond the last. Sets are sized once, to their map, and checked when decoded.
+    pub(crate) fn covers(&self, map: &Map) -> bool {
+        let cells = usize::from(map.width()) * usize::from(map.height());
+        let beyond = match (self.bits.last(), cells % 64) {
+            (Some(&last), used) if used > 0 => last >> used,
+            _ => 0,
+        };
+        self.width == map.width() && self.bits.len() == cells.div_ceil(64) && beyond == 0
+    }
+
     pub fn len(&self) -> usize {
         self.bits.iter().map(|b| b.count_ones() as usize).sum()
     }
@@ -290,6 +301,27 @@ mod tests {
         assert!(!seen_from(&map, Pos::new(2, 1), 8).contains(Pos::new(2, 3)));
         map.set_terrain(Pos::new(2, 2), Terrain::DoorOpen);
         assert!(seen_from(&map, Pos::new(2, 1), 8).contains(Pos::new(2, 3)));
+    }
+
+    #[test]
+    fn a_cell_set_covers_its_own_map_and_no_other() {
+        let map = Map::filled(70, 3, Terrain::Sand);
+        let mut set = CellSet::empty(&map);
+        set.insert(Pos::new(69, 2));
+        assert!(set.covers(&map));
+        assert!(
+            !set.covers(&Map::filled(3, 70, Terrain::Sand)),
+            "another width"
+        );
+        assert!(
+            !set.covers(&Map::filled(70, 4, Terrain::Sand)),
+            "more cells"
+        );
+        assert!(!CellSet::default().covers(&map));
+        // 210 cells: 18 bits of the last word are beyond the map.
+        let mut beyond = CellSet::empty(&map);
+        *beyond.bits.last_mut().unwrap() |= 1 << 20;
+        assert!(!beyond.covers(&map));
     }
 
     #[test]

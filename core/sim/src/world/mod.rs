@@ -3,6 +3,7 @@
 //! `apply`, one `Change` at a time.
 
 mod apply;
+mod parts;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -23,6 +24,7 @@ use crate::tape::{Ruleset, TimeModel};
 
 pub(crate) use apply::Bookkeeping;
 pub use apply::Change;
+pub(crate) use parts::{ActorParts, WorldParts};
 
 /// A temporary condition: what a mushroom does to whoever eats it, for a number of turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -208,46 +210,6 @@ impl Actor {
     }
 }
 
-/// Everything a world holds: how `encoding` gives back a world it decoded, the one way
-/// to make a world other than applying changes to an empty one.
-pub(crate) struct WorldParts {
-    pub(crate) ruleset: Ruleset,
-    pub(crate) tick: Tick,
-    pub(crate) actors: Vec<ActorParts>,
-    pub(crate) clocks: Vec<Clock>,
-    pub(crate) names: BTreeMap<ActorId, String>,
-    pub(crate) order: Vec<ActorId>,
-    pub(crate) order_stale: bool,
-    pub(crate) unrolled: VecDeque<ActorId>,
-    pub(crate) map: Map,
-    pub(crate) depth: u8,
-    pub(crate) floor: Vec<(Pos, Item)>,
-    pub(crate) bags: Bags,
-    pub(crate) mycology: Mycology,
-    pub(crate) player: Option<ActorId>,
-    pub(crate) messages: MessageLog,
-    pub(crate) outcome: Option<Outcome>,
-    pub(crate) explored: CellSet,
-    pub(crate) kills: u32,
-}
-
-/// Everything an actor holds, as `WorldParts` holds it.
-pub(crate) struct ActorParts {
-    pub(crate) species: Species,
-    pub(crate) behaviour: Behaviour,
-    pub(crate) pos: Pos,
-    pub(crate) stats: Stats,
-    pub(crate) hp: i16,
-    pub(crate) max_hp: i16,
-    pub(crate) initiative: u32,
-    pub(crate) present: bool,
-    pub(crate) knocked_out: u16,
-    pub(crate) charging: Option<Direction>,
-    pub(crate) conditions: Conditions,
-    pub(crate) waiting: Option<Action>,
-    pub(crate) last_seen: Option<Pos>,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct World {
     ruleset: Ruleset,
@@ -306,77 +268,6 @@ impl World {
             kills: 0,
             map,
         }
-    }
-
-    /// The world `parts` describe; `None` if its turn order names an actor twice or one
-    /// it does not hold (a damaged snapshot that still parses).
-    pub(crate) fn from_parts(parts: WorldParts) -> Option<World> {
-        let WorldParts {
-            ruleset,
-            tick,
-            actors,
-            clocks,
-            names,
-            order,
-            order_stale,
-            unrolled,
-            map,
-            depth,
-            floor,
-            bags,
-            mycology,
-            player,
-            messages,
-            outcome,
-            explored,
-            kills,
-        } = parts;
-        let clocks = Clocks::new(clocks, &order)?;
-        let actors = actors
-            .into_iter()
-            .map(|a| Actor {
-                species: a.species,
-                behaviour: a.behaviour,
-                pos: a.pos,
-                stats: a.stats,
-                hp: a.hp,
-                max_hp: a.max_hp,
-                initiative: a.initiative,
-                present: a.present,
-                knocked_out: a.knocked_out,
-                charging: a.charging,
-                conditions: a.conditions,
-                waiting: a.waiting,
-                last_seen: a.last_seen,
-            })
-            .collect();
-        let mut world = World {
-            ruleset,
-            tick,
-            actors,
-            clocks,
-            names,
-            order,
-            order_stale,
-            unrolled,
-            map,
-            depth,
-            floor,
-            bags,
-            mycology,
-            player,
-            messages,
-            outcome,
-            sight: CellSet::default(),
-            explored,
-            kills,
-        };
-        for i in 0..world.actors.len() {
-            world.recheck_idle(ActorId(i as u32));
-        }
-        world.sight = CellSet::empty(&world.map);
-        world.compute_sight();
-        Some(world)
     }
 
     #[inline]
