@@ -102,3 +102,238 @@ fn a_layout_1_game_with_a_damaged_log_keeps_its_old_log_and_hides_no_other() {
         .any(|n| n.as_ref() == b"game/2/events"));
     assert_eq!(db.open_tree("game/2/events").unwrap().len(), 199);
 }
+
+/// A data directory holding one bot game of up to `commands` commands.
+fn one_game(commands: u64) -> (tempfile::TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("data");
+    common::bot_game(&dir, 2, commands);
+    (root, dir)
+}
+
+#[test]
+fn a_database_cut_short_is_refused_not_read_as_a_shorter_game() {
+    // Nothing but the bot opens the directory first: a clean close may leave a snapshot of
+    // sled's pages beside its file, and a file cut short under one is reported as damaged
+    // (its own clear error) before the seal is looked at.
+    let (_root, dir) = one_game(2000);
+    let db = dir.join("db");
+    let size = std::fs::metadata(&db).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&db)
+        .unwrap()
+        .set_len(size / 2)
+        .unwrap();
+    // Every command refuses it, the same way each time: nothing of ours is written to it
+    // (sled's own recovery may tidy the end of its file), and the seal stays as it was.
+    let seal = dir.join(sandglass_store::SEAL_FILE);
+    let sealed = std::fs::read(&seal).unwrap();
+    let mut said = vec![];
+    for args in [
+        &["saves"][..],
+        &["export", "bot-2", "x.sgr"],
+        &["bot", "--seed", "1", "--commands", "5"],
+        &["saves"],
+    ] {
+        let output = sandglass(&dir, args);
+        common::assert_clear_error(&output, "cut short");
+        said.push(output.stderr);
+        assert!(std::fs::read(&seal).unwrap() == sealed, "the seal changed");
+    }
+    assert!(said.windows(2).all(|w| w[0] == w[1]), "{said:?}");
+    // Setting the seal aside is the way to open what is left, on purpose.
+    std::fs::remove_file(dir.join(sandglass_store::SEAL_FILE)).unwrap();
+    let output = sandglass(&dir, &["saves", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let left: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(left["name"], "bot-2");
+}
+
+#[test]
+fn a_database_file_that_makes_sled_panic_is_a_clear_error() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("data");
+    // Enough small writes for several of sled's segments and a snapshot of its pages;
+    // cut inside the second segment, sled's recovery panics (an index out of bounds).
+    {
+        let db = sled::open(&dir).unwrap();
+        let tree = db.open_tree("t").unwrap();
+        for i in 0u64..100_000 {
+            tree.insert(i.to_be_bytes(), &[1, 2, 3, 4, 5, 6][..])
+                .unwrap();
+        }
+        db.flush().unwrap();
+    }
+    // Once its lock is free, sled's last writes are done.
+    drop(raw_sled(&dir));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("db"))
+        .unwrap()
+        .set_len((1 << 20) + 1)
+        .unwrap();
+    let output = sandglass(&dir, &["saves"]);
+    common::assert_clear_error(&output, "damaged");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn a_damaged_record_hides_only_its_own_game() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("data");
+    for seed in 1..=3 {
+        common::bot_game(&dir, seed, 30);
+    }
+    {
+        let db = raw_sled(&dir);
+        let games = db.open_tree("games").unwrap();
+        let mut record = games.get(2u64.to_be_bytes()).unwrap().unwrap().to_vec();
+        // The name's length, first after the id: now it claims far more than there is.
+        record[1] = 0xfc;
+        games.insert(2u64.to_be_bytes(), record).unwrap();
+        db.flush().unwrap();
+    }
+    let output = sandglass(&dir, &["saves"]);
+    assert!(output.status.success(), "{output:?}");
+    let listed = stdout(&output);
+    assert!(
+        listed.contains("bot-1") && listed.contains("bot-3"),
+        "{listed}"
+    );
+    assert!(!listed.contains("bot-2"), "{listed}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("number 2") && stderr.contains("record"),
+        "{stderr}"
+    );
+    // The others go on as before; the damaged one says what is wrong with it.
+    let file = dir.with_file_name("one.sgr");
+    let output = sandglass(&dir, &["export", "bot-1", file.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let output = sandglass(&dir, &["export", "2", file.to_str().unwrap()]);
+    common::assert_clear_error(&output, "record");
+    let output = sandglass(&dir, &["bot", "--seed", "9", "--commands", "5"]);
+    assert!(output.status.success(), "{output:?}");
+}
+
+#[test]
+fn a_counter_gone_backwards_never_gives_a_new_game_a_stored_games_number() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("data");
+    let first = common::bot_game(&dir, 1, 30);
+    let second = common::bot_game(&dir, 2, 30);
+    let before = games_in(&dir);
+    {
+        let db = raw_sled(&dir);
+        db.insert("last_game_id", &0u64.to_be_bytes()).unwrap();
+        db.flush().unwrap();
+    }
+    let third = common::bot_game(&dir, 3, 30);
+    assert!(third > first && third > second, "{third:?}");
+    let after = games_in(&dir);
+    assert!(after.starts_with(&before), "{before}\n{after}");
+}
+
+/// A small tmpfs mounted for one test, unmounted when dropped. Mounting needs root, as CI
+/// runs; elsewhere there is none.
+struct Tmpfs(tempfile::TempDir);
+
+impl Tmpfs {
+    fn mount(size: &str) -> Option<Tmpfs> {
+        let dir = tempfile::tempdir().unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then_some(Tmpfs(dir))
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(self.0.path()).status();
+    }
+}
+
+#[test]
+fn a_full_disk_is_said_in_words_and_the_games_stored_still_list_and_export() {
+    let Some(disk) = Tmpfs::mount("3m") else {
+        assert_ne!(
+            euid(),
+            0,
+            "root could not mount a tmpfs for the disk-full test"
+        );
+        eprintln!("not root: no tmpfs to fill, the disk-full test does not run here");
+        return;
+    };
+    let dir = disk.path().join("data");
+    let outside = tempfile::tempdir().unwrap();
+    common::bot_game(&dir, 1, 300);
+    let before = games_in(&dir);
+    // A game of a million events (4 MB of log) does not fit: the import fails part-way.
+    let golden = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../replays/classic-million-4.sgr"
+    );
+    let output = sandglass(&dir, &["import", golden]);
+    common::assert_clear_error(&output, "disk holding the game database is full");
+    // Nothing half-written: the games are the ones there were, each listing, loading,
+    // folding to its hash, and exporting to a file that verifies.
+    assert_eq!(games_in(&dir), before);
+    let output = sandglass(&dir, &["verify", "bot-1"]);
+    assert!(output.status.success(), "{output:?}");
+    let file = outside.path().join("bot-1.sgr");
+    let output = sandglass(&dir, &["export", "bot-1", file.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let output = sandglass(&dir, &["verify", file.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    // Filled to the last byte, the disk still lets them be listed and exported (the open
+    // gives up the reserve for it, if sled needs room to open at all).
+    fill(disk.path());
+    for _ in 0..3 {
+        assert_eq!(games_in(&dir), before);
+        let output = sandglass(&dir, &["export", "bot-1", file.to_str().unwrap()]);
+        assert!(output.status.success(), "{output:?}");
+    }
+    // A new game then plays in what room sled has inside its file, or is refused in words;
+    // either way the games stored are as they were.
+    let output = sandglass(&dir, &["bot", "--seed", "2", "--commands", "50"]);
+    if !output.status.success() {
+        common::assert_clear_error(&output, "full");
+    }
+    let after = games_in(&dir);
+    assert!(after.starts_with(&before), "{before}\n{after}");
+    // Room again: play goes on.
+    std::fs::remove_file(disk.path().join("ballast")).unwrap();
+    let output = sandglass(
+        &dir,
+        &["bot", "--seed", "3", "--game", "bot-1", "--commands", "5"],
+    );
+    assert!(output.status.success(), "{output:?}");
+}
+
+/// Writes a file until the disk holding `dir` is full.
+fn fill(dir: &Path) {
+    use std::io::Write;
+    let mut ballast = std::fs::File::create(dir.join("ballast")).unwrap();
+    let block = vec![0xa5; 4096];
+    while ballast.write_all(&block).is_ok() {}
+    let _ = ballast.write_all(&block[..1]);
+}
+
+/// The effective user: root may mount.
+fn euid() -> u32 {
+    let output = Command::new("id").arg("-u").output().unwrap();
+    String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .unwrap()
+}

@@ -191,7 +191,12 @@ impl<W: Write> Game for Acknowledged<W> {
 }
 
 fn saves(dir: &Path, json: bool) -> anyhow::Result<()> {
-    let games = Store::open(dir)?.games()?;
+    let store = Store::open(dir)?;
+    let games = store.games()?;
+    // A damaged record hides its own game only: the others are listed, and it is named.
+    for damaged in store.damaged_records()? {
+        eprintln!("sandglass: warning: {damaged}");
+    }
     let mut out = std::io::stdout().lock();
     if json {
         for meta in &games {

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use sled::{Db, Tree};
 
-use super::error::StoreError;
+use super::error::{is_full, StoreError};
 use super::seal::{self, Seal, WRITES};
-use super::{log, migrate};
+use super::{log, migrate, reserve};
 use super::{GameId, GameMeta};
 
 /// The tree of metadata records.
@@ -44,6 +44,9 @@ pub struct Store {
     pub(super) db: Db,
     pub(super) games: Tree,
     seal: Arc<Seal>,
+    /// Whether the store opened without giving up its reserve, and so may take new writes
+    /// (`reserve`).
+    room: bool,
 }
 
 /// The two trees that hold one game's tape.
@@ -63,7 +66,10 @@ impl Store {
     pub fn open_waiting(dir: &Path, wait: Duration) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| dir_error(dir, e))?;
         probe_writable(dir).map_err(|e| dir_error(dir, e))?;
-        let db = open_db(dir, wait)?;
+        let (db, released) = match open_db(dir, wait) {
+            Err(StoreError::DiskFull) if reserve::release(dir) => (open_db(dir, wait)?, true),
+            opened => (opened?, false),
+        };
         let (seal, sealed) = Seal::open(dir).map_err(|e| dir_error(dir, e))?;
         let writes = seal::writes_in(db.get(WRITES)?.as_deref());
         if let Some(sealed) = sealed.filter(|&sealed| writes < sealed) {
@@ -81,14 +87,34 @@ impl Store {
             db,
             games,
             seal: Arc::new(seal),
+            room: false,
         };
-        store.drop_orphans()?;
-        store.catch_up()?;
-        Ok(store)
+        // Tidying up may wait for a disk with room: what is stored reads the same without it.
+        for tidy in [Store::drop_orphans, Store::catch_up] {
+            match tidy(&store) {
+                Err(StoreError::DiskFull) => {}
+                done => done?,
+            }
+        }
+        reserve::keep(dir);
+        Ok(Store {
+            room: !released,
+            ..store
+        })
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Fails unless the store may take new writes: a store opened on a full disk is for
+    /// reading (see `reserve`).
+    pub(super) fn check_room(&self) -> Result<(), StoreError> {
+        if self.room {
+            Ok(())
+        } else {
+            Err(StoreError::DiskFull)
+        }
     }
 
     /// Makes every write so far durable, counting it in the database and then in the seal
@@ -139,11 +165,12 @@ impl Store {
         if let Some(meta) = self.games()?.into_iter().find(|m| m.name == name_or_id) {
             return Ok(meta);
         }
-        match name_or_id.parse::<u64>() {
-            Ok(id) => self
-                .meta(GameId(id))
-                .map_err(|_| StoreError::NoSuchGame(name_or_id.to_owned())),
-            Err(_) => Err(StoreError::NoSuchGame(name_or_id.to_owned())),
+        let missing = || StoreError::NoSuchGame(name_or_id.to_owned());
+        let id = name_or_id.parse::<u64>().map_err(|_| missing())?;
+        // A game whose record is damaged is there all the same: say what is wrong with it.
+        match self.meta(GameId(id)) {
+            Err(StoreError::NoSuchGame(_)) => Err(missing()),
+            found => found,
         }
     }
 
@@ -372,6 +399,9 @@ fn probe_writable(dir: &Path) -> io::Result<()> {
 }
 
 fn dir_error(dir: &Path, cause: io::Error) -> StoreError {
+    if is_full(&cause) {
+        return StoreError::DiskFull;
+    }
     let dir = dir.to_owned();
     match cause.kind() {
         io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
@@ -386,15 +416,43 @@ fn dir_error(dir: &Path, cause: io::Error) -> StoreError {
 fn open_db(dir: &Path, wait: Duration) -> Result<Db, StoreError> {
     let deadline = Instant::now() + wait;
     let mut pause = Duration::from_millis(2);
+    let mut cleared = false;
     loop {
         match open_sled(dir)? {
             Err(e) if is_lock_held(&e) && Instant::now() < deadline => {
                 std::thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
                 pause = (pause * 2).min(Duration::from_millis(100));
             }
+            Err(sled::Error::Corruption { .. }) if !cleared && clear_unfinished(dir) => {
+                cleared = true;
+            }
             result => return result.map_err(|e| open_error(dir, e)),
         }
     }
+}
+
+/// Removes the snapshot files that sled began and never finished (`snap.*.generating`),
+/// and says whether there were any. sled leaves one behind when the disk fills while it
+/// opens, and then takes it for damage on every later open; it renames a snapshot into
+/// place only once it is whole, so such a file holds nothing the database needs.
+fn clear_unfinished(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    let unfinished: Vec<PathBuf> = entries
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("snap.") && n.ends_with(".generating"))
+        })
+        .collect();
+    // Every one removed, so not `any`, which stops at the first.
+    let removed = unfinished
+        .iter()
+        .filter(|path| std::fs::remove_file(path).is_ok())
+        .count();
+    removed > 0
 }
 
 /// Opens sled's database in `dir`. sled 0.34 panics on some damaged files while it
@@ -419,7 +477,7 @@ fn open_error(dir: &Path, error: sled::Error) -> StoreError {
         e if is_lock_held(&e) => StoreError::InUse {
             dir: dir.to_owned(),
         },
-        sled::Error::Io(e) if e.raw_os_error() != Some(libc::ENOSPC) => dir_error(dir, e),
+        sled::Error::Io(e) if !is_full(&e) => dir_error(dir, e),
         other => other.into(),
     }
 }
@@ -472,6 +530,17 @@ mod tests {
         let store = Store::open(dir.path()).unwrap();
         drop(store.create("kept", header, &mut ()).unwrap());
         dir
+    }
+
+    /// What sled leaves when the disk fills while it opens, and then takes for damage.
+    #[test]
+    fn a_snapshot_sled_never_finished_is_cleared_and_the_store_opens() {
+        let dir = closed_with_one_game();
+        let unfinished = dir.path().join("snap.00000000DEADBEEF.generating");
+        std::fs::File::create(&unfinished).unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.games().unwrap().len(), 1);
+        assert!(!unfinished.exists());
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub enum StoreError {
         sealed: u64,
         seal: PathBuf,
     },
-    #[error("the disk holding the game database is full; free some space and try again (what was saved before is intact)")]
+    #[error("the disk holding the game database is full; free some space and try again (everything saved before is intact)")]
     DiskFull,
     #[error("the game database is damaged: part of its file cannot be read; restore the data directory from a backup, or move it aside to start afresh")]
     Corrupt,
@@ -65,12 +65,21 @@ pub enum StoreError {
 impl From<sled::Error> for StoreError {
     fn from(error: sled::Error) -> Self {
         match error {
-            sled::Error::Io(e) if e.raw_os_error() == Some(libc::ENOSPC) => StoreError::DiskFull,
+            sled::Error::Io(e) if is_full(&e) => StoreError::DiskFull,
             sled::Error::Io(e) => StoreError::Db(e.to_string()),
             sled::Error::Corruption { .. } => StoreError::Corrupt,
             other => StoreError::Db(format!("{other:?}")),
         }
     }
+}
+
+/// Whether a write failed for want of room. sled passes on copies of its errors that keep
+/// the kind but not the OS error number.
+pub(crate) fn is_full(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+    )
 }
 
 /// A replay file (`.sgr`) that cannot be read, written or trusted. The caller names the

@@ -1,13 +1,13 @@
 //! A stored game: playing it (each step written and flushed), loading it, forking it,
 //! and moving it in and out of replay files.
 
-use std::collections::BTreeSet;
 use sandglass_sim::drive::{check_header, fold_from, fold_on, Game};
 use sandglass_sim::recording::{fold_visiting, is_a_stop};
 use sandglass_sim::{
     CheckError, Command, Event, FoldError, FoldErrorKind, Header, Live, Need, Observer, Recording,
     State,
 };
+use std::collections::BTreeSet;
 
 use super::db::{encode_meta, tree_name, GameTrees, Store, STEPS};
 use super::error::{PlayError, ReplayFileError, StoreError};
@@ -67,6 +67,7 @@ impl Store {
         header: Header,
         obs: &mut impl Observer,
     ) -> Result<Session, StoreError> {
+        self.check_room()?;
         self.check_new_name(name)?;
         check_header(&header).map_err(|cause| StoreError::Version {
             name: name.to_owned(),
@@ -92,6 +93,7 @@ impl Store {
 
     /// Reopens a game to play on.
     pub fn resume(&self, id: GameId) -> Result<Session, StoreError> {
+        self.check_room()?;
         let loaded = self.load(id)?;
         Ok(Session {
             store: self.clone(),
@@ -184,6 +186,7 @@ impl Store {
         name: &str,
         at: u64,
     ) -> Result<(GameMeta, Vec<SnapshotWarning>), StoreError> {
+        self.check_room()?;
         self.check_new_name(name)?;
         let source = self.meta(id)?;
         if !self.is_a_step_start(&source, at)? {
@@ -337,6 +340,7 @@ impl Store {
         state: &State,
         hash: u64,
     ) -> Result<GameMeta, StoreError> {
+        self.check_room()?;
         let id = self.new_id()?;
         let trees = self.trees(id)?;
         // In batches of a few dozen steps: sled lays a log written so in about 0.8 times

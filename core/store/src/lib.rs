@@ -22,6 +22,7 @@ mod game;
 mod history;
 pub mod log;
 mod migrate;
+mod reserve;
 mod seal;
 pub mod sgr;
 pub mod snapshot;
@@ -35,6 +36,7 @@ pub use db::{decode_record, Store, LAYOUT_VERSION, LOCK_WAIT};
 pub use error::{PlayError, ReplayFileError, StoreError};
 pub use game::{Loaded, Session};
 pub use history::Span;
+pub use reserve::RESERVE_FILE;
 pub use seal::SEAL_FILE;
 pub use snapshot::{SnapshotError, SnapshotWarning, SNAPSHOT_EVERY};
 
