@@ -3,8 +3,11 @@
 //! acknowledged command must be in the log, the log must fold to its saved hash, and the
 //! game must go on: the next round continues it (with `bot --game`) while it is alive.
 //!
-//! Bounded: at most 20 kills and about 60 seconds. The random seed is printed; set
-//! `SANDGLASS_CRASH_SEED` to replay a run.
+//! Then the same for a game of a million events being imported, forked and deleted: every
+//! game left must be whole, and the one acted on there in full or not at all.
+//!
+//! Bounded: at most 20 kills and about 60 seconds for play. The random seed is printed;
+//! set `SANDGLASS_CRASH_SEED` to replay a run.
 
 mod common;
 
@@ -12,9 +15,11 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use std::path::Path;
+
 use common::{games_in, sandglass, BIN};
 use sandglass_sim::Event;
-use sandglass_store::{GameId, Status, Store};
+use sandglass_store::{sgr, GameId, Status, Store};
 
 const KILLS: u32 = 20;
 const DEADLINE: Duration = Duration::from_secs(60);
@@ -89,8 +94,8 @@ fn run_and_kill(args: &[String], acks: u64, pause: Duration) -> (Said, bool) {
     (said, killed)
 }
 
-#[test]
-fn killed_at_random_moments_loses_no_acknowledged_command() {
+/// The run's random seed: `SANDGLASS_CRASH_SEED`, or the clock.
+fn crash_seed() -> Rng {
     let seed = std::env::var("SANDGLASS_CRASH_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -100,7 +105,12 @@ fn killed_at_random_moments_loses_no_acknowledged_command() {
                 .map_or(0, |d| d.as_nanos() as u64)
         });
     println!("crash test seed: {seed} (set SANDGLASS_CRASH_SEED={seed} to replay)");
-    let mut rng = Rng(seed);
+    Rng(seed)
+}
+
+#[test]
+fn killed_at_random_moments_loses_no_acknowledged_command() {
+    let mut rng = crash_seed();
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("data");
     let dir_arg = dir.to_str().unwrap().to_owned();
@@ -185,4 +195,85 @@ fn killed_at_random_moments_loses_no_acknowledged_command() {
         assert!(output.status.success(), "{output:?}");
     }
     games_in(&dir);
+}
+
+/// `sandglass ARGS --data-dir DIR`, killed after `pause` if it has not finished; whether it
+/// was killed.
+fn kill_after(dir: &Path, args: &[&str], pause: Duration) -> bool {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the sandglass binary runs");
+    std::thread::sleep(pause);
+    let killed = child.try_wait().expect("try_wait").is_none();
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    killed
+}
+
+#[test]
+fn killed_while_importing_forking_or_deleting_a_large_game_leaves_every_game_whole() {
+    let mut rng = crash_seed();
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("data");
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays/classic-million-4.sgr");
+    let file = sgr::read(&golden).unwrap();
+    let golden = golden.to_str().unwrap();
+    common::bot_game(&dir, 1, 100);
+    let small = games_in(&dir);
+    // After every kill: every game listed is whole (`games_in` loads each one and checks
+    // its hash), the small game is as it was, and a large game is the golden one in full.
+    let check = |what: &str| -> Vec<String> {
+        let listing = games_in(&dir);
+        assert!(listing.starts_with(&small), "{what}: {listing}");
+        let mut large = vec![];
+        for line in listing.lines().skip(1) {
+            let game: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(game["events"], file.events.len() as u64, "{what}: {game}");
+            assert_eq!(
+                game["hash"],
+                format!("0x{:016x}", file.final_hash),
+                "{what}"
+            );
+            large.push(game["name"].as_str().unwrap().to_owned());
+        }
+        large
+    };
+    let mut kills = 0;
+    // Imports take a few tenths of a second here: killed anywhere in them.
+    for round in 0..6 {
+        let name = format!("big-{round}");
+        let pause = Duration::from_millis(rng.below(500));
+        kills += u32::from(kill_after(
+            &dir,
+            &["import", golden, "--name", &name],
+            pause,
+        ));
+        let large = check(&format!("import killed after {pause:?}"));
+        assert!(large.iter().all(|n| n.starts_with("big-")));
+    }
+    let output = sandglass(&dir, &["import", golden, "--name", "big"]);
+    assert!(output.status.success(), "{output:?}");
+    for round in 0..4 {
+        let pause = Duration::from_millis(rng.below(60));
+        let copy = format!("copy-{round}");
+        kills += u32::from(kill_after(&dir, &["save-as", "big", &copy], pause));
+        check(&format!("save-as killed after {pause:?}"));
+    }
+    // In the order they were made: the game the forks read from goes before them, and
+    // they must outlive it.
+    for victim in check("before the deletes") {
+        let pause = Duration::from_millis(rng.below(60));
+        kills += u32::from(kill_after(&dir, &["delete", &victim], pause));
+        check(&format!("delete of {victim} killed after {pause:?}"));
+    }
+    println!("{kills} kills of imports, forks and deletes");
+    assert!(
+        kills >= 3,
+        "only {kills} of the runs were still going when killed"
+    );
 }
