@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use super::db::{encode_meta, tree_name, GameTrees, Store, STEPS};
 use super::error::{PlayError, ReplayFileError, StoreError};
 use super::log::{self, index_of, key};
-use super::snapshot::{self, SnapshotWarning};
+use super::snapshot::{self, SnapshotError, SnapshotWarning};
 use super::{GameId, GameMeta};
 
 /// How many steps an import writes in one sled batch.
@@ -110,11 +110,30 @@ impl Store {
     /// after it, checked against the hash its record was saved with.
     pub fn load(&self, id: GameId) -> Result<Loaded, StoreError> {
         let meta = self.meta(id)?;
+        // A snapshot can decode and hold itself together and still not be where the log
+        // leads (one written by hand, or by another build): the fold that starts from it
+        // fails, or ends away from the saved hash. Then it is skipped like a damaged one,
+        // and the fold starts again from an older point.
+        let mut distrusted = vec![];
         let Reached {
             state,
             mut warnings,
             rebuilt,
-        } = self.state_at(&meta, meta.events)?;
+        } = loop {
+            let start = self.start(&meta, meta.events, &distrusted)?;
+            let from_snapshot = start.from_snapshot;
+            let reached = self.fold_to(&meta, start, meta.events);
+            let disagrees = match &reached {
+                Ok(r) => meta
+                    .final_hash()
+                    .is_some_and(|saved| saved != r.state.hash()),
+                Err(e) => matches!(e, StoreError::Damaged { .. }),
+            };
+            match from_snapshot {
+                Some(index) if disagrees => distrusted.push(index),
+                _ => break reached?,
+            }
+        };
         let hash = state.hash();
         if meta.final_hash().is_some_and(|saved| saved != hash) {
             return Err(StoreError::Damaged {
@@ -412,12 +431,18 @@ impl Store {
     /// `at`, plus the events after it. The damaged snapshots skipped on the way are taken
     /// again as the fold passes them.
     fn state_at(&self, meta: &GameMeta, at: u64) -> Result<Reached, StoreError> {
+        self.fold_to(meta, self.start(meta, at, &[])?, at)
+    }
+
+    /// Where a fold to event `at` starts: the newest usable snapshot at or before it, or
+    /// the genesis. Snapshots at the indexes in `distrusted` are skipped as not agreeing
+    /// with the log.
+    fn start(&self, meta: &GameMeta, at: u64, distrusted: &[u64]) -> Result<Start, StoreError> {
         check_header(&meta.header).map_err(|cause| StoreError::Version {
             name: meta.name.clone(),
             cause,
         })?;
         let mut warnings = vec![];
-        let mut start = None;
         let snapshots = self.snapshot_trees(meta, at)?;
         for entry in snapshots
             .iter()
@@ -425,10 +450,17 @@ impl Store {
         {
             let (k, v) = entry?;
             let index = index_of(&k).unwrap_or(u64::MAX);
-            match snapshot::decode(index, &v, meta.header.ruleset) {
+            let decoded = match distrusted.contains(&index) {
+                true => Err(SnapshotError::Disagrees),
+                false => snapshot::decode(index, &v, meta.header.ruleset),
+            };
+            match decoded {
                 Ok(state) => {
-                    start = Some(state);
-                    break;
+                    return Ok(Start {
+                        state,
+                        from_snapshot: Some(index),
+                        warnings,
+                    })
                 }
                 Err(reason) => warnings.push(SnapshotWarning {
                     game: meta.name.clone(),
@@ -438,7 +470,20 @@ impl Store {
                 }),
             }
         }
-        let mut state = start.unwrap_or_else(|| State::new(&meta.header, &mut ()));
+        Ok(Start {
+            state: State::new(&meta.header, &mut ()),
+            from_snapshot: None,
+            warnings,
+        })
+    }
+
+    /// Folds from `start` to event `at`, taking again the snapshots skipped on the way.
+    fn fold_to(&self, meta: &GameMeta, start: Start, at: u64) -> Result<Reached, StoreError> {
+        let Start {
+            mut state,
+            warnings,
+            ..
+        } = start;
         let first = state.events_folded();
         let tail = self.read_log(meta, first, at)?;
         let failed = |error: FoldError| {
@@ -471,6 +516,14 @@ impl Store {
             rebuilt,
         })
     }
+}
+
+/// Where a fold starts, and the snapshots it skipped to get there, newest first.
+struct Start {
+    state: State,
+    /// The event index of the snapshot it starts from, if it starts from one.
+    from_snapshot: Option<u64>,
+    warnings: Vec<SnapshotWarning>,
 }
 
 /// Where `Store::state_at` got to, and what it found on the way.

@@ -101,6 +101,8 @@ pub enum SnapshotError {
     Elsewhere(u64),
     #[error("its key is not an event index")]
     Key,
+    #[error("the game's log does not lead to it")]
+    Disagrees,
 }
 
 /// The state stored at event `index` of a game of `ruleset`, or why it cannot be used.
