@@ -5,6 +5,7 @@
 //! * `input`: keys, prompts and message paging; nothing drawn.
 //! * `play`: the game controller, keys in and commands out; `errand` (travel, run,
 //!   explore, rest) and `look` (a cell in words) beside it; nothing drawn.
+//! * `timing`: an actor's energy as figures, for the side bar and the energy panel.
 //! * `window`: the macroquad frame loop and the screens that draw the rest.
 
 pub mod cli;
@@ -14,4 +15,5 @@ pub mod look;
 pub mod play;
 pub mod report;
 pub mod settings;
+pub mod timing;
 pub mod window;

@@ -81,6 +81,16 @@ pub fn message_history(store: &Store, id: GameId) -> anyhow::Result<Vec<String>>
     Ok(said.0)
 }
 
+/// How a game comes to the controller, and so what it says first.
+pub enum Start {
+    /// Just made: its opening messages are news.
+    New,
+    /// A saved game played again; with what it said before (`message_history`).
+    Resumed(Vec<String>),
+    /// A copy of a replay up to a moment, played from there; with what it said before.
+    TakenOver(Vec<String>),
+}
+
 /// The camel's bags, as the prompts see them.
 struct Bags<'a>(&'a State);
 
@@ -101,26 +111,33 @@ impl Inventory for Bags<'_> {
 }
 
 impl GameController {
-    /// A game just made (`fresh`: its messages are news) or resumed (`earlier` is what it
-    /// said before: `message_history`); reports `game ID hash H`.
-    pub fn new(session: Session, fresh: bool, earlier: Vec<String>) -> GameController {
+    /// A game opened as `start` says; reports `game ID hash H`.
+    pub fn new(session: Session, start: Start) -> GameController {
         let state = session.state();
         let mut messages = Messages::default();
         let log = state.world().messages();
-        if fresh {
-            for message in log.recent() {
-                messages.push(message.msg.to_string());
+        let name = &session.meta().name;
+        match start {
+            Start::New => {
+                for message in log.recent() {
+                    messages.push(message.msg.to_string());
+                }
             }
-        } else {
-            for text in earlier {
-                messages.recall(text);
+            Start::Resumed(earlier) => {
+                for text in earlier {
+                    messages.recall(text);
+                }
+                messages.push(format!("Welcome back to {name}. Every move is saved."));
             }
-        }
-        if !fresh {
-            messages.push(format!(
-                "Welcome back to {}. Every move is saved.",
-                session.meta().name
-            ));
+            Start::TakenOver(earlier) => {
+                for text in earlier {
+                    messages.recall(text);
+                }
+                messages.push(format!(
+                    "You take over at turn {}, as {name}. Every move is saved.",
+                    state.tick().0
+                ));
+            }
         }
         let seen = log.total();
         report::game(session.meta().id, state.hash());
@@ -436,7 +453,7 @@ mod tests {
         let session = store
             .create("camel", Header::new(7, Ruleset::NETHACK, 0), &mut ())
             .unwrap();
-        (dir, store, GameController::new(session, true, vec![]))
+        (dir, store, GameController::new(session, Start::New))
     }
 
     fn press(game: &mut GameController, store: &Store, keys: &[Key]) -> Reaction {
@@ -556,5 +573,26 @@ mod tests {
         assert_eq!(game.meta().name, "camel");
         let said = game.messages().page().last().unwrap();
         assert_eq!(said, "Saved a copy as camel!; you play on in camel.");
+    }
+    #[test]
+    fn a_resumed_game_welcomes_back_and_a_taken_over_one_says_where_it_starts() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        press(&mut game, &store, &[Key::Char('.'), Key::Char('.')]);
+        let id = game.meta().id;
+        let turn = game.state().tick().0;
+        drop(game);
+        let last = |start| {
+            let game = GameController::new(store.resume(id).unwrap(), start);
+            game.messages().page().last().unwrap().clone()
+        };
+        assert_eq!(
+            last(Start::Resumed(vec![])),
+            "Welcome back to camel. Every move is saved."
+        );
+        assert_eq!(
+            last(Start::TakenOver(vec![])),
+            format!("You take over at turn {turn}, as camel. Every move is saved.")
+        );
     }
 }

@@ -14,11 +14,15 @@ pub const FILE_NAME: &str = "settings.json";
 
 /// `#[serde(default)]` lets a file written by an older client, missing newer fields,
 /// still load with its other choices kept.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
     /// Whether the F1 energy panel is shown.
     pub panel_open: bool,
+    /// Where the player put the energy panel (its top-left corner), if they moved it.
+    pub panel_at: Option<[f32; 2]>,
+    /// The window's size when it was last closed.
+    pub window: Option<[u32; 2]>,
 }
 
 /// Where settings live: `dir` if given (tests, portable installs), otherwise the
@@ -58,7 +62,11 @@ mod tests {
     #[test]
     fn saved_settings_load_back() {
         let dir = tempfile::tempdir().unwrap();
-        let settings = Settings { panel_open: true };
+        let settings = Settings {
+            panel_open: true,
+            panel_at: Some([120.0, 340.5]),
+            window: Some([1600, 900]),
+        };
         settings.save(dir.path()).unwrap();
         assert_eq!(Settings::load(dir.path()), settings);
     }
@@ -103,8 +111,13 @@ mod tests {
     fn save_creates_the_directory_and_replaces_the_old_file() {
         let dir = tempfile::tempdir().unwrap();
         let nested = dir.path().join("config").join("sandglass");
-        Settings { panel_open: true }.save(&nested).unwrap();
-        Settings { panel_open: false }.save(&nested).unwrap();
+        Settings {
+            panel_open: true,
+            ..Settings::default()
+        }
+        .save(&nested)
+        .unwrap();
+        Settings::default().save(&nested).unwrap();
         assert!(!Settings::load(&nested).panel_open);
         let names: Vec<_> = fs::read_dir(&nested)
             .unwrap()

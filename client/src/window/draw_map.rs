@@ -480,6 +480,21 @@ mod tests {
     }
 
     #[test]
+    fn the_smallest_window_allowed_gives_readable_cells_and_room_for_the_rest() {
+        for [w, h] in [super::super::MIN_WINDOW, super::super::DEFAULT_WINDOW] {
+            let layout = Layout::new(w as f32, h as f32, 64, 40);
+            assert!(layout.cell.x >= 10.0 && layout.cell.y >= 10.0, "{layout:?}");
+            assert!(layout.map.right() <= layout.side.x, "{layout:?}");
+            assert!(layout.map.bottom() <= layout.log.y, "{layout:?}");
+            assert!(layout.side.right() <= w as f32, "{layout:?}");
+            assert!(layout.log.bottom() <= h as f32, "{layout:?}");
+        }
+        let [w, h] = super::super::MIN_WINDOW;
+        let under = Layout::new(w as f32 - 40.0, h as f32 - 40.0, 64, 40);
+        assert!(under.cell.x < 10.0, "{under:?}");
+    }
+
+    #[test]
     fn a_bigger_window_gives_bigger_cells() {
         let small = Layout::new(1024.0, 640.0, 64, 40);
         let big = Layout::new(1920.0, 1080.0, 64, 40);

@@ -2,10 +2,10 @@
 
 use macroquad::prelude::*;
 use sandglass_sim::level::DEEPEST;
-use sandglass_sim::tape::TimeModel;
 use sandglass_sim::State;
 
 use super::draw_map::{line_height, species_color, Layout, LOG_LINES};
+use crate::timing::Figures;
 
 pub const TEXT: Color = Color::new(0.90, 0.87, 0.80, 1.0);
 pub const DIM: Color = Color::new(0.55, 0.52, 0.47, 1.0);
@@ -328,12 +328,11 @@ impl<'a> Column<'a> {
         self.y += line_height(self.size);
     }
 
-    /// A label, then a bar filled `part` of `whole`, then the numbers.
-    pub fn bar(&mut self, label: &str, part: i32, whole: i32, color: Color) {
+    /// A label, then a bar filled `part` of `whole`, then `numbers`.
+    pub fn bar(&mut self, label: &str, part: i32, whole: i32, numbers: &str, color: Color) {
         let size = self.size;
         let label_w = width("Energy ", size);
         self.text.draw(label, self.x, self.y, size, TEXT);
-        let numbers = format!("{part}/{whole}");
         let numbers_w = width("9999/9999", size);
         let bar_w = (self.room - label_w - numbers_w - size * 0.5).max(size);
         let (bx, by, bh) = (self.x + label_w, self.y + size * 0.3, size * 0.75);
@@ -341,7 +340,7 @@ impl<'a> Column<'a> {
         let fill = (part.max(0) as f32 / whole.max(1) as f32).min(1.0);
         draw_rectangle(bx, by, bar_w * fill, bh, color);
         self.text
-            .draw(&numbers, bx + bar_w + size * 0.5, self.y, size, TEXT);
+            .draw(numbers, bx + bar_w + size * 0.5, self.y, size, TEXT);
         self.y += line_height(size);
     }
 
@@ -353,6 +352,43 @@ impl<'a> Column<'a> {
     pub fn has_room(&self, bottom: f32) -> bool {
         self.y + line_height(self.size) <= bottom
     }
+}
+
+/// A line of the side bar's energy block.
+#[derive(Debug, PartialEq)]
+pub enum EnergyLine {
+    Bar { energy: u16, peak: u16 },
+    Text(String),
+}
+
+/// The camel's energy as the side bar shows it, from the same figures as the energy
+/// panel's camel row: what it holds (green once it is enough to act), what a step on
+/// this ground costs and when it can act, and how fast it goes.
+pub fn energy_lines(figures: &Figures) -> Vec<(EnergyLine, Color)> {
+    let color = if figures.energy >= figures.needed {
+        GOOD
+    } else {
+        Color::new(0.35, 0.55, 0.9, 1.0)
+    };
+    let speed = match figures.pace {
+        Some(pace) => format!("Speed  {} ({pace})", figures.speed),
+        None => format!("Speed  {}", figures.speed),
+    };
+    vec![
+        (
+            EnergyLine::Bar {
+                energy: figures.energy,
+                peak: figures.peak,
+            },
+            color,
+        ),
+        (
+            EnergyLine::Text(format!("Step   {} here", figures.step)),
+            TEXT,
+        ),
+        (EnergyLine::Text(format!("Ready  {}", figures.ready)), TEXT),
+        (EnergyLine::Text(speed), TEXT),
+    ]
 }
 
 /// The side bar: the camel's vital signs, where it stands, and its bags. `heading` names
@@ -376,27 +412,34 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         } else {
             GOOD
         };
-        col.bar("HP", camel.hp().into(), camel.max_hp().into(), hp_color);
-        let time = state.world().time();
-        let stats = camel.stats();
-        // Against the most it can hold when acting: under nethack a rested camel holds
-        // more than it may carry into the next tick.
+        // Hit points below zero are how far past dead a blow went: dead is 0.
+        let hp = camel.hp().max(0);
+        let max_hp = camel.max_hp();
         col.bar(
-            "Energy",
-            state.world().energy(id).0.into(),
-            time.peak(&stats).into(),
-            Color::new(0.35, 0.55, 0.9, 1.0),
+            "HP",
+            hp.into(),
+            max_hp.into(),
+            &format!("{hp}/{max_hp}"),
+            hp_color,
         );
+        let figures = Figures::of(state, id);
+        for (line, color) in figures.iter().flat_map(energy_lines) {
+            match line {
+                EnergyLine::Bar { energy, peak } => col.bar(
+                    "Energy",
+                    energy.into(),
+                    peak.into(),
+                    &energy.to_string(),
+                    color,
+                ),
+                EnergyLine::Text(s) => col.line(&s, color),
+            }
+        }
         col.line(
             &format!("Depth  {} of {DEEPEST}", state.world().depth()),
             TEXT,
         );
         col.line(&format!("Turn   {}", state.tick().0), TEXT);
-        let speed = match time {
-            TimeModel::Nethack => format!("Speed  {}", stats.speed),
-            TimeModel::Classic { .. } => format!("Speed  move cost {}", stats.move_cost),
-        };
-        col.line(&speed, TEXT);
         let c = camel.conditions();
         let mut states = vec![];
         if state.world().is_dashing(id) {
@@ -459,6 +502,35 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::timing::Ready;
+    use sandglass_sim::ids::Tick;
+
+    #[test]
+    fn the_side_bar_says_what_the_panel_says_of_the_camel() {
+        let figures = Figures {
+            energy: 21,
+            needed: 12,
+            carried: 12,
+            peak: 24,
+            step: 12,
+            ready: Ready::At(Tick(7)),
+            speed: "18".into(),
+            pace: Some("hasted"),
+        };
+        let lines: Vec<EnergyLine> = energy_lines(&figures).into_iter().map(|l| l.0).collect();
+        assert_eq!(
+            lines,
+            [
+                EnergyLine::Bar {
+                    energy: 21,
+                    peak: 24
+                },
+                EnergyLine::Text("Step   12 here".into()),
+                EnergyLine::Text("Ready  turn 7".into()),
+                EnergyLine::Text("Speed  18 (hasted)".into()),
+            ]
+        );
+    }
 
     #[test]
     fn long_lines_wrap_at_spaces_and_lose_nothing() {

@@ -28,7 +28,7 @@ use sandglass_sim::{Header, Ruleset, State};
 use sandglass_store::{GameId, Status, Store};
 
 use crate::input::keys::{bind, Input, Key, KeyQueue, Mode};
-use crate::play::GameController;
+use crate::play::{GameController, Start};
 use crate::settings::Settings;
 use draw_map::Layout;
 
@@ -97,13 +97,20 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
         .as_deref()
         .map(Settings::load)
         .unwrap_or_default();
+    // miniquad cannot say how large the display is: the window opens as large as the
+    // player last left it, or at a size most displays hold.
+    let size = settings
+        .window
+        .map(|[w, h]| [w.clamp(MIN_WINDOW[0], 8192), h.clamp(MIN_WINDOW[1], 8192)])
+        .unwrap_or(DEFAULT_WINDOW)
+        .map(|side| side as i32);
     let result = Rc::new(RefCell::new(Ok(())));
     let out = Rc::clone(&result);
     let conf = macroquad::conf::Conf {
         miniquad_conf: Conf {
             window_title: "Sandglass".to_owned(),
-            window_width: 1024,
-            window_height: 640,
+            window_width: size[0],
+            window_height: size[1],
             high_dpi: false,
             window_resizable: true,
             ..Default::default()
@@ -126,6 +133,13 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
     });
     result.replace(Ok(()))
 }
+
+/// The window's size the first time it opens.
+const DEFAULT_WINDOW: [u32; 2] = [1280, 800];
+
+/// Below this the map's cells are under 10 pixels, too small to read, and the window
+/// says so instead of drawing the screen.
+pub const MIN_WINDOW: [u32; 2] = [860, 540];
 
 /// What every screen shares.
 pub struct App {
@@ -169,6 +183,8 @@ pub enum Go {
         ruleset: Ruleset,
     },
     Play(GameId),
+    /// A game just copied from a replay up to a moment, played from there.
+    TakeOver(GameId),
     /// The summary of a finished game.
     Over(GameId),
     /// The scrubber on a tape, checked when it opens.
@@ -203,9 +219,6 @@ impl Screen {
 /// Opens the screen `go` names; `None` to close the window. A game that cannot be opened
 /// from the menu sends the player back to it with the reason.
 fn open(app: &mut App, go: Go, time: f64) -> anyhow::Result<Option<Screen>> {
-    let menu_with = |app: &App, error: anyhow::Error| {
-        Screen::Start(Box::new(StartScreen::new(app, Some(format!("{error:#}")))))
-    };
     Ok(Some(match go {
         Go::Stay | Go::Menu => Screen::Start(Box::new(StartScreen::new(app, None))),
         Go::NewGame { seed, ruleset } => {
@@ -215,26 +228,11 @@ fn open(app: &mut App, go: Go, time: f64) -> anyhow::Result<Option<Screen>> {
             let session = app.store.create(&name, header, &mut ())?;
             Screen::Game(Box::new(GameScreen::new(GameController::new(
                 session,
-                true,
-                vec![],
+                Start::New,
             ))))
         }
-        Go::Play(id) => {
-            let resumed = app
-                .store
-                .resume(id)
-                .map_err(anyhow::Error::from)
-                .and_then(|s| {
-                    let history = crate::play::message_history(&app.store, id)?;
-                    Ok((s, history))
-                });
-            match resumed {
-                Ok((session, history)) => Screen::Game(Box::new(GameScreen::new(
-                    GameController::new(session, false, history),
-                ))),
-                Err(error) => menu_with(app, error),
-            }
-        }
+        Go::Play(id) => resume(app, id, Start::Resumed),
+        Go::TakeOver(id) => resume(app, id, Start::TakenOver),
         Go::Over(id) => match EndScreen::new(app, id) {
             Ok(screen) => Screen::End(Box::new(screen)),
             Err(error) => menu_with(app, error),
@@ -251,6 +249,31 @@ fn open(app: &mut App, go: Go, time: f64) -> anyhow::Result<Option<Screen>> {
         }
         Go::Exit => return Ok(None),
     }))
+}
+
+/// The game screen on a stored game, told what the game said before; or the menu with
+/// the reason it cannot be played.
+fn resume(app: &mut App, id: GameId, start: fn(Vec<String>) -> Start) -> Screen {
+    let resumed = app
+        .store
+        .resume(id)
+        .map_err(anyhow::Error::from)
+        .and_then(|s| {
+            let history = crate::play::message_history(&app.store, id)?;
+            Ok((s, history))
+        });
+    match resumed {
+        Ok((session, history)) => Screen::Game(Box::new(GameScreen::new(GameController::new(
+            session,
+            start(history),
+        )))),
+        Err(error) => menu_with(app, error),
+    }
+}
+
+/// The start screen, saying why what the player chose cannot be opened.
+fn menu_with(app: &App, error: anyhow::Error) -> Screen {
+    Screen::Start(Box::new(StartScreen::new(app, Some(format!("{error:#}")))))
 }
 
 async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyhow::Result<()> {
@@ -292,6 +315,10 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
             std::thread::sleep(frames::SHORTEST - work);
         }
         next_frame().await;
+    }
+    if !benchmark {
+        app.settings.window = Some([screen_width() as u32, screen_height() as u32]);
+        app.save_settings();
     }
     write_stats(&stats, benchmark, stats_file)
 }
@@ -363,6 +390,22 @@ impl Screen {
     /// One frame: the screen, then egui's parts (the scrubber's strip, the energy panel).
     fn draw(&mut self, app: &mut App, time: f64) {
         clear_background(draw_map::BACKGROUND);
+        if too_small(screen_width(), screen_height()) {
+            let (w, h) = (screen_width(), screen_height());
+            let lines = [
+                (format!("This window is {w:.0} × {h:.0}."), hud::TEXT),
+                (
+                    format!(
+                        "Make it at least {} × {} to play.",
+                        MIN_WINDOW[0], MIN_WINDOW[1]
+                    ),
+                    hud::TEXT,
+                ),
+            ];
+            let area = Rect::new(0.0, 0.0, w, h);
+            hud::dialog(&app.text, area, 13.0, "Too small", &lines);
+            return;
+        }
         match self {
             Screen::Start(s) => s.draw(app),
             Screen::Game(s) => s.draw(app, time),
@@ -371,6 +414,7 @@ impl Screen {
             Screen::Bench(s) => s.draw(app, time),
         }
         let mut open = app.settings.panel_open;
+        let mut panel_at = app.settings.panel_at;
         egui_macroquad::ui(|ctx| {
             if let Screen::Replay(s) = self {
                 s.ui(ctx, time);
@@ -379,7 +423,7 @@ impl Screen {
                 let map = state.world().map();
                 let layout =
                     Layout::new(screen_width(), screen_height(), map.width(), map.height());
-                panel::show(ctx, state, &mut open, layout.side.x);
+                panel::show(ctx, state, &mut open, &layout, &mut panel_at);
             }
         });
         egui_macroquad::draw();
@@ -387,7 +431,16 @@ impl Screen {
             // Closed with the panel's own button.
             app.toggle_panel();
         }
+        if panel_at != app.settings.panel_at {
+            app.settings.panel_at = panel_at;
+            app.save_settings();
+        }
     }
+}
+
+/// Whether a window of `w` by `h` pixels is too small to play in.
+fn too_small(w: f32, h: f32) -> bool {
+    w < MIN_WINDOW[0] as f32 || h < MIN_WINDOW[1] as f32
 }
 
 /// A seed nobody chose: the standard library's per-process random keys, mixed with the

@@ -6,30 +6,59 @@
 use egui_macroquad::egui::{
     self, Align, Color32, Context, Layout, RichText, Sense, Stroke, Ui, Vec2,
 };
-use sandglass_sim::energy::Cost;
 use sandglass_sim::ids::ActorId;
 use sandglass_sim::tape::TimeModel;
 use sandglass_sim::world::Actor;
 use sandglass_sim::State;
 
-use super::draw_map::species_color;
+use super::draw_map::{self, species_color};
+use crate::timing::Figures;
 
 const ROW: f32 = 18.0;
 const BAR: f32 = 120.0;
-/// Column widths: marker, id, name, position, speed, bar, energy, next cost, ready.
-const WIDTHS: [f32; 9] = [12.0, 40.0, 76.0, 50.0, 44.0, BAR, 52.0, 36.0, 44.0];
+/// Column widths: marker, id, name, position, speed, bar, energy, step, ready.
+const WIDTHS: [f32; 9] = [12.0, 40.0, 76.0, 50.0, 64.0, BAR, 44.0, 36.0, 60.0];
 
-const WIDTH: f32 = 570.0;
+const WIDTH: f32 = 590.0;
 
-/// Shows the panel while `open`; its close button clears `open`. It first appears with
-/// its right edge at `right`, so as not to cover the side bar.
-pub fn show(ctx: &Context, state: &State, open: &mut bool, right: f32) {
-    egui::Window::new("Energy (F1)")
+/// Shows the panel while `open`; its close button clears `open`. It first appears in the
+/// half of the map the camel is not in, its right edge at the side bar; once moved, it
+/// opens where it was put (`at`, updated when the player lets go of it).
+pub fn show(
+    ctx: &Context,
+    state: &State,
+    open: &mut bool,
+    layout: &draw_map::Layout,
+    at: &mut Option<[f32; 2]>,
+) {
+    let start = at.unwrap_or_else(|| first_place(state, layout));
+    let shown = egui::Window::new("Energy (F1)")
         .open(open)
-        .default_pos([(right - WIDTH - 10.0).max(0.0), 30.0])
+        .default_pos(start)
         .default_width(WIDTH)
         .resizable(true)
         .show(ctx, |ui| contents(ui, state));
+    let dragging = ctx.input(|i| i.pointer.any_down());
+    if let (Some(shown), false) = (shown, dragging) {
+        let corner = [shown.response.rect.min.x, shown.response.rect.min.y];
+        if corner != start {
+            *at = Some(corner);
+        }
+    }
+}
+
+/// The top-left corner for a panel that hides neither the side bar nor the camel.
+fn first_place(state: &State, layout: &draw_map::Layout) -> [f32; 2] {
+    let x = (layout.side.x - WIDTH - 10.0).max(0.0);
+    let camel_y = state
+        .world()
+        .player()
+        .map(|camel| layout.map_origin.y + layout.cell.y * f32::from(camel.pos().y));
+    let map = layout.map;
+    match camel_y {
+        Some(y) if y < map.y + map.h / 2.0 => [x, map.y + map.h / 2.0],
+        _ => [x, map.y + 10.0],
+    }
 }
 
 fn contents(ui: &mut Ui, state: &State) {
@@ -61,7 +90,7 @@ fn contents(ui: &mut Ui, state: &State) {
     ui.separator();
     ui.horizontal(|ui| {
         let titles = [
-            "", "id", "name", "pos", "speed", "energy", "", "cost", "ready",
+            "", "id", "name", "pos", "speed", "energy", "", "step", "ready",
         ];
         for (title, width) in titles.into_iter().zip(WIDTHS) {
             cell(ui, width, RichText::new(title).strong());
@@ -69,8 +98,10 @@ fn contents(ui: &mut Ui, state: &State) {
     })
     .response
     .on_hover_text(
-        "cost: an ordinary action at the actor's pace now (steps onto dunes cost more, \
-         onto hardpan less); ready: the first tick it can act if it does nothing before",
+        "speed: nethack, the speed it acts as often as, haste and slowness counted; \
+         classic, its gain against an ordinary action's cost. step: a step onto the \
+         ground it stands on, at its pace now (dunes cost more, hardpan less). ready: \
+         the first turn it can act if it does nothing before",
     );
     let current = state.current_actor();
     egui::ScrollArea::vertical()
@@ -84,31 +115,18 @@ fn contents(ui: &mut Ui, state: &State) {
 }
 
 fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
-    let time = state.world().time();
-    let stats = actor.stats();
+    let Some(figures) = Figures::of(state, id) else {
+        return;
+    };
     let color = species_color(actor.species());
     let color = Color32::from_rgb(
         (color.r * 255.0) as u8,
         (color.g * 255.0) as u8,
         (color.b * 255.0) as u8,
     );
-    let speed = match time {
-        TimeModel::Nethack => stats.speed.to_string(),
-        TimeModel::Classic { gain, .. } => format!("{gain}/{}", stats.move_cost),
-    };
-    let max = time.max_energy(&stats);
-    let cost = time.cost(&stats, Cost::Action, state.world().pace(id));
-    let ready = if acts_this_tick(state, id) {
-        "now".to_owned()
-    } else {
-        match state.next_ready_tick(id) {
-            Some(tick) => tick.0.to_string(),
-            None => "-".to_owned(),
-        }
-    };
     let pos = actor.pos();
     ui.horizontal(|ui| {
-        let [w_mark, w_id, w_name, w_pos, w_speed, _, w_energy, w_cost, w_ready] = WIDTHS;
+        let [w_mark, w_id, w_name, w_pos, w_speed, _, w_energy, w_step, w_ready] = WIDTHS;
         cell(ui, w_mark, RichText::new(if acting { "▶" } else { "" }));
         cell(ui, w_id, RichText::new(format!("#{}", id.0)).monospace());
         cell(
@@ -117,55 +135,33 @@ fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
             RichText::new(state.world().name_of(id)).color(color),
         );
         cell(ui, w_pos, mono(format!("{},{}", pos.x, pos.y)));
-        cell(ui, w_speed, mono(speed));
-        energy_bar(ui, state, id, actor);
-        cell(
-            ui,
-            w_energy,
-            mono(format!("{}/{max}", state.world().energy(id).0)),
-        );
-        cell(ui, w_cost, mono(cost.to_string()));
-        cell(ui, w_ready, mono(ready));
+        cell(ui, w_speed, mono(figures.speed.clone()));
+        energy_bar(ui, &figures, state.world().is_ready(id));
+        cell(ui, w_energy, mono(figures.energy.to_string()));
+        cell(ui, w_step, mono(figures.step.to_string()));
+        cell(ui, w_ready, mono(figures.ready.to_string()));
     });
 }
 
-/// Ready, and its turn in this tick's order is now or still to come.
-fn acts_this_tick(state: &State, id: ActorId) -> bool {
-    let order = state.world().turn_order();
-    let (Some(current), Some(mine)) = (
-        state
-            .current_actor()
-            .and_then(|c| order.iter().position(|&a| a == c)),
-        order.iter().position(|&a| a == id),
-    ) else {
-        return false;
-    };
-    mine >= current && state.world().is_ready(id)
-}
-
-/// Energy against the most the actor can hold when it acts, with marks at its max
-/// energy (what it may carry into the next tick) and at what it needs to act.
-fn energy_bar(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor) {
-    let time = state.world().time();
-    let stats = actor.stats();
-    let energy = state.world().energy(id);
+/// Energy against the most the actor can hold when it acts, with marks at what it may
+/// carry into the next tick and at what it needs to act.
+fn energy_bar(ui: &mut Ui, figures: &Figures, ready: bool) {
     let (rect, _) = ui.allocate_exact_size(Vec2::new(BAR, ROW - 6.0), Sense::hover());
-    let scale = f32::from(time.peak(&stats).max(1));
+    let scale = f32::from(figures.peak.max(1));
     let x_of = |energy: u16| rect.left() + rect.width() * (f32::from(energy) / scale).min(1.0);
     let painter = ui.painter();
     painter.rect_filled(rect, 2.0, Color32::from_gray(40));
-    let ready = state.world().is_ready(id);
     let fill = if ready {
         Color32::from_rgb(90, 190, 90)
     } else {
         Color32::from_rgb(70, 120, 200)
     };
     let mut filled = rect;
-    filled.set_right(x_of(energy.0));
+    filled.set_right(x_of(figures.energy));
     painter.rect_filled(filled, 2.0, fill);
     for (energy, color) in [
-        (time.max_energy(&stats), Color32::WHITE),
-        (time.ready_at(&stats), Color32::YELLOW),
+        (figures.carried, Color32::WHITE),
+        (figures.needed, Color32::YELLOW),
     ] {
         let x = x_of(energy);
         painter.line_segment(

@@ -296,7 +296,7 @@ impl ReplayScreen {
     /// Plays the game taken over, or says why there is none.
     fn taken_over(&mut self, copy: JoinHandle<Result<GameMeta, StoreError>>) -> Go {
         match copy.join() {
-            Ok(Ok(meta)) if meta.status == Status::Alive => Go::Play(meta.id),
+            Ok(Ok(meta)) if meta.status == Status::Alive => Go::TakeOver(meta.id),
             Ok(Ok(meta)) => Go::Over(meta.id),
             Ok(Err(error)) => {
                 self.note = Some(format!("Could not take over: {error}."));
