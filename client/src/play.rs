@@ -12,7 +12,7 @@ use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
 use crate::errand::{known_stairs, Errand, Running};
 use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
-use crate::input::messages::Messages;
+use crate::input::messages::{quoted, Messages};
 use crate::input::prompt::{self, Flow, Inventory, ItemView, Prompt};
 use crate::report;
 
@@ -417,7 +417,7 @@ impl GameController {
                 let meta = self.session.meta();
                 let said = match store.fork(meta.id, &name, meta.events) {
                     Ok(_) => format!("Saved a copy as {name}; you play on in {}.", meta.name),
-                    Err(error) => format!("Not saved: {error}."),
+                    Err(error) => quoted(&format!("Not saved: {error}.")),
                 };
                 self.messages.turn_page();
                 self.messages.push(said);

@@ -114,9 +114,38 @@ impl Messages {
     }
 }
 
+/// `s` with the backticks a terminal message quotes names in (`name`) turned into the
+/// quotation marks a window shows (“name”).
+pub fn quoted(s: &str) -> String {
+    let mut open = false;
+    s.chars()
+        .map(|c| match c {
+            '`' => {
+                open = !open;
+                if open {
+                    '“'
+                } else {
+                    '”'
+                }
+            }
+            c => c,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_quoted_for_a_terminal_are_quoted_for_the_eye() {
+        assert_eq!(
+            quoted("no game is named `camel`; `sandglass saves` lists the games"),
+            "no game is named “camel”; “sandglass saves” lists the games"
+        );
+        assert_eq!(quoted("nothing quoted"), "nothing quoted");
+    }
+
     use sandglass_sim::geometry::Direction;
 
     fn numbered(count: usize) -> Messages {

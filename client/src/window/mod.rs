@@ -273,7 +273,8 @@ fn resume(app: &mut App, id: GameId, start: fn(Vec<String>) -> Start) -> Screen 
 
 /// The start screen, saying why what the player chose cannot be opened.
 fn menu_with(app: &App, error: anyhow::Error) -> Screen {
-    Screen::Start(Box::new(StartScreen::new(app, Some(format!("{error:#}")))))
+    let said = crate::input::messages::quoted(&format!("{error:#}"));
+    Screen::Start(Box::new(StartScreen::new(app, Some(said))))
 }
 
 async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyhow::Result<()> {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use macroquad::prelude::*;
 use sandglass_sim::message::Msg;
 use sandglass_sim::species::Species;
+use sandglass_sim::text::a;
 use sandglass_sim::Change;
 use sandglass_sim::{fold, Observer, State};
 use sandglass_store::{GameId, GameMeta, Status};
@@ -33,9 +34,24 @@ struct Tally {
 }
 
 impl Observer for Tally {
-    fn changed(&mut self, _state: &State, change: &Change) {
-        let Change::Say(msg) = change else { return };
-        match *msg {
+    fn changed(&mut self, state: &State, change: &Change) {
+        match change {
+            Change::Say(msg) => self.said(*msg),
+            &Change::Hurt { actor, amount } if Some(actor) == state.world().player_id() => {
+                // Every hurt counts, blows and poison alike, but only as far as the camel
+                // had hit points to lose: the blow that kills takes what was left.
+                let after = state.world().actor(actor).map_or(0, |camel| camel.hp());
+                let before = i32::from(after) + i32::from(amount);
+                self.taken += i32::from(amount).min(before.max(0));
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Tally {
+    fn said(&mut self, msg: Msg) {
+        match msg {
             Msg::Killed {
                 attacker: Species::Camel,
                 target,
@@ -45,11 +61,6 @@ impl Observer for Tally {
                 damage,
                 ..
             } => self.dealt += i32::from(damage),
-            Msg::Hit {
-                target: Species::Camel,
-                damage,
-                ..
-            } => self.taken += i32::from(damage),
             Msg::Ate(_) => self.eaten += 1,
             Msg::Died { by } => self.killed_by = by,
             _ => {}
@@ -85,15 +96,15 @@ impl EndScreen {
         let title = match meta.status {
             Status::Dead => match t.killed_by {
                 Some(s) => format!(
-                    "You died on depth {}, killed by a {}.",
+                    "You died on depth {}, killed by {}.",
                     meta.depth,
-                    s.name()
+                    a(s.name())
                 ),
                 None => format!("You died on depth {}.", meta.depth),
             },
             Status::Won => "You reached the oasis!".to_owned(),
             Status::Quit => format!("You gave up the crossing on depth {}.", meta.depth),
-            Status::Alive => format!("`{}` goes on.", meta.name),
+            Status::Alive => format!("{} goes on.", meta.name),
         };
         let kills = if t.kills.is_empty() {
             "none".to_owned()
@@ -113,7 +124,7 @@ impl EndScreen {
         let lines = vec![
             (
                 format!(
-                    "Game `{}` ({}, seed {})",
+                    "Game {} ({}, seed {})",
                     meta.name,
                     meta.header.ruleset.name(),
                     meta.header.seed
@@ -169,5 +180,80 @@ fn plural(name: &str, n: u32) -> String {
         name.to_owned()
     } else {
         format!("{name}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandglass_sim::bot::Bot;
+    use sandglass_sim::{Header, Ruleset};
+
+    /// Counts what the messages say the camel took from blows, and whether it was ever
+    /// poisoned.
+    #[derive(Default)]
+    struct Blows {
+        taken: i32,
+        poisoned: bool,
+    }
+
+    impl Observer for Blows {
+        fn changed(&mut self, _state: &State, change: &Change) {
+            match change {
+                Change::Say(Msg::Hit {
+                    target: Species::Camel,
+                    damage,
+                    ..
+                }) => self.taken += i32::from(*damage),
+                Change::Say(Msg::Poisoned) => self.poisoned = true,
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn damage_taken_counts_poison_as_well_as_blows() {
+        let poisoned = (0..40).find_map(|seed| {
+            let tape = Bot::new(seed).record(Header::new(seed, Ruleset::NETHACK, 0), 3000);
+            let mut tally = Tally::default();
+            let mut blows = Blows::default();
+            fold(&tape.header, tape.events.iter().copied(), &mut tally).unwrap();
+            fold(&tape.header, tape.events.iter().copied(), &mut blows).unwrap();
+            blows.poisoned.then_some((tally, blows))
+        });
+        let (tally, blows) = poisoned.expect("a camel poisoned in 40 bot games");
+        assert!(
+            tally.taken > blows.taken,
+            "poison hurts beyond the blows: {} against {}",
+            tally.taken,
+            blows.taken
+        );
+    }
+    #[test]
+    fn the_summary_names_the_killer_with_its_article_and_quotes_no_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = sandglass_store::Store::open(dir.path()).unwrap();
+        let tape = Bot::new(30).record(Header::new(3, Ruleset::NETHACK, 0), u64::MAX);
+        let recording = sandglass_sim::Recording::record(tape.header, tape.events).unwrap();
+        let meta = store.import(&recording, "last crossing").unwrap();
+        let mut end = EndScreen {
+            meta,
+            state: State::new(&recording.header, &mut ()),
+            tally: Tally::default(),
+        };
+        end.tally.killed_by = Some(Species::Elephant);
+        end.meta.status = Status::Dead;
+        let (title, lines) = end.lines();
+        assert_eq!(
+            title,
+            format!(
+                "You died on depth {}, killed by an elephant.",
+                end.meta.depth
+            )
+        );
+        assert!(lines[0]
+            .0
+            .starts_with("Game last crossing (nethack, seed 3)"));
+        assert!(lines.iter().all(|(l, _)| !l.contains('`')), "{lines:?}");
     }
 }

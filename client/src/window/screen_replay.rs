@@ -299,7 +299,9 @@ impl ReplayScreen {
             Ok(Ok(meta)) if meta.status == Status::Alive => Go::TakeOver(meta.id),
             Ok(Ok(meta)) => Go::Over(meta.id),
             Ok(Err(error)) => {
-                self.note = Some(format!("Could not take over: {error}."));
+                self.note = Some(crate::input::messages::quoted(&format!(
+                    "Could not take over: {error}."
+                )));
                 Go::Stay
             }
             Err(_) => {
