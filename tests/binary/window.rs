@@ -28,8 +28,8 @@ use sandglass_store::{sgr, GameId, Status, Store};
 /// How long any one thing may take before the test gives up on it.
 const PATIENCE: Duration = Duration::from_secs(10);
 /// The window's size, as the binary opens it.
-const WIDTH: usize = 1024;
-const HEIGHT: usize = 640;
+const WIDTH: usize = 1280;
+const HEIGHT: usize = 720;
 /// The fill of an egui window in its dark theme: a grey the game's palette never uses.
 const EGUI_FILL: [u8; 3] = [27, 27, 27];
 
@@ -106,7 +106,7 @@ fn play_save_and_continue(display: &Xvfb, shots: &Path) {
     let end = game.shot(shots, "6-end");
     assert_not_blank(&end, "the end screen");
     game.key("q");
-    game.wait_exit();
+    game.wait_exit("q");
 
     let store = Store::open(data.path()).unwrap();
     let meta = store.meta(id).unwrap();
@@ -149,7 +149,7 @@ fn play_save_and_continue(display: &Xvfb, shots: &Path) {
     );
     assert_eq!(menu.leave_with("Escape"), saved);
     menu.key("q");
-    menu.wait_exit();
+    menu.wait_exit("q");
 }
 
 /// Explore (`x`) until the stairs are in sight, look about (`;`), read the history
@@ -205,7 +205,7 @@ fn explore_look_travel_and_descend(display: &Xvfb, shots: &Path) {
     game.shot(shots, "16-depth-2");
     let reported = game.leave_with("Escape");
     game.key("q");
-    game.wait_exit();
+    game.wait_exit("q");
 
     let store = Store::open(data.path()).unwrap();
     let meta = store.meta(id).unwrap();
@@ -250,7 +250,7 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
     replay.shot(shots, "11-taken-over");
     assert_eq!(replay.leave_with("Escape"), hash);
     replay.key("q");
-    replay.wait_exit();
+    replay.wait_exit("q");
 
     let store = Store::open(data.path()).unwrap();
     let meta = store.meta(taken).unwrap();
@@ -311,7 +311,7 @@ impl Xvfb {
                 &name,
                 "-screen",
                 "0",
-                "1024x640x24",
+                "1280x720x24",
                 "-nolisten",
                 "tcp",
                 "-noreset",
@@ -500,11 +500,15 @@ impl Window {
         Image::from_file_with_format(&bytes, None).expect("import writes a PNG")
     }
 
-    fn wait_exit(&mut self) {
+    /// Waits for the binary to exit after `key` closed it. The window can be gone before
+    /// xdotool lets go of the key, which the X server then holds down: pressed again for
+    /// the next window, it would send nothing.
+    fn wait_exit(&mut self, key: &str) {
         let deadline = Instant::now() + PATIENCE;
         loop {
             if let Some(status) = self.process.try_wait().unwrap() {
                 assert!(status.success(), "the binary failed: {status}");
+                self.xdotool(&["keyup", key]);
                 return;
             }
             assert!(Instant::now() < deadline, "the binary did not exit");

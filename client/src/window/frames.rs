@@ -9,6 +9,23 @@ use std::time::{Duration, Instant};
 /// a 60 Hz refresh so that with vsync on the cap never makes a frame miss its vblank.
 pub const SHORTEST: Duration = Duration::from_micros(13_333);
 
+/// The shortest frame once nothing has changed for a while: the window still answers a
+/// key within a tenth of a second, at a tenth of the cost.
+pub const IDLE: Duration = Duration::from_millis(100);
+
+/// How long the screen stays at the full frame rate after it last changed: long enough
+/// for the next key of a player who is playing.
+pub const QUIET_AFTER: f64 = 2.0;
+
+/// The shortest frame, `still` seconds after the screen last changed.
+pub fn shortest(still: f64) -> Duration {
+    if still < QUIET_AFTER {
+        SHORTEST
+    } else {
+        IDLE
+    }
+}
+
 /// Durations of every frame, in seconds.
 #[derive(Default)]
 pub struct FrameStats {
@@ -67,6 +84,14 @@ fn summary(values: &[f64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_frame_rate_drops_only_after_the_screen_stays_still() {
+        assert_eq!(shortest(0.0), SHORTEST);
+        assert_eq!(shortest(QUIET_AFTER - 0.01), SHORTEST);
+        assert_eq!(shortest(QUIET_AFTER), IDLE);
+        assert!(IDLE > SHORTEST * 5);
+    }
 
     #[test]
     fn percentiles_of_a_known_list() {

@@ -135,7 +135,7 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
 }
 
 /// The window's size the first time it opens.
-const DEFAULT_WINDOW: [u32; 2] = [1280, 800];
+const DEFAULT_WINDOW: [u32; 2] = [1280, 720];
 
 /// Below this the map's cells are under 10 pixels, too small to read, and the window
 /// says so instead of drawing the screen.
@@ -290,11 +290,15 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         return Ok(());
     };
     let benchmark = matches!(screen, Screen::Bench(_));
+    // When the screen last changed: the frame rate drops while nothing does.
+    let mut last_change = 0.0;
     loop {
         let start = Instant::now();
         let time = get_time();
         repeat_all_miniquad_input(&mut keys, subscriber);
-        let mut go = screen.keys(&mut app, keys.take(), time)?;
+        let pressed = keys.take();
+        let had_input = !pressed.is_empty() || mouse_delta_position() != Vec2::ZERO;
+        let mut go = screen.keys(&mut app, pressed, time)?;
         let next = screen.update(&mut app, time)?;
         if matches!(go, Go::Stay) {
             go = next;
@@ -309,11 +313,17 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
                 None => break,
             }
         }
-        screen.draw(&mut app, time);
+        let repaint = screen.draw(&mut app, time);
+        if repaint || screen.busy() || had_input {
+            last_change = time;
+        }
         let work = start.elapsed();
         stats.frame(start, work);
-        if stats_file.is_none() && !benchmark && work < frames::SHORTEST {
-            std::thread::sleep(frames::SHORTEST - work);
+        if stats_file.is_none() && !benchmark {
+            let shortest = frames::shortest(time - last_change);
+            if work < shortest {
+                std::thread::sleep(shortest - work);
+            }
         }
         next_frame().await;
     }
@@ -381,6 +391,16 @@ impl Screen {
         })
     }
 
+    /// Whether the screen changes by itself, and so needs the next frame unasked.
+    fn busy(&self) -> bool {
+        match self {
+            Screen::Game(s) => s.busy(),
+            Screen::Replay(s) => s.busy(),
+            Screen::Bench(_) => true,
+            Screen::Start(_) | Screen::End(_) => false,
+        }
+    }
+
     /// Leaving a game reports its final hash.
     fn leave(&mut self) {
         if let Screen::Game(game) = self {
@@ -389,7 +409,8 @@ impl Screen {
     }
 
     /// One frame: the screen, then egui's parts (the scrubber's strip, the energy panel).
-    fn draw(&mut self, app: &mut App, time: f64) {
+    /// Returns whether egui wants another frame (a widget still changing).
+    fn draw(&mut self, app: &mut App, time: f64) -> bool {
         clear_background(draw_map::BACKGROUND);
         if too_small(screen_width(), screen_height()) {
             let (w, h) = (screen_width(), screen_height());
@@ -405,7 +426,7 @@ impl Screen {
             ];
             let area = Rect::new(0.0, 0.0, w, h);
             hud::dialog(&app.text, area, 13.0, "Too small", &lines);
-            return;
+            return false;
         }
         match self {
             Screen::Start(s) => s.draw(app),
@@ -427,6 +448,8 @@ impl Screen {
                 panel::show(ctx, state, &mut open, &layout, &mut panel_at);
             }
         });
+        let mut repaint = false;
+        egui_macroquad::cfg(|ctx| repaint = ctx.has_requested_repaint());
         egui_macroquad::draw();
         if open != app.settings.panel_open {
             // Closed with the panel's own button.
@@ -436,6 +459,7 @@ impl Screen {
             app.settings.panel_at = panel_at;
             app.save_settings();
         }
+        repaint
     }
 }
 

@@ -79,6 +79,11 @@ impl GameScreen {
         self.game.state()
     }
 
+    /// Whether the screen changes by itself: an errand under way, or a command's playback.
+    pub fn busy(&self) -> bool {
+        self.game.is_running() || self.playback.as_ref().is_some_and(|p| !p.is_done())
+    }
+
     pub fn key(&mut self, app: &mut App, key: Key, time: f64) -> anyhow::Result<Go> {
         // A key means the player has seen enough of the last command's playback.
         if let Some(playback) = &mut self.playback {

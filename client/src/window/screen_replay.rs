@@ -152,6 +152,13 @@ impl ReplayScreen {
         }
     }
 
+    /// Whether the screen changes by itself: playing, copying a take-over, or animating.
+    pub fn busy(&self) -> bool {
+        self.playing
+            || !matches!(self.take_over, TakeOver::No)
+            || self.playback.as_ref().is_some_and(|p| !p.is_done())
+    }
+
     /// Plays on by itself while not paused, and does what the strip asked for.
     pub fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
         match std::mem::replace(&mut self.take_over, TakeOver::No) {
