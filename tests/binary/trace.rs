@@ -72,13 +72,23 @@ fn the_elephant_charges_and_the_egg_hatches() {
 fn a_bad_scenario_is_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.toml");
-    std::fs::write(&path, "ruleset = \"chess\"\nmap = \"..\"\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_sandglass"))
-        .args(["trace", path.to_str().unwrap(), "--ticks", "3"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("unknown ruleset \"chess\""), "{err}");
+    let bad = [
+        (
+            "ruleset = \"chess\"\nmap = \"..\"\n",
+            "unknown ruleset \"chess\"",
+        ),
+        // Not TOML at all: toml's own message quotes the line over several.
+        ("seed = 1\nmap = \n", "line 2, column 7: invalid string"),
+    ];
+    for (text, needle) in bad {
+        std::fs::write(&path, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_sandglass"))
+            .args(["trace", path.to_str().unwrap(), "--ticks", "3"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{err}");
+    }
 }

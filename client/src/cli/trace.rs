@@ -12,8 +12,10 @@ use sandglass_sim::{Live, Need, Observer, State};
 pub fn run(path: &Path, ticks: u64) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read scenario {}", path.display()))?;
-    let scenario: Scenario = toml::from_str(&text)
-        .with_context(|| format!("{} is not a valid scenario file", path.display()))?;
+    let scenario: Scenario = toml::from_str(&text).map_err(|error| {
+        let what = toml_error(&text, &error);
+        anyhow::anyhow!("{} is not a valid scenario file: {what}", path.display())
+    })?;
     let state = scenario
         .build()
         .with_context(|| format!("in {}", path.display()))?;
@@ -31,6 +33,19 @@ pub fn run(path: &Path, ticks: u64) -> anyhow::Result<()> {
         anyhow::bail!("the scenario stopped for a player command; scenarios have no player");
     }
     Ok(())
+}
+
+/// A TOML error in one line: where, then what. toml's own message takes several lines,
+/// quoting the line and underlining the place.
+fn toml_error(text: &str, error: &toml::de::Error) -> String {
+    let what = error.message().lines().collect::<Vec<_>>().join("; ");
+    let Some(span) = error.span() else {
+        return what;
+    };
+    let before = text.get(..span.start).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.chars().rev().take_while(|&c| c != '\n').count() + 1;
+    format!("line {line}, column {column}: {what}")
 }
 
 /// One JSON object per action, in the order taken.
@@ -61,5 +76,26 @@ impl<W: Write> Observer for Printer<W> {
                 self.failed = Some(error);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_in(text: &str) -> String {
+        toml_error(text, &toml::from_str::<Scenario>(text).unwrap_err())
+    }
+
+    #[test]
+    fn a_toml_error_is_one_line_saying_where() {
+        assert_eq!(
+            error_in("seed = 1\nruleset = \n"),
+            "line 2, column 11: invalid string; expected `\"`, `'`"
+        );
+        assert_eq!(
+            error_in("seed = 1\n"),
+            "line 1, column 1: missing field `ruleset`"
+        );
     }
 }

@@ -68,7 +68,7 @@ impl From<sled::Error> for StoreError {
             sled::Error::Io(e) if is_full(&e) => StoreError::DiskFull,
             sled::Error::Io(e) => StoreError::Db(e.to_string()),
             sled::Error::Corruption { .. } => StoreError::Corrupt,
-            other => StoreError::Db(format!("{other:?}")),
+            other => StoreError::Db(other.to_string()),
         }
     }
 }
