@@ -151,7 +151,7 @@ fn seed_records(out: &Path) {
     store.fork(first, "a fork", at).unwrap();
     let whole = Bot::new(30).record(Header::new(3, Ruleset::NETHACK, 0), u64::MAX);
     let died = Recording::record(whole.header, whole.events).unwrap();
-    store.import(&died, "died").unwrap();
+    store.import(&died, "died", &mut |_, _| ()).unwrap();
     for meta in store.games().unwrap() {
         write(out, &format!("game-{}", meta.id), &record_input(&meta));
     }

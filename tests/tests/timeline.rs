@@ -271,8 +271,8 @@ fn a_stored_game_verifies_and_scrubs_like_a_file() {
     let file = whole_game();
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
-    let meta = store.import(file, "camel").unwrap();
-    let (stored, warnings) = store.recording(meta.id).unwrap();
+    let meta = store.import(file, "camel", &mut |_, _| ()).unwrap();
+    let (stored, warnings) = store.recording(meta.id, &mut |_, _| ()).unwrap();
     assert!(warnings.is_empty());
     assert!(
         !stored.checkpoints.is_empty(),

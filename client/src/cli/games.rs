@@ -11,6 +11,7 @@ use sandglass_sim::drive::Game;
 use sandglass_sim::{Command, Header, State};
 use sandglass_store::{now, sgr, GameMeta, PlayError, Session, Store};
 
+use super::progress::{file_label, with_bar};
 use super::{data_dir_or_default, utc, warn, RulesetArg};
 
 #[derive(Subcommand)]
@@ -97,7 +98,9 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
         GamesCmd::Export { game, file } => {
             let store = Store::open(&dir)?;
             let meta = store.find(&game)?;
-            let replay = store.export(meta.id)?;
+            let replay = with_bar(&meta.name, meta.events, |progress| {
+                store.export(meta.id, progress)
+            })?;
             sgr::write(&replay, &file)
                 .with_context(|| format!("cannot export to {}", file.display()))?;
             println!(
@@ -120,7 +123,10 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
                     store.free_name(&stem)?
                 }
             };
-            let meta = store.import(&replay, &name).with_context(context)?;
+            let meta = with_bar(&file_label(&file), replay.events.len() as u64, |progress| {
+                store.import(&replay, &name, progress)
+            })
+            .with_context(context)?;
             println!(
                 "Imported {} as `{}` (game {}).",
                 file.display(),

@@ -28,7 +28,7 @@ pub fn table(store: &Store) -> Result<Vec<Entry>, StoreError> {
         .into_iter()
         .map(|meta| {
             let checked = store
-                .recording(meta.id)
+                .recording(meta.id, &mut |_, _| ())
                 .map_err(|e| e.to_string())
                 .and_then(|(recording, _)| {
                     recording

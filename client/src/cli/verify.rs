@@ -10,8 +10,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use sandglass_sim::{CheckError, Recording};
-use sandglass_store::{sgr, Store};
+use sandglass_store::{sgr, Stage, Store};
 
+use super::progress::{file_label, Bar};
 use super::{data_dir_or_default, warn};
 
 /// What one replay came to.
@@ -73,7 +74,10 @@ pub fn is_replay_file(name: &str) -> bool {
 
 fn verify_file(path: &Path) -> Verdict {
     match sgr::read(path) {
-        Ok(file) => check(&file, "the file"),
+        Ok(file) => {
+            let mut bar = Bar::new(&file_label(path), file.events.len() as u64);
+            check(&file, "the file", &mut bar)
+        }
         Err(error) => Verdict::Fail {
             at: None,
             what: error.to_string(),
@@ -92,18 +96,26 @@ fn verify_game(name: &str, store: &Result<Store, String>) -> Verdict {
         Ok(store) => store,
         Err(what) => return fail(what.clone()),
     };
-    match store.find(name).and_then(|meta| store.recording(meta.id)) {
+    let meta = match store.find(name) {
+        Ok(meta) => meta,
+        Err(error) => return fail(error.to_string()),
+    };
+    let mut bar = Bar::new(name, meta.events);
+    match store.recording(meta.id, &mut |stage, at| bar.at(stage, at)) {
         Ok((file, warnings)) => {
-            warn(&warnings);
-            check(&file, "the game's snapshot")
+            bar.suspend(|| warn(&warnings));
+            check(&file, "the game's snapshot", &mut bar)
         }
         Err(error) => fail(error.to_string()),
     }
 }
 
 /// `checkpoint` names what recorded the hashes along the way, for the message.
-fn check(file: &Recording, checkpoint: &str) -> Verdict {
-    let error = match file.check(&mut (), u64::MAX, |_| ()) {
+fn check(file: &Recording, checkpoint: &str, bar: &mut Bar) -> Verdict {
+    let checked = file.check(&mut (), u64::MAX, |state| {
+        bar.at(Stage::Checking, state.events_folded())
+    });
+    let error = match checked {
         Ok(state) => {
             return Verdict::Ok {
                 events: state.events_folded(),

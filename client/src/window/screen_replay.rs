@@ -55,7 +55,7 @@ impl Replay {
             Tape::Game(id) => {
                 let name = store.meta(*id)?.name;
                 // Damaged snapshots are only a cache; the fold below checks the rest.
-                let (file, _damaged) = store.recording(*id)?;
+                let (file, _damaged) = store.recording(*id, &mut |_, _| ())?;
                 (file, name)
             }
             Tape::File(path) => {

@@ -56,6 +56,16 @@ impl CheckError {
 impl Recording {
     /// Folds a tape and records its checkpoints and final hash.
     pub fn record(header: Header, events: Vec<Event>) -> Result<Recording, CheckError> {
+        Recording::record_visiting(header, events, |_| ())
+    }
+
+    /// `record`, where `visit` sees the state wherever the player was to move and at
+    /// every checkpoint: enough to tell how far a long fold has got.
+    pub fn record_visiting(
+        header: Header,
+        events: Vec<Event>,
+        mut visit: impl FnMut(&State),
+    ) -> Result<Recording, CheckError> {
         check_header(&header)?;
         let mut checkpoints = vec![];
         let state = fold_visiting(&header, &events, &mut (), |state| {
@@ -63,6 +73,7 @@ impl Recording {
             if folded % CHECKPOINT_EVERY == 0 {
                 checkpoints.push((folded, state.hash()));
             }
+            visit(state);
             Ok::<_, CheckError>(next_multiple(folded, CHECKPOINT_EVERY))
         })?;
         Ok(Recording {

@@ -225,10 +225,10 @@ fn verify(c: &mut Criterion) {
     // The same game stored in a data directory, where decoding means reading the log.
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
-    let id = store.import(&file, "million").unwrap().id;
+    let id = store.import(&file, "million", &mut |_, _| ()).unwrap().id;
     let read = time(&mut || drop(std::hint::black_box(store.events(id).unwrap())));
     let stored = time(&mut || {
-        let (file, _) = store.recording(id).unwrap();
+        let (file, _) = store.recording(id, &mut |_, _| ()).unwrap();
         std::hint::black_box(file.check(&mut (), u64::MAX, |_| ()).unwrap());
     });
     println!(

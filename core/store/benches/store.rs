@@ -187,8 +187,8 @@ fn load(c: &mut Criterion) {
     let store = Store::open(dir.path()).unwrap();
     let best_file = Recording::record(header.clone(), tape[..best_len].to_vec()).unwrap();
     let worst_file = Recording::record(header.clone(), tape).unwrap();
-    let best = store.import(&best_file, "best").unwrap();
-    let worst = store.import(&worst_file, "worst").unwrap();
+    let best = store.import(&best_file, "best", &mut |_, _| ()).unwrap();
+    let worst = store.import(&worst_file, "worst", &mut |_, _| ()).unwrap();
 
     let snapshots = store.snapshots(worst.id).unwrap();
     let (newest, state) = snapshots.last().unwrap();
@@ -244,7 +244,7 @@ fn load(c: &mut Criterion) {
     let fresh = tempfile::tempdir().unwrap();
     {
         let store = Store::open(fresh.path()).unwrap();
-        store.import(&worst_file, "one").unwrap();
+        store.import(&worst_file, "one", &mut |_, _| ()).unwrap();
     }
     println!(
         "sled directory, one imported {}-event game: {:.1} bytes per event",

@@ -13,7 +13,7 @@ use super::db::{encode_meta, tree_name, GameTrees, Store, STEPS};
 use super::error::{PlayError, ReplayFileError, StoreError};
 use super::log::{self, index_of, key};
 use super::snapshot::{self, SnapshotError, SnapshotWarning};
-use super::{GameId, GameMeta};
+use super::{GameId, GameMeta, Stage};
 
 /// How many steps an import writes in one sled batch.
 const BULK_BATCH: usize = 64;
@@ -174,7 +174,7 @@ impl Store {
     /// The whole tape of a game.
     pub fn events(&self, id: GameId) -> Result<Vec<Event>, StoreError> {
         let meta = self.meta(id)?;
-        self.read_log(&meta, 0, meta.events)
+        self.read_log(&meta, 0, meta.events, &mut |_| ())
     }
 
     /// Every usable snapshot of a game, oldest first, as (event index, state). Damaged
@@ -239,10 +239,20 @@ impl Store {
     }
 
     /// The game as a recording, for a replay file, checked against its saved hash.
-    pub fn export(&self, id: GameId) -> Result<Recording, StoreError> {
+    /// `progress` is told how far the reading, then the fold, has got.
+    pub fn export(
+        &self,
+        id: GameId,
+        progress: &mut dyn FnMut(Stage, u64),
+    ) -> Result<Recording, StoreError> {
         let meta = self.meta(id)?;
-        let events = self.events(id)?;
-        let file = Recording::record(meta.header.clone(), events).map_err(ReplayFileError::from)?;
+        let events = self.read_log(&meta, 0, meta.events, &mut |at| {
+            progress(Stage::Reading, at)
+        })?;
+        let file = Recording::record_visiting(meta.header.clone(), events, |state| {
+            progress(Stage::Checking, state.events_folded())
+        })
+        .map_err(ReplayFileError::from)?;
         if meta
             .final_hash()
             .is_some_and(|saved| saved != file.final_hash)
@@ -259,21 +269,29 @@ impl Store {
     }
 
     /// Stores a recording (a replay file's) as a new game called `name`, after checking
-    /// every hash in it.
-    pub fn import(&self, file: &Recording, name: &str) -> Result<GameMeta, StoreError> {
+    /// every hash in it. `progress` is told how far the fold, then the writing, has got.
+    pub fn import(
+        &self,
+        file: &Recording,
+        name: &str,
+        progress: &mut dyn FnMut(Stage, u64),
+    ) -> Result<GameMeta, StoreError> {
         self.check_new_name(name)?;
         let mut snapshots = Snapshots::default();
         let state = file
-            .replay(|state| snapshots.visit(state))
+            .replay(|state| {
+                snapshots.visit(state);
+                progress(Stage::Checking, state.events_folded());
+            })
             .map_err(ReplayFileError::from)?;
-        self.store_new(
-            name,
-            &file.header,
-            &file.events,
+        let tape = Checked {
+            header: &file.header,
+            events: &file.events,
             snapshots,
-            &state,
-            file.final_hash,
-        )
+            hash: file.final_hash,
+            state,
+        };
+        self.store_new(name, tape, progress)
     }
 
     /// Stores a tape as a new game called `name`: "take over from here" forks a replay
@@ -296,17 +314,30 @@ impl Store {
             Ok::<_, CheckError>(u64::MAX)
         })
         .map_err(ReplayFileError::from)?;
-        self.store_new(name, header, events, snapshots, &state, state.hash())
+        let tape = Checked {
+            header,
+            events,
+            snapshots,
+            hash: state.hash(),
+            state,
+        };
+        self.store_new(name, tape, &mut |_, _| ())
     }
 
     /// A stored game as a recording, for `Recording::check` to check as it checks a
     /// replay file: its events, the hashes of its snapshots as the checkpoints, and the
     /// hash its record was saved with as the final hash. Nothing is folded here. Snapshots
     /// that are damaged (a cache entry that disagrees with itself) are left out and
-    /// returned as warnings, as `load` skips them.
-    pub fn recording(&self, id: GameId) -> Result<(Recording, Vec<SnapshotWarning>), StoreError> {
+    /// returned as warnings, as `load` skips them. `progress` is told how far the reading has got.
+    pub fn recording(
+        &self,
+        id: GameId,
+        progress: &mut dyn FnMut(Stage, u64),
+    ) -> Result<(Recording, Vec<SnapshotWarning>), StoreError> {
         let meta = self.meta(id)?;
-        let events = self.read_log(&meta, 0, meta.events)?;
+        let events = self.read_log(&meta, 0, meta.events, &mut |at| {
+            progress(Stage::Reading, at)
+        })?;
         let mut checkpoints = vec![];
         let mut warnings = vec![];
         let snapshots = self.snapshot_trees(&meta, meta.events)?.into_iter().rev();
@@ -349,15 +380,13 @@ impl Store {
         Ok((file, warnings))
     }
 
-    /// Writes a checked tape as a new game: events, snapshots, then the record.
+    /// Writes a checked tape as a new game: events, snapshots, then the record. `progress`
+    /// is told how far the writing of the events has got.
     fn store_new(
         &self,
         name: &str,
-        header: &Header,
-        events: &[Event],
-        snapshots: Snapshots,
-        state: &State,
-        hash: u64,
+        tape: Checked,
+        progress: &mut dyn FnMut(Stage, u64),
     ) -> Result<GameMeta, StoreError> {
         self.check_room()?;
         let id = self.new_id()?;
@@ -365,16 +394,19 @@ impl Store {
         // In batches of a few dozen steps: sled lays a log written so in about 0.8 times
         // the space of one written a step at a time, and holds each batch in memory while
         // it applies it (BENCHMARKS.md, "Storage").
-        let steps: Vec<(u64, &[Event])> = log::steps(events).collect();
+        let steps: Vec<(u64, &[Event])> = log::steps(tape.events).collect();
         for chunk in steps.chunks(BULK_BATCH) {
             let mut batch = sled::Batch::default();
+            let mut written = 0;
             for &(index, step) in chunk {
                 batch.insert(&key(index), log::encode(step));
+                written = index + step.len() as u64;
             }
             trees.steps.apply_batch(batch)?;
+            progress(Stage::Writing, written);
         }
-        let meta = GameMeta::new(id, name, header.clone(), state, hash);
-        self.write_snapshots(&meta, snapshots.taken)?;
+        let meta = GameMeta::new(id, name, tape.header.clone(), &tape.state, tape.hash);
+        self.write_snapshots(&meta, tape.snapshots.taken)?;
         self.commit_new(&meta)?;
         Ok(meta)
     }
@@ -485,7 +517,7 @@ impl Store {
             ..
         } = start;
         let first = state.events_folded();
-        let tail = self.read_log(meta, first, at)?;
+        let tail = self.read_log(meta, first, at, &mut |_| ())?;
         let failed = |error: FoldError| {
             if error.kind == FoldErrorKind::EndsEarly && at < meta.events {
                 StoreError::NotAStop {
@@ -516,6 +548,16 @@ impl Store {
             rebuilt,
         })
     }
+}
+
+/// A tape checked in one fold, on its way into the store as a new game.
+struct Checked<'t> {
+    header: &'t Header,
+    events: &'t [Event],
+    snapshots: Snapshots,
+    /// The state after the last event, and its hash.
+    state: State,
+    hash: u64,
 }
 
 /// Where a fold starts, and the snapshots it skipped to get there, newest first.
@@ -1044,14 +1086,40 @@ mod tests {
         assert!(store.load(id).is_ok());
     }
 
+    /// Checks that a job told its progress through `stages` in order, each rising to `events`.
+    fn assert_progress(told: &[(Stage, u64)], stages: &[Stage], events: usize) {
+        let mut seen: Vec<Stage> = told.iter().map(|&(stage, _)| stage).collect();
+        seen.dedup();
+        assert_eq!(seen, stages);
+        for &stage in stages {
+            let counts: Vec<u64> = told
+                .iter()
+                .filter(|&&(s, _)| s == stage)
+                .map(|&(_, count)| count)
+                .collect();
+            assert!(counts.is_sorted(), "{stage:?}: {counts:?}");
+            assert_eq!(counts.last(), Some(&(events as u64)), "{stage:?}");
+        }
+    }
+
     #[test]
     fn export_then_import_gives_the_identical_game_and_snapshots() {
         let (_dir, store, id) = played_long();
-        let file = store.export(id).unwrap();
-        let bytes = crate::sgr::to_bytes(&file);
-        let imported = store
-            .import(&crate::sgr::from_bytes(&bytes).unwrap(), "again")
+        let mut told = vec![];
+        let file = store
+            .export(id, &mut |stage, at| told.push((stage, at)))
             .unwrap();
+        assert_progress(&told, &[Stage::Reading, Stage::Checking], file.events.len());
+        let bytes = crate::sgr::to_bytes(&file);
+        let mut told = vec![];
+        let imported = store
+            .import(
+                &crate::sgr::from_bytes(&bytes).unwrap(),
+                "again",
+                &mut |stage, at| told.push((stage, at)),
+            )
+            .unwrap();
+        assert_progress(&told, &[Stage::Checking, Stage::Writing], file.events.len());
         let original = store.meta(id).unwrap();
         assert_eq!(imported.last_hash, original.last_hash);
         assert_eq!(imported.events, original.events);
@@ -1073,7 +1141,7 @@ mod tests {
             "live play and import snapshot alike"
         );
         assert!(matches!(
-            store.import(&file, "again"),
+            store.import(&file, "again", &mut |_, _| ()),
             Err(StoreError::NameTaken(_))
         ));
     }
@@ -1081,8 +1149,12 @@ mod tests {
     #[test]
     fn a_stored_game_is_checked_against_its_snapshots_like_a_file() {
         let (_dir, store, id) = played_long();
-        let (file, warnings) = store.recording(id).unwrap();
+        let mut told = vec![];
+        let (file, warnings) = store
+            .recording(id, &mut |stage, at| told.push((stage, at)))
+            .unwrap();
         assert!(warnings.is_empty());
+        assert_progress(&told, &[Stage::Reading], file.events.len());
         let snapshots = store.snapshots(id).unwrap();
         let hashes: Vec<(u64, u64)> = snapshots.iter().map(|(i, s)| (*i, s.hash())).collect();
         assert!(!hashes.is_empty());
@@ -1096,7 +1168,7 @@ mod tests {
         let trees = store.trees(id).unwrap();
         let (first, _) = trees.snapshots.first().unwrap().unwrap();
         trees.snapshots.insert(first, &b"junk"[..]).unwrap();
-        let (file, warnings) = store.recording(id).unwrap();
+        let (file, warnings) = store.recording(id, &mut |_, _| ()).unwrap();
         assert_eq!(warnings.len(), 1);
         assert_eq!(file.checkpoints, hashes[1..]);
         assert!(file.check(&mut (), u64::MAX, |_| ()).is_ok());
@@ -1105,10 +1177,10 @@ mod tests {
     #[test]
     fn an_import_that_does_not_verify_stores_nothing() {
         let (_dir, store, id) = played(10);
-        let mut file = store.export(id).unwrap();
+        let mut file = store.export(id, &mut |_, _| ()).unwrap();
         file.final_hash ^= 1;
         assert!(matches!(
-            store.import(&file, "bad"),
+            store.import(&file, "bad", &mut |_, _| ()),
             Err(StoreError::Replay(ReplayFileError::Check(
                 CheckError::Desync { .. }
             )))

@@ -74,19 +74,21 @@ impl GameMeta {
 }
 
 impl Store {
-    /// Events `from..to` of a game's log, both ends step boundaries.
+    /// Events `from..to` of a game's log, both ends step boundaries. `read_to` is told the
+    /// index of the next event to read as the reading goes.
     pub(crate) fn read_log(
         &self,
         meta: &GameMeta,
         from: u64,
         to: u64,
+        read_to: &mut dyn FnMut(u64),
     ) -> Result<Vec<Event>, StoreError> {
         let mut events = Vec::with_capacity(to.saturating_sub(from).min(1 << 20) as usize);
         for part in meta.parts() {
             let (start, end) = (from.max(part.start), to.min(part.end));
             if start < end {
                 let steps = self.trees(part.owner)?.steps;
-                events.extend(log::read(&steps, start, end, &meta.name)?);
+                events.extend(log::read(&steps, start, end, &meta.name, read_to)?);
             }
         }
         Ok(events)

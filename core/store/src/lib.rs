@@ -86,6 +86,29 @@ impl Status {
     }
 }
 
+/// What a job that goes over a whole game is doing, as it tells its progress callback,
+/// with the count of events it has got through in that stage. Each stage goes over the
+/// events once, so a caller that knows how many there are can draw a bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Reading the game's log out of the database.
+    Reading,
+    /// Folding the events: every draw regenerated from the seed, every hash compared.
+    Checking,
+    /// Writing the events into a new game's log.
+    Writing,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Reading => "reading",
+            Stage::Checking => "checking",
+            Stage::Writing => "writing",
+        }
+    }
+}
+
 /// The metadata record of one game: enough to list it without folding its tape.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameMeta {

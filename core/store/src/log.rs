@@ -98,8 +98,14 @@ pub fn steps(events: &[Event]) -> impl Iterator<Item = (u64, &[Event])> {
 }
 
 /// Events `from..to` of the log in `tree`, both ends step boundaries, every step present
-/// and in order.
-pub(crate) fn read(tree: &Tree, from: u64, to: u64, name: &str) -> Result<Vec<Event>, StoreError> {
+/// and in order. `read_to` is told the index of the next event to read after each step.
+pub(crate) fn read(
+    tree: &Tree,
+    from: u64,
+    to: u64,
+    name: &str,
+    read_to: &mut dyn FnMut(u64),
+) -> Result<Vec<Event>, StoreError> {
     let damaged = |what: String| StoreError::Damaged {
         name: name.to_owned(),
         what,
@@ -117,6 +123,7 @@ pub(crate) fn read(tree: &Tree, from: u64, to: u64, name: &str) -> Result<Vec<Ev
             .map_err(|why| damaged(format!("the step at event {index}: {why}")))?;
         next = index + step.len() as u64;
         out.extend(step);
+        read_to(next);
     }
     if next != to {
         return Err(damaged(format!("the step at event {next} is missing")));
@@ -176,12 +183,14 @@ mod tests {
         for (index, step) in steps(&events) {
             tree.insert(key(index), encode(step)).unwrap();
         }
-        assert_eq!(read(&tree, 0, 11, "g").unwrap(), events);
-        assert_eq!(read(&tree, 2, 9, "g").unwrap(), events[2..9]);
+        assert_eq!(read(&tree, 0, 11, "g", &mut |_| ()).unwrap(), events);
+        assert_eq!(read(&tree, 2, 9, "g", &mut |_| ()).unwrap(), events[2..9]);
         tree.remove(key(8)).unwrap();
-        let error = read(&tree, 0, 11, "g").unwrap_err().to_string();
+        let error = read(&tree, 0, 11, "g", &mut |_| ())
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("the step at event 8 is missing"), "{error}");
-        let error = read(&tree, 0, 8, "g").map(|e| e.len());
+        let error = read(&tree, 0, 8, "g", &mut |_| ()).map(|e| e.len());
         assert_eq!(error.unwrap(), 8);
     }
 }

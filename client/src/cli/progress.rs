@@ -1,0 +1,81 @@
+//! Progress bars for the jobs that go over every event of a game: import, export, verify.
+//!
+//! A bar is drawn on stderr, and only when stderr is a terminal: indicatif's stderr target
+//! hides itself when stderr is a pipe or a file, or `TERM` is unset or `dumb`, so scripts
+//! and tests, which read stdout and stderr through pipes, never see one.
+
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sandglass_store::Stage;
+
+/// Runs a store job that tells its progress (`Store::import`, `export`), with a bar over
+/// its `len` events labelled `what`.
+pub fn with_bar<T>(what: &str, len: u64, job: impl FnOnce(&mut dyn FnMut(Stage, u64)) -> T) -> T {
+    let mut bar = Bar::new(what, len);
+    job(&mut |stage, done| bar.at(stage, done))
+}
+
+/// How a bar names a file: by its name alone, which leaves the bar room on the line.
+pub fn file_label(path: &Path) -> String {
+    let name = path.file_name().unwrap_or(path.as_os_str());
+    name.to_string_lossy().into_owned()
+}
+
+const TEMPLATE: &str = "{prefix} {msg:8} [{wide_bar}] {human_pos}/{human_len} events";
+
+/// A bar over a job on `len` events, cleared when dropped: only the job's result stays on
+/// the screen.
+pub struct Bar {
+    bar: ProgressBar,
+    stage: Option<Stage>,
+}
+
+impl Bar {
+    /// A bar for a job on `what` (a file or a game, as the user named it).
+    pub fn new(what: &str, len: u64) -> Bar {
+        let style = ProgressStyle::with_template(TEMPLATE)
+            .expect("the template names only indicatif's keys")
+            .progress_chars("=> ");
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+            .with_style(style)
+            .with_prefix(what.to_owned());
+        Bar { bar, stage: None }
+    }
+
+    /// Where the job stands: `done` events through `stage`.
+    pub fn at(&mut self, stage: Stage, done: u64) {
+        if self.stage != Some(stage) {
+            self.stage = Some(stage);
+            self.bar.set_message(stage.name());
+        }
+        self.bar.set_position(done);
+    }
+
+    /// Runs `f`, which writes to stderr, with the bar out of its way.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bar_takes_every_stage_of_a_job() {
+        let mut bar = Bar::new("game.sgr", 100);
+        for stage in [Stage::Reading, Stage::Checking, Stage::Writing] {
+            bar.at(stage, 0);
+            bar.at(stage, 100);
+            assert_eq!(bar.bar.message(), stage.name());
+            assert_eq!(bar.bar.position(), 100);
+        }
+    }
+}
