@@ -65,6 +65,10 @@ enum Cmd {
         /// Replay files (`.sgr`) and saved games (names or numbers).
         #[arg(required = true, value_name = "FILE.sgr|GAME")]
         replays: Vec<String>,
+        /// One JSON object per line per replay: replay, kind (file or game), ok, and
+        /// events and hash, or error and event (null when it is no one event).
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -89,7 +93,7 @@ fn main() -> ExitCode {
         Some(Cmd::Scores { json }) => {
             cli::data_dir_or_default(data_dir).and_then(|dir| cli::scores::run(&dir, json))
         }
-        Some(Cmd::Verify { replays }) => cli::verify::run(&replays, data_dir),
+        Some(Cmd::Verify { replays, json }) => cli::verify::run(&replays, data_dir, json),
         Some(Cmd::Play { seed, ruleset }) => window(Opening::NewGame {
             seed,
             ruleset: ruleset.0,

@@ -1,6 +1,6 @@
 //! `sandglass verify` through the real binary: one `ok` line per sound replay, file or
 //! saved game; for a tampered one a `FAIL` line naming the event where it went wrong and
-//! what differed, and a non-zero exit.
+//! what differed, and a non-zero exit. With `--json`, the same verdicts as JSON lines.
 
 mod common;
 
@@ -12,6 +12,7 @@ use common::{bot_game, sandglass, stdout, BIN};
 use sandglass_sim::tape::RULES_VERSION;
 use sandglass_sim::Event;
 use sandglass_store::sgr;
+use serde_json::{json, Value};
 
 /// A data directory holding the game `bot-11`, exported to `game.sgr` beside it.
 fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
@@ -85,10 +86,11 @@ fn every_golden_replay_verifies() {
     }
 }
 
-#[test]
-fn a_changed_draw_is_reported_at_exactly_its_index() {
-    let (root, dir, file) = setup();
-    let mut replay = sgr::read(&file).unwrap();
+/// A copy of `file` as `bad.sgr` beside it, one draw in the middle changed: the file still
+/// reads (`to_bytes` recomputes the checksum), and only the fold can tell. Returns its
+/// path, the draw's index and the message that draw must fail with.
+fn with_a_changed_draw(file: &Path) -> (String, usize, String) {
+    let mut replay = sgr::read(file).unwrap();
     let at = replay.events.len() / 2;
     let at = (at..)
         .find(|&i| matches!(replay.events[i], Event::Draw(_)))
@@ -98,21 +100,22 @@ fn a_changed_draw_is_reported_at_exactly_its_index() {
     };
     let found = expected ^ 0x0001_0000;
     replay.events[at] = Event::Draw(found);
-    let bad = root.path().join("bad.sgr");
-    // `to_bytes` recomputes the checksum: the file reads, and only the fold can tell.
+    let bad = file.with_file_name("bad.sgr");
     fs::write(&bad, sgr::to_bytes(&replay)).unwrap();
-    let bad = bad.to_str().unwrap();
-    let output = verify(&dir, &[file.to_str().unwrap(), bad]);
+    let what = format!("draw {found:#010x} differs from the generator's {expected:#010x}");
+    (bad.to_str().unwrap().to_owned(), at, what)
+}
+
+#[test]
+fn a_changed_draw_is_reported_at_exactly_its_index() {
+    let (_root, dir, file) = setup();
+    let (bad, at, what) = with_a_changed_draw(&file);
+    let output = verify(&dir, &[file.to_str().unwrap(), &bad]);
     assert!(!output.status.success());
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("ok "), "{text}");
-    assert_eq!(
-        lines[1],
-        format!(
-            "FAIL {bad} at event {at}: draw {found:#010x} differs from the generator's {expected:#010x}"
-        )
-    );
+    assert_eq!(lines[1], format!("FAIL {bad} at event {at}: {what}"));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
         stderr.trim(),
@@ -178,4 +181,44 @@ fn files_need_no_data_directory_and_unknown_games_fail_alone() {
         "{text}"
     );
     assert!(lines[1].starts_with("ok "), "{text}");
+}
+
+#[test]
+fn verify_json_gives_one_object_per_replay_with_its_verdict() {
+    let (_root, dir, file) = setup();
+    let (bad, at, what) = with_a_changed_draw(&file);
+    let replay = sgr::read(&file).unwrap();
+    let path = file.to_str().unwrap();
+    let output = verify(&dir, &["--json", path, &bad, "bot-11", "no-such-game"]);
+    assert!(!output.status.success());
+    let text = stdout(&output);
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    let ok = |replay_name: &str, kind: &str| {
+        json!({
+            "replay": replay_name,
+            "kind": kind,
+            "ok": true,
+            "events": replay.events.len(),
+            "hash": format!("0x{:016x}", replay.final_hash),
+        })
+    };
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines[0], ok(path, "file"));
+    assert_eq!(
+        lines[1],
+        json!({"replay": bad, "kind": "file", "ok": false, "error": what, "event": at})
+    );
+    assert_eq!(lines[2], ok("bot-11", "game"));
+    assert_eq!(lines[3]["event"], Value::Null);
+    assert_eq!(lines[3]["ok"], false);
+    let error = lines[3]["error"].as_str().unwrap();
+    assert!(error.starts_with("no game is named"), "{error}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.trim(),
+        "sandglass: 2 of 4 replays failed verification"
+    );
 }

@@ -1,4 +1,5 @@
-//! `sandglass verify FILE.sgr|GAME...`: one line per replay, `ok` or where it went wrong.
+//! `sandglass verify FILE.sgr|GAME...`: one line per replay, `ok` or where it went wrong;
+//! with `--json`, one JSON object per line instead, for scripts.
 //!
 //! Each replay is checked in one fold (`Recording::check`): every draw regenerated from
 //! the seed, every event legal where it stands, every hash checkpoint and the final hash.
@@ -15,6 +16,30 @@ use sandglass_store::{sgr, Stage, Store};
 use super::progress::{file_label, Bar};
 use super::{data_dir_or_default, warn};
 
+/// Where a replay comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    File,
+    Game,
+}
+
+impl Kind {
+    fn of(name: &str) -> Kind {
+        if is_replay_file(name) {
+            Kind::File
+        } else {
+            Kind::Game
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::File => "file",
+            Kind::Game => "game",
+        }
+    }
+}
+
 /// What one replay came to.
 enum Verdict {
     Ok {
@@ -28,37 +53,69 @@ enum Verdict {
     },
 }
 
-pub fn run(replays: &[String], data_dir: Option<&Path>) -> anyhow::Result<()> {
+impl Verdict {
+    /// The line `sandglass verify` prints for it; `ms` is how long the check took.
+    fn text(&self, name: &str, ms: f64) -> String {
+        match self {
+            Verdict::Ok { events, hash } => {
+                format!("ok {name} events={events} hash=0x{hash:016x} time={ms:.1}ms")
+            }
+            Verdict::Fail { at: Some(at), what } => format!("FAIL {name} at event {at}: {what}"),
+            Verdict::Fail { at: None, what } => format!("FAIL {name}: {what}"),
+        }
+    }
+
+    /// The line `sandglass verify --json` prints for it. The time is left out, so that the
+    /// same replays always give the same lines; the hash is a string, as in `saves --json`,
+    /// since JSON readers often hold numbers as doubles, exact only to 2^53.
+    fn json(&self, name: &str, kind: Kind) -> String {
+        let kind = kind.name();
+        let line = match self {
+            Verdict::Ok { events, hash } => serde_json::json!({
+                "replay": name,
+                "kind": kind,
+                "ok": true,
+                "events": events,
+                "hash": format!("0x{hash:016x}"),
+            }),
+            Verdict::Fail { at, what } => serde_json::json!({
+                "replay": name,
+                "kind": kind,
+                "ok": false,
+                "error": what,
+                "event": at,
+            }),
+        };
+        line.to_string()
+    }
+
+    fn failed(&self) -> bool {
+        matches!(self, Verdict::Fail { .. })
+    }
+}
+
+pub fn run(replays: &[String], data_dir: Option<&Path>, json: bool) -> anyhow::Result<()> {
     // Opened only if a game is named: files need no data directory.
     let store = replays
         .iter()
-        .any(|name| !is_replay_file(name))
+        .any(|name| Kind::of(name) == Kind::Game)
         .then(|| open_store(data_dir));
     let mut failed = 0;
     let mut out = std::io::stdout().lock();
     for name in replays {
+        let kind = Kind::of(name);
         let start = Instant::now();
-        let verdict = match &store {
-            Some(store) if !is_replay_file(name) => verify_game(name, store),
+        let verdict = match (kind, &store) {
+            (Kind::Game, Some(store)) => verify_game(name, store),
             _ => verify_file(Path::new(name)),
         };
         let ms = start.elapsed().as_secs_f64() * 1e3;
-        match verdict {
-            Verdict::Ok { events, hash } => {
-                writeln!(
-                    out,
-                    "ok {name} events={events} hash=0x{hash:016x} time={ms:.1}ms"
-                )?;
-            }
-            Verdict::Fail { at: Some(at), what } => {
-                failed += 1;
-                writeln!(out, "FAIL {name} at event {at}: {what}")?;
-            }
-            Verdict::Fail { at: None, what } => {
-                failed += 1;
-                writeln!(out, "FAIL {name}: {what}")?;
-            }
-        }
+        failed += usize::from(verdict.failed());
+        let line = match json {
+            true => verdict.json(name, kind),
+            false => verdict.text(name, ms),
+        };
+        writeln!(out, "{line}")?;
         out.flush()?;
     }
     if failed > 0 {
