@@ -1,10 +1,12 @@
 //! The `sandglass` binary: the command line, and which part of the client each
 //! subcommand runs. Everything it does lives in the `sandglass` library.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+use clap_complete::Shell;
 use sandglass::cli::{self, games, RulesetArg};
 use sandglass::window::{self, Opening, Options};
 
@@ -70,6 +72,11 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Print the completion script for a shell.
+    ///
+    /// For bash, for instance: `sandglass completions bash >
+    /// ~/.local/share/bash-completion/completions/sandglass`.
+    Completions { shell: Shell },
 }
 
 fn main() -> ExitCode {
@@ -94,6 +101,7 @@ fn main() -> ExitCode {
             cli::data_dir_or_default(data_dir).and_then(|dir| cli::scores::run(&dir, json))
         }
         Some(Cmd::Verify { replays, json }) => cli::verify::run(&replays, data_dir, json),
+        Some(Cmd::Completions { shell }) => completions(shell),
         Some(Cmd::Play { seed, ruleset }) => window(Opening::NewGame {
             seed,
             ruleset: ruleset.0,
@@ -109,4 +117,13 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Written whole to stdout once made: clap_complete panics on a failed write, where a
+/// closed pipe should be one line of error like any other.
+fn completions(shell: Shell) -> anyhow::Result<()> {
+    let mut script = vec![];
+    clap_complete::generate(shell, &mut Cli::command(), "sandglass", &mut script);
+    std::io::stdout().write_all(&script)?;
+    Ok(())
 }

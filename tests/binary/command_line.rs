@@ -1,11 +1,12 @@
-//! The command line as scripts see it: no progress bar in what a pipe reads.
+//! The command line as scripts see it: completion scripts, and no progress bar in what a
+//! pipe reads.
 
 mod common;
 
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{stdout, BIN};
+use common::{sandglass, stdout, BIN};
 
 /// `sandglass ARGS --data-dir DIR` with stdout and stderr read through pipes, under a
 /// `TERM` that names a real terminal: only the pipe can keep a bar away.
@@ -42,4 +43,33 @@ fn long_jobs_draw_no_progress_bar_into_a_pipe() {
         // A bar redraws its line with a carriage return and clears it with an escape code.
         assert!(!text.contains(['\r', '\x1b']), "{text:?}");
     }
+}
+
+#[test]
+fn completions_name_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = sandglass(dir.path(), &["completions", shell]);
+        assert!(output.status.success(), "{output:?}");
+        let script = stdout(&output);
+        for subcommand in [
+            "play",
+            "load",
+            "replay",
+            "trace",
+            "bot",
+            "saves",
+            "save-as",
+            "delete",
+            "export",
+            "import",
+            "scores",
+            "verify",
+            "completions",
+        ] {
+            assert!(script.contains(subcommand), "{shell}: no {subcommand}");
+        }
+    }
+    let output = sandglass(dir.path(), &["completions", "bash"]);
+    assert!(stdout(&output).contains("complete -F _sandglass"));
 }
