@@ -6,7 +6,9 @@
 //! * load: a game of a million events from its newest snapshot, next to folding it from
 //!   the genesis (its events read from sled too), and the snapshot costs behind the choice
 //!   of `SNAPSHOT_EVERY`;
-//! * bytes per event in the sled directory and in the `.sgr` file (printed).
+//! * bytes per event in the sled directory and in the `.sgr` file (printed);
+//! * the golden million-event game imported, verified from the store, forked and deleted
+//!   twenty times, each next to verifying its `.sgr` (printed).
 //!
 //! Run with `cargo bench -p sandglass-store --bench store`; BENCHMARKS.md has the figures.
 
@@ -259,6 +261,86 @@ fn load(c: &mut Criterion) {
     sgr_of_bot_games();
 }
 
+/// The golden million-event replay, as its file's bytes.
+fn golden_million() -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../replays/classic-million-4.sgr");
+    std::fs::read(path).unwrap()
+}
+
+/// The median of `runs` timings of `job`.
+fn median_of(runs: usize, mut job: impl FnMut() -> Duration) -> Duration {
+    let mut times: Vec<Duration> = (0..runs).map(|_| job()).collect();
+    times.sort();
+    times[runs / 2]
+}
+
+fn timed(job: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    job();
+    start.elapsed()
+}
+
+/// The golden million-event game through the store, each figure next to verifying its
+/// `.sgr` in the same sitting: importing it, verifying it from the store, the bytes it
+/// takes there, and what twenty save-as + delete cycles do to the directory.
+fn million_through_the_store(_: &mut Criterion) {
+    let bytes = golden_million();
+    let verify_file = median_of(5, || {
+        timed(|| {
+            let file = sgr::from_bytes(&bytes).unwrap();
+            file.check(&mut (), u64::MAX, |_| ()).unwrap();
+        })
+    });
+    let file = sgr::from_bytes(&bytes).unwrap();
+    let dirs: Vec<tempfile::TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let mut import_times: Vec<Duration> = dirs
+        .iter()
+        .map(|dir| {
+            timed(|| {
+                let store = Store::open(dir.path()).unwrap();
+                store.import(&file, "golden", &mut |_, _| ()).unwrap();
+            })
+        })
+        .collect();
+    import_times.sort();
+    let import = import_times[1];
+    let dir = dirs[0].path();
+    let per_event = disk_bytes(dir) as f64 / file.events.len() as f64;
+    let store = Store::open(dir).unwrap();
+    let id = store.find("golden").unwrap().id;
+    let verify_stored = median_of(5, || {
+        timed(|| {
+            let (recording, _) = store.recording(id, &mut |_, _| ()).unwrap();
+            recording.check(&mut (), u64::MAX, |_| ()).unwrap();
+        })
+    });
+    println!("1M golden ({} events):", file.events.len());
+    println!("  verify its .sgr:       median {verify_file:?}");
+    println!(
+        "  import:                median {import:?} ({:.1} times the .sgr's verify)",
+        import.as_secs_f64() / verify_file.as_secs_f64()
+    );
+    println!(
+        "  verify from the store: median {verify_stored:?} ({:.1} times)",
+        verify_stored.as_secs_f64() / verify_file.as_secs_f64()
+    );
+    println!("  in the store:          {per_event:.1} bytes per event");
+    drop(store);
+    let before = disk_bytes(dir);
+    for cycle in 0..20 {
+        let store = Store::open(dir).unwrap();
+        let source = store.find("golden").unwrap();
+        let name = format!("copy-{cycle}");
+        let (copy, _) = store.fork(source.id, &name, source.events).unwrap();
+        store.delete(copy.id).unwrap();
+    }
+    let after = disk_bytes(dir);
+    println!(
+        "  20 save-as + delete:   {before} -> {after} bytes ({:+.1}%)",
+        (after as f64 / before as f64 - 1.0) * 100.0
+    );
+}
+
 /// `.sgr` bytes per event over ordinary bot games, played to their end.
 fn sgr_of_bot_games() {
     let (mut bytes, mut events) = (0, 0);
@@ -289,5 +371,5 @@ fn disk_bytes(dir: &Path) -> u64 {
     total
 }
 
-criterion_group!(benches, save_step, load);
+criterion_group!(benches, save_step, load, million_through_the_store);
 criterion_main!(benches);
