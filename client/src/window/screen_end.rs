@@ -235,7 +235,9 @@ mod tests {
         let store = sandglass_store::Store::open(dir.path()).unwrap();
         let tape = Bot::new(30).record(Header::new(3, Ruleset::NETHACK, 0), u64::MAX);
         let recording = sandglass_sim::Recording::record(tape.header, tape.events).unwrap();
-        let meta = store.import(&recording, "last crossing").unwrap();
+        let meta = store
+            .import(&recording, "last crossing", &mut |_, _| ())
+            .unwrap();
         let mut end = EndScreen {
             meta,
             state: State::new(&recording.header, &mut ()),

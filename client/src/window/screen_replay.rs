@@ -16,7 +16,7 @@ use macroquad::miniquad::KeyCode;
 use macroquad::prelude::*;
 use sandglass_sim::species::Species;
 use sandglass_sim::timeline::{Marker, MarkerKind, Timeline};
-use sandglass_sim::{Outcome, State};
+use sandglass_sim::{Command, Event, Outcome, State};
 use sandglass_store::{sgr, GameId, GameMeta, Status, Store, StoreError};
 
 use super::animate::{Frame, Playback, Recorder};
@@ -241,7 +241,8 @@ impl ReplayScreen {
                 let to = match key {
                     Key::Char('h') | Key::Code(KeyCode::Left) => Some(previous),
                     Key::Char(',') => Some(here.saturating_sub(1)),
-                    Key::Char('g') | Key::Code(KeyCode::Home) => Some(0),
+                    // The first moment the map exists, where the player first acts.
+                    Key::Char('g') | Key::Code(KeyCode::Home) => Some(first),
                     Key::Char('G') | Key::Code(KeyCode::End) => Some(end),
                     Key::Char('n') => next_marker,
                     Key::Char('p') => previous_marker,
@@ -337,6 +338,7 @@ impl ReplayScreen {
             self.replay.title.clone(),
             format!("{}, seed {}", header.ruleset.name(), header.seed),
             status,
+            last_input(self.timeline().events(), self.position()),
         ];
         let footer = [
             "Space play  + - speed",
@@ -517,5 +519,60 @@ fn describe(marker: Marker) -> String {
         MarkerKind::End(Outcome::Won) => "the camel reached the oasis".to_owned(),
         MarkerKind::End(Outcome::Died) => "the game ended in death".to_owned(),
         MarkerKind::End(Outcome::Quit) => "the player quit".to_owned(),
+    }
+}
+
+/// The last command the player gave before event `at`, in words: what the cursor's
+/// moment answers.
+fn last_input(events: &[Event], at: u64) -> String {
+    let before = &events[..(at as usize).min(events.len())];
+    match before.iter().rev().find_map(|event| match event {
+        Event::Command(command) => Some(command),
+        Event::Draw(_) => None,
+    }) {
+        Some(command) => format!("Input: {}", in_words(command)),
+        None => "Input: none yet".to_owned(),
+    }
+}
+
+/// A command as the player would say it: "move north", "throw b east".
+fn in_words(command: &Command) -> String {
+    match *command {
+        Command::Move(d) | Command::Open(d) | Command::Close(d) => {
+            format!("{} {}", command.name(), d.name())
+        }
+        Command::Drop(slot) | Command::Eat(slot) => {
+            format!("{} {}", command.name(), slot.letter())
+        }
+        Command::Throw(slot, d) => format!("throw {} {}", slot.letter(), d.name()),
+        _ => command.name().to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandglass_sim::geometry::Direction;
+    use sandglass_sim::Slot;
+
+    #[test]
+    fn the_input_shown_is_the_last_command_before_the_cursor() {
+        let events = [
+            Event::Draw(1),
+            Event::Command(Command::Move(Direction::N)),
+            Event::Draw(2),
+            Event::Command(Command::Throw(
+                Slot::from_letter('b').unwrap(),
+                Direction::E,
+            )),
+            Event::Draw(3),
+        ];
+        assert_eq!(last_input(&events, 0), "Input: none yet");
+        assert_eq!(last_input(&events, 1), "Input: none yet");
+        assert_eq!(last_input(&events, 2), "Input: move north");
+        assert_eq!(last_input(&events, 3), "Input: move north");
+        assert_eq!(last_input(&events, 5), "Input: throw b east");
+        assert_eq!(last_input(&events, 99), "Input: throw b east");
+        assert_eq!(in_words(&Command::Rest), "rest");
     }
 }
