@@ -14,6 +14,7 @@ use anyhow::Context as _;
 use egui_macroquad::egui::{self, Color32, Context, RichText, Sense, Stroke};
 use macroquad::miniquad::KeyCode;
 use macroquad::prelude::*;
+use sandglass_sim::ids::Tick;
 use sandglass_sim::species::Species;
 use sandglass_sim::timeline::{Marker, MarkerKind, Timeline};
 use sandglass_sim::{Command, Event, Outcome, State};
@@ -96,6 +97,8 @@ pub struct ReplayScreen {
     note: Option<String>,
     /// What the map shows: what the camel saw at the cursor, or the whole level.
     sight: Sight,
+    /// The turn typed so far after `T` (go to turn), while one is being typed.
+    goto: Option<String>,
 }
 
 impl ReplayScreen {
@@ -112,6 +115,7 @@ impl ReplayScreen {
             take_over: TakeOver::No,
             note: None,
             sight: Sight::Camel,
+            goto: None,
         };
         let first = screen.timeline().take_over_at(0);
         screen.jump(first);
@@ -128,6 +132,13 @@ impl ReplayScreen {
 
     fn position(&self) -> u64 {
         self.timeline().position()
+    }
+
+    /// Moves the cursor to where the player first acts on `turn` (or the end, if the game
+    /// never got there).
+    fn go_to_turn(&mut self, turn: u64) {
+        let at = turn_position(self.timeline(), turn);
+        self.jump(at);
     }
 
     /// Moves the cursor anywhere, with nothing animated.
@@ -201,6 +212,22 @@ impl ReplayScreen {
         if self.copying() {
             return Go::Stay;
         }
+        if let Some(typed) = &mut self.goto {
+            match key {
+                Key::Char(c @ '0'..='9') if typed.len() < 12 => typed.push(c),
+                Key::Code(KeyCode::Backspace) => {
+                    typed.pop();
+                }
+                Key::Code(KeyCode::Enter | KeyCode::KpEnter) => {
+                    let turn = typed.parse().unwrap_or(0);
+                    self.goto = None;
+                    self.go_to_turn(turn);
+                }
+                Key::Code(KeyCode::Escape) => self.goto = None,
+                _ => {}
+            }
+            return Go::Stay;
+        }
         let here = self.position();
         let timeline = self.timeline();
         let end = timeline.end();
@@ -230,6 +257,10 @@ impl ReplayScreen {
             Key::Char('+' | '=') => self.speed = (self.speed * 2).min(FASTEST),
             Key::Char('-') => self.speed = (self.speed / 2).max(1),
             Key::Char('t') => self.take_over = TakeOver::Asked,
+            Key::Char('T') => {
+                self.pause();
+                self.goto = Some(String::new());
+            }
             Key::Char('m') => {
                 self.sight = match self.sight {
                     Sight::Camel => Sight::Everything,
@@ -344,7 +375,8 @@ impl ReplayScreen {
             "Space play  + - speed",
             "Left Right  a command",
             ", .  one event",
-            "Home End  n p markers",
+            "Home End  T go to turn",
+            "n p  markers",
             "m whole map  t take over",
             "Esc back",
         ];
@@ -365,11 +397,18 @@ impl ReplayScreen {
                 (format!("{:>6}  {}", m.tick.0, m.msg), color)
             })
             .collect();
-        if let Some(note) = &self.note {
+        let last = self.timeline().last_tick().0;
+        let asked = match (&self.goto, &self.note) {
+            (Some(typed), _) => Some(format!(
+                "Go to turn (1 to {last}): {typed}_   Enter goes there, Escape does not"
+            )),
+            (None, note) => note.clone(),
+        };
+        if let Some(asked) = asked {
             if lines.len() == draw_map::LOG_LINES {
                 lines.remove(0);
             }
-            lines.push((note.clone(), hud::ASK));
+            lines.push((asked, hud::ASK));
         }
         lines
     }
@@ -522,6 +561,15 @@ fn describe(marker: Marker) -> String {
     }
 }
 
+/// Where the player first acts on `turn`: the first command at or after the turn's
+/// first event (the first of all for turn 0 or 1), or the end if the game never got there.
+fn turn_position(timeline: &Timeline, turn: u64) -> u64 {
+    match timeline.position_of_tick(Tick(turn)).checked_sub(1) {
+        Some(before) => timeline.next_command(before),
+        None => timeline.take_over_at(0),
+    }
+}
+
 /// The last command the player gave before event `at`, in words: what the cursor's
 /// moment answers.
 fn last_input(events: &[Event], at: u64) -> String {
@@ -552,8 +600,29 @@ fn in_words(command: &Command) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sandglass_sim::bot::Bot;
     use sandglass_sim::geometry::Direction;
-    use sandglass_sim::Slot;
+    use sandglass_sim::{Header, Recording, Ruleset, Slot};
+
+    #[test]
+    fn go_to_turn_lands_where_the_player_first_acts_on_it() {
+        let tape = Bot::new(4).record(Header::new(4, Ruleset::NETHACK, 0), 200);
+        let timeline = Timeline::new(Recording::record(tape.header, tape.events).unwrap()).unwrap();
+        let first = timeline.take_over_at(0);
+        assert_eq!(turn_position(&timeline, 0), first);
+        assert_eq!(turn_position(&timeline, 1), first);
+        for turn in [2, 10, 57, timeline.last_tick().0] {
+            let at = turn_position(&timeline, turn);
+            assert!(timeline.commands().contains(&at) || at == timeline.end());
+            assert!(timeline.tick_at(at) >= Tick(turn), "turn {turn}: at {at}");
+            // The player's command before it came on an earlier turn.
+            if at != first && at != timeline.end() {
+                let before = timeline.previous_command(at);
+                assert!(timeline.tick_at(before) < Tick(turn), "turn {turn}");
+            }
+        }
+        assert_eq!(turn_position(&timeline, u64::MAX), timeline.end());
+    }
 
     #[test]
     fn the_input_shown_is_the_last_command_before_the_cursor() {
