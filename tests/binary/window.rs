@@ -240,9 +240,15 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
     replay.key("End");
     let last = replay.shot(shots, "10-replay-end");
     assert!(changed(&first, &last) > 0.01, "the end looks different");
-    // Back to the genesis, then three commands forward: where the third is to be given.
+    // Played backwards from the end for a moment, then paused: somewhere before it.
+    replay.key("r");
+    std::thread::sleep(Duration::from_millis(800));
+    replay.key("r");
+    let back = replay.shot(shots, "10-replay-backwards");
+    assert!(changed(&last, &back) > 0.001, "playing backwards leaves the end");
+    // Home is where the first command is to be given; two commands on, the third.
     replay.key("Home");
-    for _ in 0..3 {
+    for _ in 0..2 {
         replay.key("Right");
     }
     replay.key("t");

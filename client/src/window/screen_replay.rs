@@ -99,6 +99,8 @@ pub struct ReplayScreen {
     sight: Sight,
     /// The turn typed so far after `T` (go to turn), while one is being typed.
     goto: Option<String>,
+    /// Playing towards the start.
+    backwards: bool,
 }
 
 impl ReplayScreen {
@@ -116,6 +118,7 @@ impl ReplayScreen {
             note: None,
             sight: Sight::Camel,
             goto: None,
+            backwards: false,
         };
         let first = screen.timeline().take_over_at(0);
         screen.jump(first);
@@ -156,6 +159,13 @@ impl ReplayScreen {
         self.note = None;
     }
 
+    /// Plays on from the cursor, towards the end or (`backwards`) the start.
+    fn play(&mut self, backwards: bool, time: f64) {
+        self.playing = true;
+        self.backwards = backwards;
+        self.next_step = time;
+    }
+
     fn pause(&mut self) {
         self.playing = false;
         if let Some(playback) = &mut self.playback {
@@ -192,17 +202,26 @@ impl ReplayScreen {
         // At high speed several steps fall in one frame; after a stall (a window drag),
         // play on from now rather than racing to catch up.
         let mut target = self.position();
+        let first = self.timeline().take_over_at(0);
         while self.next_step <= time {
-            target = self.timeline().next_command(target);
+            target = match self.backwards {
+                false => self.timeline().next_command(target),
+                true => self.timeline().previous_command(target).max(first),
+            };
             self.next_step += interval;
         }
         self.next_step = self.next_step.max(time);
-        if self.speed <= ANIMATED_UP_TO {
+        // Backwards there is nothing to animate: each step back is a seek.
+        if self.speed <= ANIMATED_UP_TO && !self.backwards {
             self.play_to(target, time);
         } else {
             self.jump(target);
         }
-        if self.position() == self.timeline().end() {
+        let stop = match self.backwards {
+            false => self.timeline().end(),
+            true => first,
+        };
+        if self.position() == stop {
             self.playing = false;
         }
         Ok(Go::Stay)
@@ -243,8 +262,14 @@ impl ReplayScreen {
                 if here == end {
                     self.jump(first);
                 }
-                self.playing = true;
-                self.next_step = time;
+                self.play(false, time);
+            }
+            Key::Char('r') if self.playing && self.backwards => self.pause(),
+            Key::Char('r') => {
+                if here == first {
+                    self.jump(end);
+                }
+                self.play(true, time);
             }
             Key::Char('l') | Key::Code(KeyCode::Right) => {
                 self.pause();
@@ -359,7 +384,9 @@ impl ReplayScreen {
         let layout = Layout::new(screen_width(), height, map.width(), map.height());
         app.painter.draw(state, &frame, &layout, self.sight);
         let header = self.timeline().header();
-        let status = if self.playing {
+        let status = if self.playing && self.backwards {
+            format!("playing backwards {}x", self.speed)
+        } else if self.playing {
             format!("playing {}x", self.speed)
         } else {
             format!("paused ({}x)", self.speed)
@@ -372,7 +399,8 @@ impl ReplayScreen {
             last_input(self.timeline().events(), self.position()),
         ];
         let footer = [
-            "Space play  + - speed",
+            "Space play  r backwards",
+            "+ - speed",
             "Left Right  a command",
             ", .  one event",
             "Home End  T go to turn",
@@ -428,12 +456,19 @@ impl ReplayScreen {
 
     fn controls(&mut self, ui: &mut egui::Ui, time: f64) {
         ui.horizontal(|ui| {
-            let keys: [(&str, &str, Key); 7] = [
+            let backwards = self.playing && self.backwards;
+            let forwards = self.playing && !self.backwards;
+            let keys: [(&str, &str, Key); 8] = [
                 ("|<", "Start (Home)", Key::Code(KeyCode::Home)),
                 ("<<", "One command back (Left)", Key::Code(KeyCode::Left)),
                 ("<", "One event back (,)", Key::Char(',')),
                 (
-                    if self.playing { "Pause" } else { "Play" },
+                    if backwards { "Pause" } else { "Back" },
+                    "Play backwards or pause (r)",
+                    Key::Char('r'),
+                ),
+                (
+                    if forwards { "Pause" } else { "Play" },
                     "Play or pause (Space)",
                     Key::Char(' '),
                 ),
