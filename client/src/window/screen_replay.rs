@@ -7,6 +7,7 @@
 //! Playing forward folds from the cursor with a `Recorder` watching, so a replay animates
 //! exactly as live play did.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::thread::JoinHandle;
 
@@ -15,7 +16,6 @@ use egui_macroquad::egui::{self, Color32, Context, RichText, Sense, Stroke};
 use macroquad::miniquad::KeyCode;
 use macroquad::prelude::*;
 use sandglass_sim::ids::Tick;
-use sandglass_sim::species::Species;
 use sandglass_sim::timeline::{Marker, MarkerKind, Timeline};
 use sandglass_sim::{Command, Event, Outcome, State};
 use sandglass_store::{sgr, GameId, GameMeta, Status, Store, StoreError};
@@ -32,7 +32,7 @@ const FASTEST: u32 = 64;
 /// Above this speed steps come too fast to animate; the map just shows each one.
 const ANIMATED_UP_TO: u32 = 4;
 /// The height of the timeline strip, in pixels.
-const STRIP: f32 = 92.0;
+const STRIP: f32 = 116.0;
 
 /// Where a replay's tape comes from.
 #[derive(Clone, Debug)]
@@ -101,6 +101,8 @@ pub struct ReplayScreen {
     goto: Option<String>,
     /// Playing towards the start.
     backwards: bool,
+    /// The kinds of marker shown under the slider.
+    shown: BTreeSet<Group>,
 }
 
 impl ReplayScreen {
@@ -119,6 +121,7 @@ impl ReplayScreen {
             sight: Sight::Camel,
             goto: None,
             backwards: false,
+            shown: Group::ALL.into_iter().collect(),
         };
         let first = screen.timeline().take_over_at(0);
         screen.jump(first);
@@ -253,9 +256,15 @@ impl ReplayScreen {
         let first = timeline.take_over_at(0);
         let next = timeline.next_command(here);
         let previous = timeline.previous_command(here);
-        let markers = timeline.markers();
-        let next_marker = markers.iter().find(|m| m.at > here).map(|m| m.at);
-        let previous_marker = markers.iter().rev().find(|m| m.at < here).map(|m| m.at);
+        // n and p go through the markers the legend shows.
+        let markers: Vec<u64> = timeline
+            .markers()
+            .iter()
+            .filter(|m| self.shown.contains(&Group::of(m.kind)))
+            .map(|m| m.at)
+            .collect();
+        let next_marker = markers.iter().copied().find(|&at| at > here);
+        let previous_marker = markers.iter().rev().copied().find(|&at| at < here);
         match key {
             Key::Char(' ') if self.playing => self.pause(),
             Key::Char(' ') => {
@@ -450,6 +459,7 @@ impl ReplayScreen {
                 ui.add_enabled_ui(!copying, |ui| {
                     self.controls(ui, time);
                     self.slider(ui);
+                    self.legend(ui);
                 });
             });
     }
@@ -517,37 +527,47 @@ impl ReplayScreen {
         });
     }
 
+    /// The slider runs over turns, the game's own time: a turn a player spent resting is
+    /// as wide as one full of creatures' draws. Dragging it goes to where the player first
+    /// acts on the turn; the keys still step one event at a time.
     fn slider(&mut self, ui: &mut egui::Ui) {
-        let end = self.timeline().end();
-        let mut at = self.position();
+        let last = self.timeline().last_tick().0.max(1);
+        let here = self.timeline().tick_at(self.position()).0;
+        let mut turn = here;
         ui.spacing_mut().slider_width = ui.available_width();
-        let slider = ui.add(egui::Slider::new(&mut at, 0..=end).show_value(false));
+        let slider = ui.add(egui::Slider::new(&mut turn, 0..=last).show_value(false));
         // Keys are the scrubber's own; a focused slider would take the arrows too.
         slider.surrender_focus();
-        if slider.changed() && at != self.position() {
+        if slider.changed() && turn != here {
             self.pause();
-            self.jump(at);
+            self.go_to_turn(turn);
         }
-        // The markers, under the slider's rail: the handle's centre at position p lies
-        // at the same x as a marker at p.
+        // The markers, under the slider's rail, each at its turn: the handle's centre on
+        // turn t lies at the same x as a marker on turn t.
         let rail = slider
             .rect
             .shrink2(egui::vec2(slider.rect.height() / 2.5, 0.0));
         let (strip, response) =
             ui.allocate_exact_size(egui::vec2(slider.rect.width(), 16.0), Sense::click());
-        let x_of = |at: u64| rail.left() + rail.width() * (at as f32 / end.max(1) as f32);
+        let timeline = self.timeline();
+        let x_of = |at: u64| rail.left() + rail.width() * turn_fraction(timeline, at);
         let painter = ui.painter_at(strip);
-        for marker in self.timeline().markers() {
+        let shown: Vec<Marker> = timeline
+            .markers()
+            .iter()
+            .filter(|m| self.shown.contains(&Group::of(m.kind)))
+            .copied()
+            .collect();
+        for marker in &shown {
             let x = x_of(marker.at);
             painter.line_segment(
                 [egui::pos2(x, strip.top()), egui::pos2(x, strip.bottom())],
-                Stroke::new(2.0, marker_color(marker.kind)),
+                Stroke::new(2.0, Group::of(marker.kind).color()),
             );
         }
         // The nearest marker to the pointer, within a few pixels.
         let near = response.hover_pos().and_then(|pointer| {
-            self.timeline()
-                .markers()
+            shown
                 .iter()
                 .map(|m| ((x_of(m.at) - pointer.x).abs(), *m))
                 .filter(|(distance, _)| *distance <= 5.0)
@@ -556,9 +576,9 @@ impl ReplayScreen {
         });
         if let Some(marker) = near {
             let text = format!(
-                "{} (event {}): click to go there",
+                "{} (turn {}): click to go there",
                 describe(marker),
-                marker.at
+                timeline.tick_at(marker.at).0
             );
             if response.on_hover_text(RichText::new(text)).clicked() {
                 self.pause();
@@ -566,19 +586,78 @@ impl ReplayScreen {
             }
         }
     }
+
+    /// One checkbox per kind of marker, in its colour: the legend and the filter at once.
+    fn legend(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label("Markers:");
+            for group in Group::ALL {
+                let mut on = self.shown.contains(&group);
+                let label = RichText::new(group.name()).color(group.color());
+                if ui.checkbox(&mut on, label).changed() {
+                    match on {
+                        true => self.shown.insert(group),
+                        false => self.shown.remove(&group),
+                    };
+                }
+            }
+        });
+    }
 }
 
-fn marker_color(kind: MarkerKind) -> Color32 {
-    match kind {
-        MarkerKind::Death {
-            species: Species::Camel,
-            ..
-        } => Color32::from_rgb(255, 60, 60),
-        MarkerKind::Death { .. } => Color32::from_rgb(200, 110, 90),
-        MarkerKind::Hatch { .. } => Color32::from_rgb(200, 120, 230),
-        MarkerKind::KnockOut { .. } => Color32::from_rgb(240, 210, 80),
-        MarkerKind::Descend { .. } => Color32::from_rgb(100, 160, 255),
-        MarkerKind::End(_) => Color32::WHITE,
+/// How far along the game position `at` is, by turns: 0 at the first, 1 at the last.
+fn turn_fraction(timeline: &Timeline, at: u64) -> f32 {
+    let last = timeline.last_tick().0.max(1);
+    timeline.tick_at(at).0 as f32 / last as f32
+}
+
+/// The kinds of marker a player tells apart, each with its colour and its checkbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Group {
+    Descents,
+    Deaths,
+    KnockOuts,
+    Hatchings,
+    End,
+}
+
+impl Group {
+    const ALL: [Group; 5] = [
+        Group::Descents,
+        Group::Deaths,
+        Group::KnockOuts,
+        Group::Hatchings,
+        Group::End,
+    ];
+
+    fn of(kind: MarkerKind) -> Group {
+        match kind {
+            MarkerKind::Descend { .. } => Group::Descents,
+            MarkerKind::Death { .. } => Group::Deaths,
+            MarkerKind::KnockOut { .. } => Group::KnockOuts,
+            MarkerKind::Hatch { .. } => Group::Hatchings,
+            MarkerKind::End(_) => Group::End,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Group::Descents => "descents",
+            Group::Deaths => "deaths",
+            Group::KnockOuts => "knock-outs",
+            Group::Hatchings => "hatchings",
+            Group::End => "the end",
+        }
+    }
+
+    fn color(self) -> Color32 {
+        match self {
+            Group::Descents => Color32::from_rgb(100, 160, 255),
+            Group::Deaths => Color32::from_rgb(200, 110, 90),
+            Group::KnockOuts => Color32::from_rgb(240, 210, 80),
+            Group::Hatchings => Color32::from_rgb(200, 120, 230),
+            Group::End => Color32::WHITE,
+        }
     }
 }
 
@@ -657,6 +736,23 @@ mod tests {
             }
         }
         assert_eq!(turn_position(&timeline, u64::MAX), timeline.end());
+    }
+
+    #[test]
+    fn markers_sit_at_their_turn_and_every_kind_has_a_checkbox() {
+        let tape = Bot::new(9).record(Header::new(9, Ruleset::NETHACK, 0), u64::MAX);
+        let timeline = Timeline::new(Recording::record(tape.header, tape.events).unwrap()).unwrap();
+        let last = timeline.last_tick().0 as f32;
+        let mut groups = BTreeSet::new();
+        for marker in timeline.markers() {
+            let turn = timeline.tick_at(marker.at).0 as f32;
+            assert_eq!(turn_fraction(&timeline, marker.at), turn / last);
+            groups.insert(Group::of(marker.kind));
+        }
+        assert!(groups.contains(&Group::Descents) && groups.contains(&Group::End));
+        assert_eq!(turn_fraction(&timeline, timeline.end()), 1.0);
+        let names: BTreeSet<_> = Group::ALL.iter().map(|g| g.name()).collect();
+        assert_eq!(names.len(), Group::ALL.len());
     }
 
     #[test]
