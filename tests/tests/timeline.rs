@@ -238,7 +238,7 @@ fn taking_over_forks_a_game_that_plays_on() {
         assert!(cut <= at || (at < first_command && cut == first_command));
         assert!(cut == end || matches!(file.events[cut as usize], Event::Command(_)));
         let meta = store
-            .create_from_tape(&format!("fork {n}"), &header, tape)
+            .create_from_tape(&format!("fork {n}"), &header, tape, &mut |_, _| ())
             .unwrap();
         assert_eq!(meta.events, cut);
         assert_eq!(meta.last_hash, timeline.seek(cut).hash());
@@ -255,7 +255,12 @@ fn taking_over_forks_a_game_that_plays_on() {
     // A tape cut in the middle of a step is not a game.
     let mid = timeline.commands()[3] + 1;
     let error = store
-        .create_from_tape("mid", &file.header, &file.events[..mid as usize])
+        .create_from_tape(
+            "mid",
+            &file.header,
+            &file.events[..mid as usize],
+            &mut |_, _| (),
+        )
         .unwrap_err();
     assert!(
         matches!(

@@ -9,6 +9,8 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use anyhow::Context as _;
@@ -18,7 +20,7 @@ use macroquad::prelude::*;
 use sandglass_sim::ids::Tick;
 use sandglass_sim::timeline::{Marker, MarkerKind, Timeline};
 use sandglass_sim::{Command, Event, Outcome, State};
-use sandglass_store::{sgr, GameId, GameMeta, Status, Store, StoreError};
+use sandglass_store::{sgr, GameId, GameMeta, Stage, Status, Store, StoreError};
 
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Layout, Sight};
@@ -82,7 +84,38 @@ impl Replay {
 enum TakeOver {
     No,
     Asked,
-    Copying(JoinHandle<Result<GameMeta, StoreError>>),
+    Copying(Job),
+}
+
+/// A take-over under way on its own thread.
+struct Job {
+    job: JoinHandle<Result<GameMeta, StoreError>>,
+    /// Thousandths of the work done, as the thread last said.
+    done: Arc<AtomicU64>,
+    turn: u64,
+}
+
+impl Job {
+    /// What the player reads while it runs.
+    fn note(&self) -> String {
+        let done = self.done.load(Ordering::Relaxed);
+        format!(
+            "Taking over at turn {}: copying the log up to here, {}.{}% done...",
+            self.turn,
+            done / 10,
+            done % 10
+        )
+    }
+}
+
+/// Thousandths of a take-over's work after `done` events of `stage`, of `len`: the fold
+/// that checks the tape is the first half, writing it the second.
+fn thousandths(stage: Stage, done: u64, len: u64) -> u64 {
+    let half = done.min(len) * 500 / len.max(1);
+    match stage {
+        Stage::Writing => 500 + half,
+        Stage::Reading | Stage::Checking => half,
+    }
 }
 
 pub struct ReplayScreen {
@@ -192,7 +225,9 @@ impl ReplayScreen {
                 self.fork_here(app)?;
                 return Ok(Go::Stay);
             }
-            TakeOver::Copying(copy) if copy.is_finished() => return Ok(self.taken_over(copy)),
+            TakeOver::Copying(copy) if copy.job.is_finished() => {
+                return Ok(self.taken_over(copy.job))
+            }
             copying => {
                 self.take_over = copying;
                 return Ok(Go::Stay);
@@ -348,7 +383,10 @@ impl ReplayScreen {
             .store
             .free_name(&format!("{} from turn {turn}", self.replay.title))?;
         let store = app.store.clone();
-        let copy = match &self.replay.tape {
+        let done = Arc::new(AtomicU64::new(0));
+        let told = Arc::clone(&done);
+        let job = match &self.replay.tape {
+            // A fork of a stored game shares its history: nothing to copy.
             Tape::Game(id) => {
                 let id = *id;
                 std::thread::spawn(move || store.fork(id, &name, at).map(|(meta, _)| meta))
@@ -356,13 +394,15 @@ impl ReplayScreen {
             Tape::File(_) => {
                 let (header, events) = timeline.take_over(at);
                 let events = events.to_vec();
-                std::thread::spawn(move || store.create_from_tape(&name, &header, &events))
+                std::thread::spawn(move || {
+                    let len = events.len() as u64;
+                    store.create_from_tape(&name, &header, &events, &mut |stage, at| {
+                        told.store(thousandths(stage, at, len), Ordering::Relaxed)
+                    })
+                })
             }
         };
-        self.note = Some(format!(
-            "Taking over at turn {turn}: copying the log up to here..."
-        ));
-        self.take_over = TakeOver::Copying(copy);
+        self.take_over = TakeOver::Copying(Job { job, done, turn });
         Ok(())
     }
 
@@ -435,11 +475,12 @@ impl ReplayScreen {
             })
             .collect();
         let last = self.timeline().last_tick().0;
-        let asked = match (&self.goto, &self.note) {
-            (Some(typed), _) => Some(format!(
+        let asked = match (&self.take_over, &self.goto, &self.note) {
+            (TakeOver::Copying(copy), _, _) => Some(copy.note()),
+            (_, Some(typed), _) => Some(format!(
                 "Go to turn (1 to {last}): {typed}_   Enter goes there, Escape does not"
             )),
-            (None, note) => note.clone(),
+            (_, None, note) => note.clone(),
         };
         if let Some(asked) = asked {
             if lines.len() == draw_map::LOG_LINES {
@@ -753,6 +794,16 @@ mod tests {
         assert_eq!(turn_fraction(&timeline, timeline.end()), 1.0);
         let names: BTreeSet<_> = Group::ALL.iter().map(|g| g.name()).collect();
         assert_eq!(names.len(), Group::ALL.len());
+    }
+
+    #[test]
+    fn a_take_over_counts_its_check_then_its_writing() {
+        assert_eq!(thousandths(Stage::Checking, 0, 1000), 0);
+        assert_eq!(thousandths(Stage::Checking, 1000, 1000), 500);
+        assert_eq!(thousandths(Stage::Writing, 0, 1000), 500);
+        assert_eq!(thousandths(Stage::Writing, 500, 1000), 750);
+        assert_eq!(thousandths(Stage::Writing, 2000, 1000), 1000);
+        assert_eq!(thousandths(Stage::Writing, 0, 0), 500);
     }
 
     #[test]

@@ -302,6 +302,7 @@ impl Store {
         name: &str,
         header: &Header,
         events: &[Event],
+        progress: &mut dyn FnMut(Stage, u64),
     ) -> Result<GameMeta, StoreError> {
         self.check_new_name(name)?;
         check_header(header).map_err(|cause| StoreError::Version {
@@ -311,6 +312,7 @@ impl Store {
         let mut snapshots = Snapshots::default();
         let state = fold_visiting(header, events, &mut (), |state| {
             snapshots.visit(state);
+            progress(Stage::Checking, state.events_folded());
             Ok::<_, CheckError>(u64::MAX)
         })
         .map_err(ReplayFileError::from)?;
@@ -321,7 +323,7 @@ impl Store {
             hash: state.hash(),
             state,
         };
-        self.store_new(name, tape, &mut |_, _| ())
+        self.store_new(name, tape, progress)
     }
 
     /// A stored game as a recording, for `Recording::check` to check as it checks a
