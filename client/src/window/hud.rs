@@ -317,6 +317,19 @@ impl<'a> Column<'a> {
         self.y += line_height(self.size);
     }
 
+    /// `s` over as many lines as it takes, later lines indented by `indent` characters:
+    /// names are never cut.
+    pub fn wrapped(&mut self, s: &str, indent: usize, color: Color) {
+        let pad = " ".repeat(indent);
+        let room = self.room - width(&pad, self.size);
+        for (i, piece) in wrap(s, room, self.size).into_iter().enumerate() {
+            match i {
+                0 => self.line(&piece, color),
+                _ => self.line(&format!("{pad}{piece}"), color),
+            }
+        }
+    }
+
     pub fn title(&mut self, s: &str) {
         self.text.bold(
             &fit(s, self.room, self.size),
@@ -348,9 +361,10 @@ impl<'a> Column<'a> {
         self.y += line_height(self.size) * 0.5;
     }
 
-    /// True while there is room for another line above `bottom`.
-    pub fn has_room(&self, bottom: f32) -> bool {
-        self.y + line_height(self.size) <= bottom
+    /// True while there is room above `bottom` for `s` as `wrapped` lays it out.
+    pub fn has_room_for(&self, s: &str, bottom: f32) -> bool {
+        let lines = wrap(s, self.room, self.size).len() as f32;
+        self.y + lines * line_height(self.size) <= bottom
     }
 }
 
@@ -402,7 +416,7 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         if i == 0 {
             col.title(line);
         } else {
-            col.line(line, DIM);
+            col.wrapped(line, 2, DIM);
         }
     }
     col.gap();
@@ -459,8 +473,9 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         let here = state.world().map().terrain(camel.pos());
         col.line(&format!("On {}", here.name()), DIM);
         for item in state.world().items_at(camel.pos()) {
-            col.line(
+            col.wrapped(
                 &format!("Here: {}", state.world().mycology().describe(item)),
+                6,
                 TEXT,
             );
         }
@@ -470,14 +485,18 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         if bags.is_empty() {
             col.line("(empty)", DIM);
         }
-        let bottom = rect.bottom() - (footer.len() as f32 + 0.5) * line_height(size);
-        for (slot, stack) in bags.stacks() {
-            if !col.has_room(bottom) {
-                col.line("…", DIM);
+        // Bags come before the key hints: when they need the room, the hints (all in
+        // the help, `?`) give it up.
+        let bottom = rect.bottom() - 1.5 * line_height(size);
+        let stacks: Vec<_> = bags.stacks().collect();
+        for (i, (slot, stack)) in stacks.iter().enumerate() {
+            let name = state.world().mycology().counted(stack.item, stack.count);
+            let line = format!("{} - {name}", slot.letter());
+            if !col.has_room_for(&line, bottom) {
+                col.line(&format!("… and {} more", stacks.len() - i), DIM);
                 break;
             }
-            let name = state.world().mycology().counted(stack.item, stack.count);
-            col.line(&format!("{} - {name}", slot.letter()), TEXT);
+            col.wrapped(&line, 4, TEXT);
         }
     } else {
         col.line(
@@ -487,6 +506,9 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         col.line(&format!("Turn   {}", state.tick().0), TEXT);
     }
     let mut y = rect.bottom() - (footer.len() as f32 + 0.3) * line_height(size);
+    if col.y > y {
+        return;
+    }
     for hint in footer {
         text.draw(
             &fit(hint, rect.w - 1.6 * size, size),
