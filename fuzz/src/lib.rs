@@ -22,10 +22,33 @@ pub const COMMANDS: u64 = 24;
 
 /// A replay file, read from its bytes, then checked in one fold as `sandglass verify`
 /// checks it: every draw regenerated from the seed, every checkpoint and the final hash.
+/// Then the same bytes as a crafted file would hold them, their length and checksum made
+/// to match: almost no mutation passes the checksum, and what lies behind it must hold
+/// against a file made by hand as well.
 pub fn sgr(bytes: &[u8]) {
+    verify(bytes);
+    verify(&framed(bytes));
+}
+
+fn verify(bytes: &[u8]) {
     if let Ok(recording) = sandglass_store::sgr::from_bytes(bytes) {
         let _ = recording.check(&mut (), u64::MAX, |_| ());
     }
+}
+
+/// `bytes` with the length field (after the magic and the version) and the trailing
+/// checksum set as `docs/replay-format.md` lays them out.
+fn framed(bytes: &[u8]) -> Vec<u8> {
+    const LENGTH_AT: usize = 10;
+    let mut framed = bytes.to_vec();
+    if framed.len() < LENGTH_AT + 16 {
+        return framed;
+    }
+    let len = framed.len();
+    framed[LENGTH_AT..LENGTH_AT + 8].copy_from_slice(&(len as u64).to_le_bytes());
+    let checksum = xxhash_rust::xxh3::xxh3_64(&framed[..len - 8]);
+    framed[len - 8..].copy_from_slice(&checksum.to_le_bytes());
+    framed
 }
 
 /// A snapshot as stored for the event index and the ruleset the input starts with
@@ -119,7 +142,11 @@ pub fn play_on(state: State) {
 /// figures for every actor, the messages and names as text.
 fn look_at(state: &State) {
     let world = state.world();
-    black_box((state.hash(), Score::of(state), state.need() == Need::Command));
+    black_box((
+        state.hash(),
+        Score::of(state),
+        state.need() == Need::Command,
+    ));
     for id in (0..world.actor_count() as u32).map(ActorId) {
         black_box((state.next_ready_tick(id), world.name_of(id)));
     }
