@@ -245,7 +245,10 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
     std::thread::sleep(Duration::from_millis(800));
     replay.key("r");
     let back = replay.shot(shots, "10-replay-backwards");
-    assert!(changed(&last, &back) > 0.001, "playing backwards leaves the end");
+    assert!(
+        changed(&last, &back) > 0.001,
+        "playing backwards leaves the end"
+    );
     // Home is where the first command is to be given; two commands on, the third.
     replay.key("Home");
     for _ in 0..2 {
