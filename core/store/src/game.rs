@@ -115,18 +115,22 @@ impl Store {
         // fails, or ends away from the saved hash. Then it is skipped like a damaged one,
         // and the fold starts again from an older point.
         let mut distrusted = vec![];
-        let Reached {
-            state,
-            mut warnings,
-            rebuilt,
-        } = loop {
+        let (
+            Reached {
+                state,
+                mut warnings,
+                rebuilt,
+            },
+            hash,
+        ) = loop {
             let start = self.start(&meta, meta.events, &distrusted)?;
             let from_snapshot = start.from_snapshot;
-            let reached = self.fold_to(&meta, start, meta.events);
+            let reached = self.fold_to(&meta, start, meta.events).map(|r| {
+                let hash = r.state.hash();
+                (r, hash)
+            });
             let disagrees = match &reached {
-                Ok(r) => meta
-                    .final_hash()
-                    .is_some_and(|saved| saved != r.state.hash()),
+                Ok((_, hash)) => meta.final_hash().is_some_and(|saved| saved != *hash),
                 Err(e) => matches!(e, StoreError::Damaged { .. }),
             };
             match from_snapshot {
@@ -134,7 +138,6 @@ impl Store {
                 _ => break reached?,
             }
         };
-        let hash = state.hash();
         if meta.final_hash().is_some_and(|saved| saved != hash) {
             return Err(StoreError::Damaged {
                 name: meta.name,
@@ -146,9 +149,14 @@ impl Store {
         }
         // The fold is checked: the states it passed on the way may replace the damaged
         // snapshots. Those are a cache, so failing to write them leaves them skipped, no more.
-        let written = self
-            .write_snapshots(&meta, rebuilt)
-            .and_then(|()| self.commit());
+        // Nothing to write, nothing to commit: a load that found its snapshots sound
+        // writes nothing, and so costs no flush.
+        let written = match rebuilt.is_empty() {
+            true => Ok(()),
+            false => self
+                .write_snapshots(&meta, rebuilt)
+                .and_then(|()| self.commit()),
+        };
         for warning in &mut warnings {
             warning.rebuilt = written.is_ok() && warning.index <= meta.events;
         }
