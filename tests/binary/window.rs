@@ -49,7 +49,35 @@ fn the_window_under_xvfb() {
     play_save_and_continue(&display, &shots);
     explore_look_travel_and_descend(&display, &shots);
     scrub_a_replay_and_take_over(&display, &shots);
+    a_busy_data_directory_is_said_in_a_window(&display, &shots);
     eprintln!("screenshots in {}", shots.display());
+}
+
+/// A data directory another process holds: started from a desktop there is no terminal
+/// to read, so the window says why it cannot go on, until a key; then the binary fails
+/// as it does in a terminal.
+fn a_busy_data_directory_is_said_in_a_window(display: &Xvfb, shots: &Path) {
+    let data = tempfile::tempdir().unwrap();
+    let _held = Store::open(data.path()).unwrap();
+    let mut window = Window::open(display, &["--data-dir", data.path().to_str().unwrap()]);
+    let said = window.shot(shots, "17-data-directory-in-use");
+    let colours: std::collections::HashSet<_> = pixels(&said).collect();
+    assert!(
+        colours.len() > 30,
+        "the window says something: {}",
+        colours.len()
+    );
+    window.key("space");
+    let deadline = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = window.process.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "a key did not close the window");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    window.xdotool(&["keyup", "space"]);
+    assert!(!status.success(), "the binary could not open its games");
 }
 
 fn play_save_and_continue(display: &Xvfb, shots: &Path) {

@@ -68,9 +68,26 @@ pub struct Options {
 
 /// Opens the window and runs until it is closed.
 pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
+    let settings = options
+        .config_dir
+        .as_deref()
+        .map(Settings::load)
+        .unwrap_or_default();
+    let conf = window_conf(&settings);
     // Whatever can fail before a window is needed fails here, as a plain error in the
-    // terminal: a data directory in use, a game that does not exist.
-    let store = Store::open(&options.data_dir)?;
+    // terminal. A data directory that cannot be opened (another window has it, say) is
+    // said in a window too: started from a desktop, there is no terminal to read.
+    let store = match Store::open(&options.data_dir) {
+        Ok(store) => store,
+        Err(error) => {
+            let error = anyhow::Error::from(error);
+            if has_display() {
+                let said = crate::input::messages::quoted(&format!("{error:#}."));
+                say_in_window(conf, sandglass_sim::text::capitalise(&said));
+            }
+            return Err(error);
+        }
+    };
     let first = match opening {
         Opening::Menu => Go::Menu,
         Opening::NewGame { seed, ruleset } => Go::NewGame { seed, ruleset },
@@ -92,35 +109,8 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
         }
         Opening::Bench(args) => Go::Bench(args),
     };
-    let settings = options
-        .config_dir
-        .as_deref()
-        .map(Settings::load)
-        .unwrap_or_default();
-    // miniquad cannot say how large the display is: the window opens as large as the
-    // player last left it, or at a size most displays hold.
-    let size = settings
-        .window
-        .map(|[w, h]| [w.clamp(MIN_WINDOW[0], 8192), h.clamp(MIN_WINDOW[1], 8192)])
-        .unwrap_or(DEFAULT_WINDOW)
-        .map(|side| side as i32);
     let result = Rc::new(RefCell::new(Ok(())));
     let out = Rc::clone(&result);
-    let conf = macroquad::conf::Conf {
-        miniquad_conf: Conf {
-            window_title: "Sandglass".to_owned(),
-            window_width: size[0],
-            window_height: size[1],
-            high_dpi: false,
-            window_resizable: true,
-            ..Default::default()
-        },
-        // Room for a full map and a crowd in one batch: 10,000 quads of 4 vertices and 6
-        // indices (indices are 16-bit, so 65,535 vertices is the most a batch can hold).
-        draw_call_vertex_capacity: 40_000,
-        draw_call_index_capacity: 60_000,
-        ..Default::default()
-    };
     macroquad::Window::from_config(conf, async move {
         let app = App {
             store,
@@ -132,6 +122,62 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
         *out.borrow_mut() = main_loop(app, first, options.frame_stats).await;
     });
     result.replace(Ok(()))
+}
+
+/// The window as the player last left it (or at `DEFAULT_WINDOW`).
+fn window_conf(settings: &Settings) -> macroquad::conf::Conf {
+    // miniquad cannot say how large the display is: the window opens as large as the
+    // player last left it, or at a size most displays hold.
+    let [width, height] = settings
+        .window
+        .map(|[w, h]| [w.clamp(MIN_WINDOW[0], 8192), h.clamp(MIN_WINDOW[1], 8192)])
+        .unwrap_or(DEFAULT_WINDOW)
+        .map(|side| side as i32);
+    macroquad::conf::Conf {
+        miniquad_conf: Conf {
+            window_title: "Sandglass".to_owned(),
+            window_width: width,
+            window_height: height,
+            high_dpi: false,
+            window_resizable: true,
+            ..Default::default()
+        },
+        // Room for a full map and a crowd in one batch: 10,000 quads of 4 vertices and 6
+        // indices (indices are 16-bit, so 65,535 vertices is the most a batch can hold).
+        draw_call_vertex_capacity: 40_000,
+        draw_call_index_capacity: 60_000,
+        ..Default::default()
+    }
+}
+
+/// Whether there is a display to open a window on.
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
+}
+
+/// A window that says `message` until a key, a click or its close button.
+fn say_in_window(conf: macroquad::conf::Conf, message: String) {
+    macroquad::Window::from_config(conf, async move {
+        let text = hud::Text::load();
+        loop {
+            clear_background(draw_map::BACKGROUND);
+            let area = Rect::new(0.0, 0.0, screen_width(), screen_height());
+            let size = 16.0;
+            let mut lines: Vec<(String, Color)> = hud::wrap(&message, area.w * 0.8, size)
+                .into_iter()
+                .map(|line| (line, hud::TEXT))
+                .collect();
+            lines.push((String::new(), hud::TEXT));
+            lines.push(("Any key closes this.".to_owned(), hud::DIM));
+            hud::dialog(&text, area, size, "Sandglass cannot open its games", &lines);
+            if get_last_key_pressed().is_some() || is_mouse_button_pressed(MouseButton::Left) {
+                break;
+            }
+            next_frame().await;
+        }
+    });
 }
 
 /// The window's size the first time it opens.
