@@ -1,6 +1,8 @@
 //! The start screen: New game, Continue, Load, Watch a replay, Quit; and the list of
 //! saved games to load or to watch.
 
+use std::path::{Path, PathBuf};
+
 use macroquad::prelude::*;
 use sandglass_sim::Ruleset;
 use sandglass_store::{GameMeta, Status};
@@ -21,6 +23,8 @@ pub struct StartScreen {
     list: Option<List>,
     /// The high-score table, while it is open, and its highlighted row.
     scores: Option<(Vec<Entry>, usize)>,
+    /// The replay files found, while their list is open, and the highlighted one.
+    files: Option<(Vec<PathBuf>, usize)>,
     /// Why the last choice did not work.
     error: Option<String>,
 }
@@ -38,15 +42,17 @@ enum Choice {
     Continue,
     Load,
     Watch,
+    Files,
     Scores,
     Quit,
 }
 
-const ENTRIES: [(Choice, char, &str); 6] = [
+const ENTRIES: [(Choice, char, &str); 7] = [
     (Choice::New, 'n', "New game"),
     (Choice::Continue, 'c', "Continue"),
     (Choice::Load, 'l', "Load"),
     (Choice::Watch, 'w', "Watch a replay"),
+    (Choice::Files, 'f', "Open a replay file"),
     (Choice::Scores, 's', "High scores"),
     (Choice::Quit, 'q', "Quit"),
 ];
@@ -71,6 +77,7 @@ impl StartScreen {
             latest,
             list: None,
             scores: None,
+            files: None,
             error,
         }
     }
@@ -84,6 +91,9 @@ impl StartScreen {
         }
         if self.scores.is_some() {
             return self.scores_key(input);
+        }
+        if self.files.is_some() {
+            return self.files_key(input);
         }
         let picked = match input {
             Input::Move(dir) => {
@@ -129,6 +139,24 @@ impl StartScreen {
                 }
                 Go::Stay
             }
+            Some(Choice::Files) => {
+                let here = Path::new(".");
+                let files = replay_files(&[here, &here.join("replays")]);
+                match files.is_empty() {
+                    true => {
+                        self.error = Some(
+                            "No replay files (.sgr) here or in ./replays: \
+                             sandglass export GAME FILE.sgr writes one."
+                                .into(),
+                        )
+                    }
+                    false => {
+                        self.files = Some((files, 0));
+                        self.error = None;
+                    }
+                }
+                Go::Stay
+            }
             Some(Choice::Scores) => {
                 match scores::table(&app.store) {
                     Ok(table) if !table.is_empty() => self.scores = Some((table, 0)),
@@ -157,6 +185,27 @@ impl StartScreen {
             Input::Confirm | Input::Space => Go::Watch(Tape::Game(table[*choice].meta.id)),
             Input::Escape => {
                 self.scores = None;
+                Go::Stay
+            }
+            _ => Go::Stay,
+        }
+    }
+
+    /// The replay files: arrows move, Enter opens one on the timeline, Escape goes back.
+    fn files_key(&mut self, input: Input) -> Go {
+        let Some((files, choice)) = &mut self.files else {
+            return Go::Stay;
+        };
+        let count = files.len();
+        match input {
+            Input::Move(dir) => {
+                let step = if dir.delta().1 < 0 { count - 1 } else { 1 };
+                *choice = (*choice + step) % count;
+                Go::Stay
+            }
+            Input::Confirm | Input::Space => Go::Watch(Tape::File(files[*choice].clone())),
+            Input::Escape => {
+                self.files = None;
                 Go::Stay
             }
             _ => Go::Stay,
@@ -218,10 +267,11 @@ impl StartScreen {
             DIM,
         );
         y += line * 2.0;
-        match (&self.list, &self.scores) {
-            (Some(list), _) => draw_list(app, list, x, y, size),
-            (None, Some((table, choice))) => draw_scores(app, table, *choice, x, y, size),
-            (None, None) => self.draw_menu(app, x, y, size),
+        match (&self.list, &self.scores, &self.files) {
+            (Some(list), _, _) => draw_list(app, list, x, y, size),
+            (None, Some((table, choice)), _) => draw_scores(app, table, *choice, x, y, size),
+            (None, None, Some((files, choice))) => draw_files(app, files, *choice, x, y, size),
+            (None, None, None) => self.draw_menu(app, x, y, size),
         }
         if let Some(error) = &self.error {
             app.text.draw(
@@ -231,7 +281,11 @@ impl StartScreen {
                 size,
                 BAD,
             );
-        } else if self.list.is_none() && self.scores.is_none() && self.latest.is_none() {
+        } else if self.list.is_none()
+            && self.scores.is_none()
+            && self.files.is_none()
+            && self.latest.is_none()
+        {
             app.text
                 .draw("No game to continue yet.", x, h - line * 2.0, size, ASK);
         }
@@ -286,9 +340,10 @@ fn draw_list(app: &App, list: &List, x: f32, mut y: f32, size: f32) {
         } else {
             ' '
         };
+        // A long name is cut to its column, so the columns after it stay in line.
+        let name = hud::fit(&meta.name, hud::width(&"x".repeat(20), size), size);
         let label = format!(
-            "{letter}  {:<20} {:<6} depth {}  turn {:<6} {}",
-            meta.name,
+            "{letter}  {name:<20} {:<6} depth {}  turn {:<6} {}",
             meta.status.name(),
             meta.depth,
             meta.turns,
@@ -357,6 +412,48 @@ fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, mut y: f32, si
         .draw(&hud::fit(help, w - 2.0 * x, size), x, y, size, DIM);
 }
 
+/// The replay files (`.sgr`) directly in each of `dirs`, each folder's sorted by name;
+/// a folder that cannot be read has none.
+fn replay_files(dirs: &[&Path]) -> Vec<PathBuf> {
+    let mut found = vec![];
+    for dir in dirs {
+        let Ok(listing) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut here: Vec<PathBuf> = listing
+            .filter_map(|entry| Some(entry.ok()?.path()))
+            .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == "sgr"))
+            .collect();
+        here.sort();
+        found.extend(here);
+    }
+    found
+}
+
+/// The replay files, from `x`, `y` down, scrolled to the chosen one.
+fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, mut y: f32, size: f32) {
+    let (w, h) = (screen_width(), screen_height());
+    app.text.bold("Replay files", x, y, size, TITLE);
+    y += line_height(size) * 1.5;
+    let size = (size * 0.85).round();
+    let line = line_height(size);
+    let rows = (((h - y) / line) as usize).saturating_sub(3).max(1);
+    let first = choice.saturating_sub(rows - 1);
+    for (i, path) in files.iter().enumerate().skip(first).take(rows) {
+        if i == choice {
+            highlight(x, y, w, size);
+        }
+        let shown = path.strip_prefix(".").unwrap_or(path).display().to_string();
+        app.text
+            .draw(&hud::fit(&shown, w - 2.0 * x, size), x, y, size, TEXT);
+        y += line;
+    }
+    y += line;
+    let help = "From this folder and ./replays. Enter opens one on a timeline. Escape: back.";
+    app.text
+        .draw(&hud::fit(help, w - 2.0 * x, size), x, y, size, DIM);
+}
+
 /// The band behind the chosen row of a list whose text starts at `x` in a window `w` wide.
 fn highlight(x: f32, y: f32, w: f32, size: f32) {
     let band = Color::new(0.3, 0.22, 0.1, 1.0);
@@ -367,4 +464,35 @@ fn highlight(x: f32, y: f32, w: f32, size: f32) {
         line_height(size),
         band,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replay_files_are_the_sgr_files_of_each_folder_in_order() {
+        let root = tempfile::tempdir().unwrap();
+        let sub = root.path().join("replays");
+        std::fs::create_dir(&sub).unwrap();
+        for name in ["b.sgr", "a.sgr", "notes.txt", "c.SGR.bak"] {
+            std::fs::write(root.path().join(name), b"").unwrap();
+        }
+        std::fs::create_dir(root.path().join("d.sgr")).unwrap();
+        std::fs::write(sub.join("golden.sgr"), b"").unwrap();
+        let missing = root.path().join("nowhere");
+        let found = replay_files(&[root.path(), &sub, &missing]);
+        let names: Vec<_> = found
+            .iter()
+            .map(|p| p.strip_prefix(root.path()).unwrap().to_path_buf())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                PathBuf::from("a.sgr"),
+                PathBuf::from("b.sgr"),
+                PathBuf::from("replays/golden.sgr")
+            ]
+        );
+    }
 }
