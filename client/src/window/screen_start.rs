@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use macroquad::prelude::*;
+use sandglass_sim::geometry::Direction;
 use sandglass_sim::Ruleset;
 use sandglass_store::{GameMeta, Status};
 
@@ -97,12 +98,7 @@ impl StartScreen {
         }
         let picked = match input {
             Input::Move(dir) => {
-                let step = if dir.delta().1 < 0 {
-                    ENTRIES.len() - 1
-                } else {
-                    1
-                };
-                self.choice = (self.choice + step) % ENTRIES.len();
+                self.choice = moved(self.choice, ENTRIES.len(), dir);
                 None
             }
             Input::Confirm | Input::Space => Some(ENTRIES[self.choice].0),
@@ -170,46 +166,18 @@ impl StartScreen {
         }
     }
 
-    /// The high scores: arrows move, Enter watches the game's replay, Escape goes back.
+    /// The high scores: Enter watches the game's replay.
     fn scores_key(&mut self, input: Input) -> Go {
-        let Some((table, choice)) = &mut self.scores else {
-            return Go::Stay;
-        };
-        let count = table.len();
-        match input {
-            Input::Move(dir) => {
-                let step = if dir.delta().1 < 0 { count - 1 } else { 1 };
-                *choice = (*choice + step) % count;
-                Go::Stay
-            }
-            Input::Confirm | Input::Space => Go::Watch(Tape::Game(table[*choice].meta.id)),
-            Input::Escape => {
-                self.scores = None;
-                Go::Stay
-            }
-            _ => Go::Stay,
-        }
+        browse(&mut self.scores, input, |entry| {
+            Go::Watch(Tape::Game(entry.meta.id))
+        })
     }
 
-    /// The replay files: arrows move, Enter opens one on the timeline, Escape goes back.
+    /// The replay files: Enter opens one on the timeline.
     fn files_key(&mut self, input: Input) -> Go {
-        let Some((files, choice)) = &mut self.files else {
-            return Go::Stay;
-        };
-        let count = files.len();
-        match input {
-            Input::Move(dir) => {
-                let step = if dir.delta().1 < 0 { count - 1 } else { 1 };
-                *choice = (*choice + step) % count;
-                Go::Stay
-            }
-            Input::Confirm | Input::Space => Go::Watch(Tape::File(files[*choice].clone())),
-            Input::Escape => {
-                self.files = None;
-                Go::Stay
-            }
-            _ => Go::Stay,
-        }
+        browse(&mut self.files, input, |path| {
+            Go::Watch(Tape::File(path.clone()))
+        })
     }
 
     fn list_key(&mut self, input: Input) -> Go {
@@ -229,8 +197,7 @@ impl StartScreen {
         };
         match input {
             Input::Move(dir) => {
-                let step = if dir.delta().1 < 0 { count - 1 } else { 1 };
-                list.choice = (list.choice + step) % count;
+                list.choice = moved(list.choice, count, dir);
                 Go::Stay
             }
             Input::Confirm | Input::Space => pick(list, list.choice),
@@ -412,6 +379,33 @@ fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, mut y: f32, si
         .draw(&hud::fit(help, w - 2.0 * x, size), x, y, size, DIM);
 }
 
+/// The highlight after an arrow: up one row or down one, round the ends.
+fn moved(choice: usize, count: usize, dir: Direction) -> usize {
+    let count = count.max(1);
+    let step = if dir.delta().1 < 0 { count - 1 } else { 1 };
+    (choice + step) % count
+}
+
+/// Keys on a list open over the menu: arrows move the highlight, Enter or Space opens
+/// the highlighted row with `open`, Escape closes the list.
+fn browse<T>(rows: &mut Option<(Vec<T>, usize)>, input: Input, open: impl Fn(&T) -> Go) -> Go {
+    if input == Input::Escape {
+        *rows = None;
+        return Go::Stay;
+    }
+    let Some((items, choice)) = rows else {
+        return Go::Stay;
+    };
+    match input {
+        Input::Move(dir) => {
+            *choice = moved(*choice, items.len(), dir);
+            Go::Stay
+        }
+        Input::Confirm | Input::Space => open(&items[*choice]),
+        _ => Go::Stay,
+    }
+}
+
 /// The replay files (`.sgr`) directly in each of `dirs`, each folder's sorted by name;
 /// a folder that cannot be read has none.
 fn replay_files(dirs: &[&Path]) -> Vec<PathBuf> {
@@ -469,6 +463,33 @@ fn highlight(x: f32, y: f32, w: f32, size: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_highlight_goes_round_the_ends() {
+        assert_eq!(moved(0, 3, Direction::S), 1);
+        assert_eq!(moved(2, 3, Direction::S), 0);
+        assert_eq!(moved(0, 3, Direction::N), 2);
+        assert_eq!(moved(0, 0, Direction::N), 0);
+    }
+
+    #[test]
+    fn escape_closes_a_list_and_enter_opens_its_row() {
+        let mut rows = Some((vec![10, 20, 30], 0));
+        assert!(matches!(
+            browse(&mut rows, Input::Move(Direction::S), |_| Go::Exit),
+            Go::Stay
+        ));
+        assert!(matches!(
+            browse(&mut rows, Input::Confirm, |&n| if n == 20 {
+                Go::Exit
+            } else {
+                Go::Menu
+            }),
+            Go::Exit
+        ));
+        browse(&mut rows, Input::Escape, |_| Go::Exit);
+        assert!(rows.is_none());
+    }
 
     #[test]
     fn replay_files_are_the_sgr_files_of_each_folder_in_order() {
