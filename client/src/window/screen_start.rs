@@ -296,11 +296,12 @@ fn draw_list(app: &App, list: &List, x: f32, mut y: f32, size: f32) {
     };
     app.text.bold(title, x, y, size, TITLE);
     y += line_height(size) * 1.5;
-    // Smaller, so that a row fits its date at the default window size.
-    let size = (size * 0.85).round();
-    let line = line_height(size);
-    let rows = (((h - y) / line) as usize).saturating_sub(3).max(1);
-    let first = list.choice.saturating_sub(rows - 1);
+    let Rows {
+        size,
+        line,
+        first,
+        rows,
+    } = Rows::under(y, h, size, list.choice, 3);
     for (i, meta) in list.games.iter().enumerate().skip(first).take(rows) {
         let letter = if i < 26 {
             char::from(b'a' + i as u8)
@@ -343,10 +344,12 @@ fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, mut y: f32, si
     let (w, h) = (screen_width(), screen_height());
     app.text.bold("High scores", x, y, size, TITLE);
     y += line_height(size) * 1.5;
-    let size = (size * 0.85).round();
-    let line = line_height(size);
-    let rows = (((h - y) / line) as usize).saturating_sub(4).max(1);
-    let first = choice.saturating_sub(rows - 1);
+    let Rows {
+        size,
+        line,
+        first,
+        rows,
+    } = Rows::under(y, h, size, choice, 4);
     let header = format!(
         "{:>4}  {:>6}  {:<20} {:<10} {:>5} {:>6} {:>5}",
         "#", "score", "name", "status", "depth", "turns", "kills"
@@ -429,10 +432,12 @@ fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, mut y: f32, s
     let (w, h) = (screen_width(), screen_height());
     app.text.bold("Replay files", x, y, size, TITLE);
     y += line_height(size) * 1.5;
-    let size = (size * 0.85).round();
-    let line = line_height(size);
-    let rows = (((h - y) / line) as usize).saturating_sub(3).max(1);
-    let first = choice.saturating_sub(rows - 1);
+    let Rows {
+        size,
+        line,
+        first,
+        rows,
+    } = Rows::under(y, h, size, choice, 3);
     for (i, path) in files.iter().enumerate().skip(first).take(rows) {
         if i == choice {
             highlight(x, y, w, size);
@@ -446,6 +451,30 @@ fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, mut y: f32, s
     let help = "From this folder and ./replays. Enter opens one on a timeline. Escape: back.";
     app.text
         .draw(&hud::fit(help, w - 2.0 * x, size), x, y, size, DIM);
+}
+
+/// The rows of a list on the start screen: in a smaller text than the menu's, so that
+/// a row fits its date at the default window size, and as many as fit between `y` and
+/// the bottom `h` less `reserved` lines, scrolled so the chosen one shows.
+struct Rows {
+    size: f32,
+    line: f32,
+    first: usize,
+    rows: usize,
+}
+
+impl Rows {
+    fn under(y: f32, h: f32, menu_size: f32, choice: usize, reserved: usize) -> Rows {
+        let size = (menu_size * 0.85).round();
+        let line = line_height(size);
+        let rows = (((h - y) / line) as usize).saturating_sub(reserved).max(1);
+        Rows {
+            size,
+            line,
+            first: choice.saturating_sub(rows - 1),
+            rows,
+        }
+    }
 }
 
 /// The band behind the chosen row of a list whose text starts at `x` in a window `w` wide.
