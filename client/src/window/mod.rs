@@ -338,12 +338,21 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
     let benchmark = matches!(screen, Screen::Bench(_));
     // When the screen last changed: the frame rate drops while nothing does.
     let mut last_change = 0.0;
+    let mut last_size = (0.0, 0.0);
     loop {
         let start = Instant::now();
         let time = get_time();
         repeat_all_miniquad_input(&mut keys, subscriber);
         let pressed = keys.take();
-        let had_input = !pressed.is_empty() || mouse_delta_position() != Vec2::ZERO;
+        let size = (screen_width(), screen_height());
+        let had_input = !pressed.is_empty()
+            || mouse_delta_position() != Vec2::ZERO
+            || mouse_wheel() != (0.0, 0.0)
+            || [MouseButton::Left, MouseButton::Right]
+                .iter()
+                .any(|&b| is_mouse_button_down(b))
+            || size != last_size;
+        last_size = size;
         let mut go = screen.keys(&mut app, pressed, time)?;
         let next = screen.update(&mut app, time)?;
         if matches!(go, Go::Stay) {
