@@ -76,8 +76,9 @@ impl Store {
         let id = self.new_id()?;
         let mut step = Vec::new();
         let live = Live::new(&header, obs, &mut step);
-        // The hash is filled in by the first save, which records the state again.
-        let meta = GameMeta::new(id, name, header, live.state(), 0);
+        // The genesis is hashed now: a game closed, or killed, before its first command
+        // is whole with its record as it stands.
+        let meta = GameMeta::new(id, name, header, live.state(), live.state().hash());
         let mut session = Session {
             store: self.clone(),
             trees: self.trees(id)?,
@@ -450,7 +451,11 @@ impl Store {
                     tail.extend(step);
                 }
             }
-            if tail.is_empty() && meta.final_hash().is_some() {
+            // A game made by the build before this one and left before its first command
+            // has a record that claims the hash 0 for its genesis: that build hashed a
+            // new game only when play stopped, and skipped it if it had no commands.
+            let unhashed_genesis = meta.commands == 0 && meta.last_hash == 0;
+            if tail.is_empty() && meta.final_hash().is_some() && !unhashed_genesis {
                 continue;
             }
             let Ok(Reached { state, .. }) = self.state_at(&meta, meta.events) else {
@@ -790,6 +795,41 @@ mod tests {
         drop(session);
         assert_eq!(store.meta(id).unwrap().final_hash(), Some(hash));
         assert_eq!(genesis_hash(&store, id), hash);
+    }
+
+    /// A game left before its first command, closed or killed: what is on disk while
+    /// its session is still open is what a kill leaves, and after the session is
+    /// dropped, what a close leaves. Either way the record holds the genesis hash, and
+    /// the game loads and checks out.
+    #[test]
+    fn a_game_left_before_its_first_command_is_whole() {
+        let (_dir, store, closed) = played(0);
+        let header = Header::new(2, Ruleset::CLASSIC, 0);
+        let open = store.create("killed", header, &mut ()).unwrap();
+        for id in [closed, open.meta().id] {
+            let meta = store.meta(id).unwrap();
+            assert_eq!(meta.commands, 0);
+            assert_eq!(meta.final_hash(), Some(genesis_hash(&store, id)));
+            store.load(id).unwrap();
+            let (recording, _) = store.recording(id, &mut |_, _| ()).unwrap();
+            recording.check(&mut (), u64::MAX, |_| ()).unwrap();
+        }
+    }
+
+    /// A record that an earlier build left claiming the hash 0 for a game with no
+    /// command yet is hashed from its log on the next open.
+    #[test]
+    fn a_genesis_left_unhashed_by_an_earlier_build_is_hashed_on_open() {
+        let (dir, store, id) = played(0);
+        let mut meta = store.meta(id).unwrap();
+        let genesis = meta.last_hash;
+        meta.last_hash = 0;
+        store.games.insert(id.key(), encode_meta(&meta)).unwrap();
+        store.commit().unwrap();
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.meta(id).unwrap().final_hash(), Some(genesis));
+        store.load(id).unwrap();
     }
 
     /// A crash after a step was written but before its record: the next open counts it.
