@@ -38,10 +38,15 @@ pub fn show(
         .default_width(WIDTH)
         .resizable(true)
         .show(ctx, |ui| contents(ui, state));
-    let dragging = ctx.input(|i| i.pointer.any_down());
-    if let (Some(shown), false) = (shown, dragging) {
-        let corner = [shown.response.rect.min.x, shown.response.rect.min.y];
-        if corner != start {
+    // Remembered only when the player lets go of it somewhere new: egui may nudge a
+    // window on its own (to keep it on the screen), and that is not the player's choice.
+    if let Some(shown) = shown {
+        let rect = shown.response.rect;
+        let let_go_here = ctx.input(|i| {
+            i.pointer.any_released() && i.pointer.interact_pos().is_some_and(|p| rect.contains(p))
+        });
+        let corner = [rect.min.x, rect.min.y];
+        if let_go_here && corner != start {
             *at = Some(corner);
         }
     }
