@@ -348,7 +348,9 @@ impl Xvfb {
                 &name,
                 "-screen",
                 "0",
-                "1280x720x24",
+                // The window opens on most of the display: 1280 x 720 of this screen
+                // (`display::first_window`), the size the screenshots are read at.
+                "1506x848x24",
                 "-nolisten",
                 "tcp",
                 "-noreset",

@@ -6,6 +6,7 @@
 mod animate;
 mod atlas;
 mod bench;
+mod display;
 mod draw_map;
 mod frames;
 mod hud;
@@ -126,11 +127,12 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
 
 /// The window as the player last left it (or at `DEFAULT_WINDOW`).
 fn window_conf(settings: &Settings) -> macroquad::conf::Conf {
-    // miniquad cannot say how large the display is: the window opens as large as the
-    // player last left it, or at a size most displays hold.
+    // As large as the player last left it; the first time, most of the display, or a
+    // size most displays hold when the display cannot be asked.
     let [width, height] = settings
         .window
         .map(|[w, h]| [w.clamp(MIN_WINDOW[0], 8192), h.clamp(MIN_WINDOW[1], 8192)])
+        .or_else(|| display::size().map(|size| display::first_window(size, MIN_WINDOW)))
         .unwrap_or(DEFAULT_WINDOW)
         .map(|side| side as i32);
     macroquad::conf::Conf {
@@ -180,7 +182,7 @@ fn say_in_window(conf: macroquad::conf::Conf, message: String) {
     });
 }
 
-/// The window's size the first time it opens.
+/// The window's size the first time it opens, when the display's size is not known.
 const DEFAULT_WINDOW: [u32; 2] = [1280, 720];
 
 /// Below this the map's cells are under 10 pixels, too small to read, and the window
