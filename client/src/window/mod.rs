@@ -253,10 +253,12 @@ enum Screen {
 
 impl Screen {
     /// The state the energy panel shows, if the screen has one. Not the end screen's:
-    /// the game is over and the panel would hide its summary.
-    fn state(&self) -> Option<&State> {
+    /// the game is over and the panel would hide its summary; nor the game's while a box
+    /// asks the player something the panel would hide.
+    fn panel_state(&self) -> Option<&State> {
         match self {
             Screen::Start(_) | Screen::End(_) => None,
+            Screen::Game(s) if s.asks() => None,
             Screen::Game(s) => Some(s.state()),
             Screen::Replay(s) => Some(s.state()),
             Screen::Bench(s) => Some(s.state()),
@@ -498,7 +500,7 @@ impl Screen {
             if let Screen::Replay(s) = self {
                 s.ui(ctx, time);
             }
-            if let (true, Some(state)) = (open, self.state()) {
+            if let (true, Some(state)) = (open, self.panel_state()) {
                 let map = state.world().map();
                 let layout =
                     Layout::new(screen_width(), screen_height(), map.width(), map.height());

@@ -122,6 +122,19 @@ impl GameScreen {
         self.draw_overlay(app, &layout);
     }
 
+    /// Whether a box the player must read or answer is over the map: the help, the
+    /// history, Save as, or a menu of items. The energy panel gives way to it.
+    pub fn asks(&self) -> bool {
+        match self.game.overlay() {
+            Overlay::Help | Overlay::SaveAs(_) | Overlay::History(_) => true,
+            Overlay::Look(_) => false,
+            Overlay::None => self
+                .game
+                .prompt()
+                .is_some_and(|prompt| !prompt.choices().is_empty()),
+        }
+    }
+
     fn draw_overlay(&self, app: &App, layout: &Layout) {
         let state = self.game.state();
         let (text, size, area) = (&app.text, layout.text, layout.map);
@@ -235,4 +248,34 @@ fn mark(layout: &Layout, at: Pos) {
 /// Where a map cell is drawn, in the window.
 fn corner(layout: &Layout, at: Pos) -> Vec2 {
     layout.cell_at(super::animate::cell_of(at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::Start;
+    use sandglass_sim::{Header, Ruleset};
+    use sandglass_store::Store;
+
+    #[test]
+    fn a_menu_or_the_help_asks_and_the_look_cursor_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let session = store
+            .create("camel", Header::new(7, Ruleset::NETHACK, 0), &mut ())
+            .unwrap();
+        let mut screen = GameScreen::new(GameController::new(session, Start::New));
+        let mut press = |key| {
+            screen.game.key(&store, key, &mut ()).unwrap();
+            screen.asks()
+        };
+        assert!(press(Key::Char('e')), "the eat menu");
+        assert!(!press(Key::Code(KeyCode::Escape)));
+        assert!(press(Key::Char('?')), "the help");
+        assert!(!press(Key::Code(KeyCode::Escape)));
+        assert!(
+            !press(Key::Char(';')),
+            "the look cursor leaves the map in view"
+        );
+    }
 }
