@@ -57,9 +57,9 @@ fn the_window_under_xvfb() {
 /// to read, so the window says why it cannot go on, until a key; then the binary fails
 /// as it does in a terminal.
 fn a_busy_data_directory_is_said_in_a_window(display: &Xvfb, shots: &Path) {
-    let data = tempfile::tempdir().unwrap();
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let _held = Store::open(data.path()).unwrap();
-    let mut window = Window::open(display, &["--data-dir", data.path().to_str().unwrap()]);
+    let mut window = Window::open(display, &dir_args(&data, &config));
     let said = window.shot(shots, "17-data-directory-in-use");
     let colours: std::collections::HashSet<_> = pixels(&said).collect();
     assert!(
@@ -81,14 +81,8 @@ fn a_busy_data_directory_is_said_in_a_window(display: &Xvfb, shots: &Path) {
 }
 
 fn play_save_and_continue(display: &Xvfb, shots: &Path) {
-    let data = tempfile::tempdir().unwrap();
-    let config = tempfile::tempdir().unwrap();
-    let dirs = [
-        "--data-dir",
-        data.path().to_str().unwrap(),
-        "--config-dir",
-        config.path().to_str().unwrap(),
-    ];
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let dirs = dir_args(&data, &config);
 
     // A fresh game: move, rest, eat, the panel, quit.
     let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "7"]].concat());
@@ -184,14 +178,8 @@ fn play_save_and_continue(display: &Xvfb, shots: &Path) {
 /// (Ctrl-P), travel to the stairs (`_`) and go down (`>`): every step an ordinary command
 /// in the log.
 fn explore_look_travel_and_descend(display: &Xvfb, shots: &Path) {
-    let data = tempfile::tempdir().unwrap();
-    let config = tempfile::tempdir().unwrap();
-    let dirs = [
-        "--data-dir",
-        data.path().to_str().unwrap(),
-        "--config-dir",
-        config.path().to_str().unwrap(),
-    ];
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let dirs = dir_args(&data, &config);
     let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "11"]].concat());
     let (id, _) = game.wait_game();
     let start = game.shot(shots, "12-before-exploring");
@@ -252,8 +240,8 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
         "/../replays/nethack-short-1.sgr"
     );
     let file = sgr::read(Path::new(golden)).unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let dirs = ["--data-dir", data.path().to_str().unwrap()];
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let dirs = dir_args(&data, &config);
     let mut replay = Window::open(display, &[&dirs[..], &["replay", golden]].concat());
     let opened = replay.wait_line("replay ");
     assert_eq!(opened, format!("replay {} events", file.events.len()));
@@ -581,6 +569,17 @@ fn pixels(image: &Image) -> impl Iterator<Item = [u8; 3]> + '_ {
             [image.bytes[at], image.bytes[at + 1], image.bytes[at + 2]]
         })
     })
+}
+
+/// The arguments that give the binary `data` for its games and `config` for its
+/// settings, so that no run touches the machine's own.
+fn dir_args<'d>(data: &'d tempfile::TempDir, config: &'d tempfile::TempDir) -> [&'d str; 4] {
+    [
+        "--data-dir",
+        data.path().to_str().unwrap(),
+        "--config-dir",
+        config.path().to_str().unwrap(),
+    ]
 }
 
 /// A drawn screen has many colours, and no one of them covers nearly all of it.

@@ -320,14 +320,24 @@ impl<'a> Column<'a> {
     /// `s` over as many lines as it takes, later lines indented by `indent` characters:
     /// names are never cut.
     pub fn wrapped(&mut self, s: &str, indent: usize, color: Color) {
+        self.wrapped_above(s, indent, color, f32::INFINITY);
+    }
+
+    /// As `wrapped`, if all of `s` fits above `bottom`; says whether it did.
+    pub fn wrapped_above(&mut self, s: &str, indent: usize, color: Color, bottom: f32) -> bool {
         let pad = " ".repeat(indent);
         let room = self.room - width(&pad, self.size);
-        for (i, piece) in wrap(s, room, self.size).into_iter().enumerate() {
+        let lines = wrap(s, room, self.size);
+        if self.y + lines.len() as f32 * line_height(self.size) > bottom {
+            return false;
+        }
+        for (i, piece) in lines.into_iter().enumerate() {
             match i {
                 0 => self.line(&piece, color),
                 _ => self.line(&format!("{pad}{piece}"), color),
             }
         }
+        true
     }
 
     pub fn title(&mut self, s: &str) {
@@ -359,12 +369,6 @@ impl<'a> Column<'a> {
 
     pub fn gap(&mut self) {
         self.y += line_height(self.size) * 0.5;
-    }
-
-    /// True while there is room above `bottom` for `s` as `wrapped` lays it out.
-    pub fn has_room_for(&self, s: &str, bottom: f32) -> bool {
-        let lines = wrap(s, self.room, self.size).len() as f32;
-        self.y + lines * line_height(self.size) <= bottom
     }
 }
 
@@ -492,11 +496,10 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         for (i, (slot, stack)) in stacks.iter().enumerate() {
             let name = state.world().mycology().counted(stack.item, stack.count);
             let line = format!("{} - {name}", slot.letter());
-            if !col.has_room_for(&line, bottom) {
+            if !col.wrapped_above(&line, 4, TEXT, bottom) {
                 col.line(&format!("… and {} more", stacks.len() - i), DIM);
                 break;
             }
-            col.wrapped(&line, 4, TEXT);
         }
     } else {
         col.line(

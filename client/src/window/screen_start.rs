@@ -287,21 +287,20 @@ impl StartScreen {
 }
 
 /// The saved games to load or watch, from `x`, `y` down, scrolled to the chosen one.
-fn draw_list(app: &App, list: &List, x: f32, mut y: f32, size: f32) {
-    let (w, h) = (screen_width(), screen_height());
+fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
+    let w = screen_width();
     let title = if list.watch {
         "Watch a replay"
     } else {
         "Saved games"
     };
-    app.text.bold(title, x, y, size, TITLE);
-    y += line_height(size) * 1.5;
     let Rows {
+        mut y,
         size,
         line,
         first,
         rows,
-    } = Rows::under(y, h, size, list.choice, 3);
+    } = Rows::titled(app, title, x, y, size, list.choice, 3);
     for (i, meta) in list.games.iter().enumerate().skip(first).take(rows) {
         let letter = if i < 26 {
             char::from(b'a' + i as u8)
@@ -340,16 +339,15 @@ fn draw_list(app: &App, list: &List, x: f32, mut y: f32, size: f32) {
 
 /// The high scores, from `x`, `y` down: every stored game, its score folded from its own
 /// log; the unverified last, unranked.
-fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, mut y: f32, size: f32) {
-    let (w, h) = (screen_width(), screen_height());
-    app.text.bold("High scores", x, y, size, TITLE);
-    y += line_height(size) * 1.5;
+fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, y: f32, size: f32) {
+    let w = screen_width();
     let Rows {
+        mut y,
         size,
         line,
         first,
         rows,
-    } = Rows::under(y, h, size, choice, 4);
+    } = Rows::titled(app, "High scores", x, y, size, choice, 4);
     let header = format!(
         "{:>4}  {:>6}  {:<20} {:<10} {:>5} {:>6} {:>5}",
         "#", "score", "name", "status", "depth", "turns", "kills"
@@ -428,16 +426,15 @@ fn replay_files(dirs: &[&Path]) -> Vec<PathBuf> {
 }
 
 /// The replay files, from `x`, `y` down, scrolled to the chosen one.
-fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, mut y: f32, size: f32) {
-    let (w, h) = (screen_width(), screen_height());
-    app.text.bold("Replay files", x, y, size, TITLE);
-    y += line_height(size) * 1.5;
+fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, y: f32, size: f32) {
+    let w = screen_width();
     let Rows {
+        mut y,
         size,
         line,
         first,
         rows,
-    } = Rows::under(y, h, size, choice, 3);
+    } = Rows::titled(app, "Replay files", x, y, size, choice, 3);
     for (i, path) in files.iter().enumerate().skip(first).take(rows) {
         if i == choice {
             highlight(x, y, w, size);
@@ -453,10 +450,13 @@ fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, mut y: f32, s
         .draw(&hud::fit(help, w - 2.0 * x, size), x, y, size, DIM);
 }
 
-/// The rows of a list on the start screen: in a smaller text than the menu's, so that
-/// a row fits its date at the default window size, and as many as fit between `y` and
-/// the bottom `h` less `reserved` lines, scrolled so the chosen one shows.
+/// The rows of a list on the start screen, under its title: in a smaller text than the
+/// menu's, so that a row fits its date at the default window size, and as many as fit
+/// above the bottom of the window less `reserved` lines, scrolled so the chosen one
+/// shows.
 struct Rows {
+    /// Where the first row is drawn.
+    y: f32,
     size: f32,
     line: f32,
     first: usize,
@@ -464,11 +464,25 @@ struct Rows {
 }
 
 impl Rows {
-    fn under(y: f32, h: f32, menu_size: f32, choice: usize, reserved: usize) -> Rows {
+    /// Draws a list's `title` at `x`, `y`, and lays out its rows under it.
+    fn titled(
+        app: &App,
+        title: &str,
+        x: f32,
+        y: f32,
+        menu_size: f32,
+        choice: usize,
+        reserved: usize,
+    ) -> Rows {
+        app.text.bold(title, x, y, menu_size, TITLE);
+        let y = y + line_height(menu_size) * 1.5;
         let size = (menu_size * 0.85).round();
         let line = line_height(size);
-        let rows = (((h - y) / line) as usize).saturating_sub(reserved).max(1);
+        let rows = (((screen_height() - y) / line) as usize)
+            .saturating_sub(reserved)
+            .max(1);
         Rows {
+            y,
             size,
             line,
             first: choice.saturating_sub(rows - 1),

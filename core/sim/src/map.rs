@@ -190,6 +190,24 @@ impl Map {
         let w = self.width as i16;
         (0..self.height as i16).flat_map(move |y| (0..w).map(move |x| Pos::new(x, y)))
     }
+
+    /// A map for tests, drawn as rows of `#` (cactus), `~` (dunes) and anything else
+    /// (sand).
+    #[cfg(test)]
+    pub(crate) fn from_rows(rows: &[&str]) -> Map {
+        let mut map = Map::filled(rows[0].len() as u16, rows.len() as u16, Terrain::Sand);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let at = Pos::new(x as i16, y as i16);
+                match c {
+                    '#' => map.set_terrain(at, Terrain::Cactus),
+                    '~' => map.set_terrain(at, Terrain::Dune),
+                    _ => {}
+                }
+            }
+        }
+        map
+    }
 }
 
 #[cfg(test)]

@@ -118,22 +118,6 @@ fn search(
 mod tests {
     use super::*;
 
-    /// A map from rows of `#` (cactus), `~` (dunes) and `.` (sand).
-    fn map(rows: &[&str]) -> Map {
-        let mut map = Map::filled(rows[0].len() as u16, rows.len() as u16, Terrain::Sand);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let at = Pos::new(x as i16, y as i16);
-                match c {
-                    '#' => map.set_terrain(at, Terrain::Cactus),
-                    '~' => map.set_terrain(at, Terrain::Dune),
-                    _ => {}
-                }
-            }
-        }
-        map
-    }
-
     fn walk(map: &Map, from: Pos, to: Pos) -> Option<Direction> {
         let open = |p: Pos| map.terrain(p).is_passable();
         let towards = first_step_to(map, from, to, 1000, open);
@@ -145,7 +129,7 @@ mod tests {
 
     #[test]
     fn the_way_goes_round_a_wall_of_cacti() {
-        let map = map(&[
+        let map = Map::from_rows(&[
             ".....", //
             "..#..", //
             "..#..", //
@@ -169,7 +153,7 @@ mod tests {
 
     #[test]
     fn dunes_are_walked_round_when_that_is_cheaper() {
-        let map = map(&[
+        let map = Map::from_rows(&[
             "......", //
             ".~~~~.", //
             ".~~~~.", //
@@ -182,7 +166,7 @@ mod tests {
 
     #[test]
     fn no_way_and_out_of_reach_are_none() {
-        let map = map(&["..#..", "..#..", "..#.."]);
+        let map = Map::from_rows(&["..#..", "..#..", "..#.."]);
         assert_eq!(walk(&map, Pos::new(0, 0), Pos::new(4, 0)), None);
         let open = Map::filled(30, 1, Terrain::Sand);
         let far = first_step(&open, Pos::new(0, 0), 20, |p| p.x == 29, |_| true);

@@ -196,19 +196,6 @@ mod tests {
     use super::*;
     use crate::map::Terrain;
 
-    /// A map from rows of `#` (cactus) and `.` (sand).
-    fn map(rows: &[&str]) -> Map {
-        let mut map = Map::filled(rows[0].len() as u16, rows.len() as u16, Terrain::Sand);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                if c == '#' {
-                    map.set_terrain(Pos::new(x as i16, y as i16), Terrain::Cactus);
-                }
-            }
-        }
-        map
-    }
-
     fn seen_from(map: &Map, at: Pos, radius: i32) -> CellSet {
         let mut seen = CellSet::empty(map);
         field_of_view(map, at, radius, &mut seen);
@@ -227,7 +214,7 @@ mod tests {
 
     #[test]
     fn a_cactus_is_seen_and_hides_what_is_behind_it() {
-        let map = map(&[".......", "...#...", ".......", "...@..."]);
+        let map = Map::from_rows(&[".......", "...#...", ".......", "...@..."]);
         let seen = seen_from(&map, Pos::new(3, 3), 8);
         assert!(seen.contains(Pos::new(3, 1)), "the cactus itself");
         assert!(!seen.contains(Pos::new(3, 0)), "straight behind it");
@@ -247,7 +234,7 @@ mod tests {
             "#.......#...#",
             "...#.........",
         ];
-        let map = map(&rows);
+        let map = Map::from_rows(&rows);
         let open: Vec<Pos> = map.cells().filter(|&p| !map.terrain(p).blocks()).collect();
         for &a in &open {
             let from_a = seen_from(&map, a, 8);
@@ -296,7 +283,7 @@ mod tests {
 
     #[test]
     fn a_closed_door_blocks_sight_and_an_open_one_does_not() {
-        let mut map = map(&["#####", "#...#", "#####", "....."]);
+        let mut map = Map::from_rows(&["#####", "#...#", "#####", "....."]);
         map.set_terrain(Pos::new(2, 2), Terrain::DoorClosed);
         assert!(!seen_from(&map, Pos::new(2, 1), 8).contains(Pos::new(2, 3)));
         map.set_terrain(Pos::new(2, 2), Terrain::DoorOpen);

@@ -271,7 +271,7 @@ fn golden_million() -> Vec<u8> {
 fn median_of(runs: usize, mut job: impl FnMut() -> Duration) -> Duration {
     let mut times: Vec<Duration> = (0..runs).map(|_| job()).collect();
     times.sort();
-    times[runs / 2]
+    percentile(&times, 0.5)
 }
 
 fn timed(job: impl FnOnce()) -> Duration {
@@ -293,17 +293,14 @@ fn million_through_the_store(_: &mut Criterion) {
     });
     let file = sgr::from_bytes(&bytes).unwrap();
     let dirs: Vec<tempfile::TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
-    let mut import_times: Vec<Duration> = dirs
-        .iter()
-        .map(|dir| {
-            timed(|| {
-                let store = Store::open(dir.path()).unwrap();
-                store.import(&file, "golden", &mut |_, _| ()).unwrap();
-            })
+    let mut into = dirs.iter();
+    let import = median_of(dirs.len(), || {
+        let dir = into.next().unwrap();
+        timed(|| {
+            let store = Store::open(dir.path()).unwrap();
+            store.import(&file, "golden", &mut |_, _| ()).unwrap();
         })
-        .collect();
-    import_times.sort();
-    let import = import_times[1];
+    });
     let dir = dirs[0].path();
     let per_event = disk_bytes(dir) as f64 / file.events.len() as f64;
     let store = Store::open(dir).unwrap();

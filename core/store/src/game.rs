@@ -402,7 +402,7 @@ impl Store {
         self.check_room()?;
         let id = self.new_id()?;
         let trees = self.trees(id)?;
-        // In batches of a few dozen steps: sled lays a log written so in about 0.8 times
+        // In batches of a few dozen steps: sled lays a log written so in about 0.6 times
         // the space of one written a step at a time, and holds each batch in memory while
         // it applies it (BENCHMARKS.md, "Storage").
         let steps: Vec<(u64, &[Event])> = log::steps(tape.events).collect();
