@@ -6,7 +6,8 @@
 //! game whose log folds to the hash the binary reported. A second game is killed with
 //! SIGKILL after a move and continued from the start screen: same hash. Then a golden
 //! replay is opened on the scrubber, stepped through, and taken over: the new game's log
-//! is the replay's up to the cursor.
+//! is the replay's up to the cursor. A window left still sleeps, and wakes for a key, for
+//! being uncovered and for the desktop's close button.
 //!
 //! Without those tools the test fails when `CI` is set (`.ci/run` installs them) and is
 //! skipped, saying why, otherwise. Screenshots stay in `target/tmp/window/` to look at.
@@ -49,8 +50,52 @@ fn the_window_under_xvfb() {
     play_save_and_continue(&display, &shots);
     explore_look_travel_and_descend(&display, &shots);
     scrub_a_replay_and_take_over(&display, &shots);
+    a_still_window_sleeps_and_wakes(&display, &shots);
     a_busy_data_directory_is_said_in_a_window(&display, &shots);
     eprintln!("screenshots in {}", shots.display());
+}
+
+/// A window left still sleeps in its event loop (`frames::Pacer`); what it must still see
+/// wakes it: a key, being uncovered, and the desktop asking it to close.
+fn a_still_window_sleeps_and_wakes(display: &Xvfb, shots: &Path) {
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let dirs = dir_args(&data, &config);
+    let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "7"]].concat());
+    game.wait_game();
+    let mut acks = 0;
+    game.fall_asleep();
+    assert!(
+        game.command("period", &mut acks, PATIENCE),
+        "a key wakes it"
+    );
+
+    game.fall_asleep();
+    let before = game.shot(shots, "18-asleep");
+    assert_not_blank(&before, "the sleeping window");
+    // Unmapped, the window's pixels are gone; mapped again, it must draw them anew.
+    game.xdotool(&["windowunmap", "--sync", &game.window.clone()]);
+    game.xdotool(&["windowmap", "--sync", &game.window.clone()]);
+    let after = game.shot(shots, "19-uncovered");
+    assert!(
+        changed(&before, &after) < 0.001,
+        "an uncovered window draws itself again: {:.3} changed",
+        changed(&before, &after)
+    );
+
+    game.fall_asleep();
+    let acked = game.last_hash;
+    game.ask_to_close();
+    let line = game.wait_line("hash 0x");
+    assert_eq!(
+        u64::from_str_radix(&line["hash 0x".len()..], 16).ok(),
+        acked,
+        "closed, the game reports the hash of its last command"
+    );
+    let deadline = Instant::now() + PATIENCE;
+    while game.process.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the window did not close");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// A data directory another process holds: started from a desktop there is no terminal
@@ -540,6 +585,44 @@ impl Window {
             }
             assert!(Instant::now() < deadline, "the binary did not exit");
             std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Leaves the window still for longer than it stays awake.
+    fn fall_asleep(&self) {
+        std::thread::sleep(Duration::from_millis(3000));
+    }
+
+    /// Asks the window to close as a desktop does for its close button: a
+    /// `WM_DELETE_WINDOW` message from the window manager.
+    fn ask_to_close(&self) {
+        use x11_dl::xlib;
+        let xlib = xlib::Xlib::open().expect("libX11 loads");
+        let name = std::ffi::CString::new(self.display.clone()).unwrap();
+        let window: xlib::Window = self.window.parse().expect("xdotool gives a window id");
+        // SAFETY: a connection of this test's own, opened, used and closed here.
+        unsafe {
+            let display = (xlib.XOpenDisplay)(name.as_ptr());
+            assert!(!display.is_null(), "the test connects to Xvfb");
+            let protocols = (xlib.XInternAtom)(display, c"WM_PROTOCOLS".as_ptr(), xlib::False);
+            let delete = (xlib.XInternAtom)(display, c"WM_DELETE_WINDOW".as_ptr(), xlib::False);
+            let mut data = xlib::ClientMessageData::new();
+            data.set_long(0, delete as std::ffi::c_long);
+            let mut event = xlib::XEvent {
+                client_message: xlib::XClientMessageEvent {
+                    type_: xlib::ClientMessage,
+                    serial: 0,
+                    send_event: xlib::True,
+                    display,
+                    window,
+                    message_type: protocols,
+                    format: 32,
+                    data,
+                },
+            };
+            (xlib.XSendEvent)(display, window, xlib::False, xlib::NoEventMask, &mut event);
+            (xlib.XFlush)(display);
+            (xlib.XCloseDisplay)(display);
         }
     }
 

@@ -1,28 +1,69 @@
-//! Frame timing: a cap for a window without vsync, and the statistics behind
-//! BENCHMARKS.md (`--frame-stats FILE`).
+//! Frame timing: a cap for a window without vsync, sleep while nothing changes, and the
+//! statistics behind BENCHMARKS.md (`--frame-stats FILE`).
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
+
+use super::waker::Waker;
 
 /// The shortest frame when nothing else paces the loop. Under Xvfb, or with vsync off,
 /// the loop would otherwise redraw hundreds of times a second for nothing. Shorter than
 /// a 60 Hz refresh so that with vsync on the cap never makes a frame miss its vblank.
 pub const SHORTEST: Duration = Duration::from_micros(13_333);
 
-/// The shortest frame once nothing has changed for a while: the window still answers a
-/// key within a tenth of a second, at a tenth of the cost.
+/// The shortest frame once nothing has changed for a while, where the window cannot
+/// sleep until an event: it still answers a key within a tenth of a second, at a tenth
+/// of the cost.
 pub const IDLE: Duration = Duration::from_millis(100);
 
 /// How long the screen stays at the full frame rate after it last changed: long enough
 /// for the next key of a player who is playing.
 pub const QUIET_AFTER: f64 = 2.0;
 
-/// The shortest frame, `still` seconds after the screen last changed.
+/// The shortest frame, `still` seconds after the screen last changed, in a window that
+/// cannot sleep.
 pub fn shortest(still: f64) -> Duration {
     if still < QUIET_AFTER {
         SHORTEST
     } else {
         IDLE
+    }
+}
+
+/// Paces the loop: full rate while the screen changes; once it has been still for
+/// `QUIET_AFTER`, asleep in miniquad's event loop until an event wakes it (see
+/// `waker`), or, where nothing could wake it, at `IDLE`.
+pub struct Pacer {
+    /// Measuring: every frame at once, never asleep.
+    uncapped: bool,
+    /// Started with the first frame, when the window's GL context is current.
+    waker: Option<Option<Waker>>,
+}
+
+impl Pacer {
+    pub fn new(uncapped: bool) -> Pacer {
+        Pacer {
+            uncapped,
+            waker: None,
+        }
+    }
+
+    /// Ends a frame whose own work took `work`, `still` seconds after the screen last
+    /// changed: asks miniquad for the next frame unless the window may sleep, and keeps
+    /// to the frame cap.
+    pub fn end_frame(&mut self, still: f64, work: Duration) {
+        if self.uncapped {
+            macroquad::miniquad::window::schedule_update();
+            return;
+        }
+        let can_sleep = self.waker.get_or_insert_with(Waker::start).is_some();
+        if !(can_sleep && still >= QUIET_AFTER) {
+            macroquad::miniquad::window::schedule_update();
+        }
+        let shortest = if can_sleep { SHORTEST } else { shortest(still) };
+        if work < shortest {
+            std::thread::sleep(shortest - work);
+        }
     }
 }
 

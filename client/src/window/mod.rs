@@ -15,6 +15,19 @@ mod screen_end;
 mod screen_game;
 mod screen_replay;
 mod screen_start;
+#[cfg(target_os = "linux")]
+mod waker;
+#[cfg(not(target_os = "linux"))]
+mod waker {
+    /// Nothing here wakes a sleeping window, so the window never sleeps.
+    pub struct Waker;
+
+    impl Waker {
+        pub fn start() -> Option<Waker> {
+            None
+        }
+    }
+}
 
 use std::cell::RefCell;
 use std::hash::{BuildHasher, Hasher};
@@ -36,7 +49,7 @@ use draw_map::Layout;
 pub use bench::BenchArgs;
 
 use bench::BenchScreen;
-use frames::FrameStats;
+use frames::{FrameStats, Pacer};
 use screen_end::EndScreen;
 use screen_game::GameScreen;
 use screen_replay::{Replay, ReplayScreen};
@@ -112,7 +125,7 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
     };
     let result = Rc::new(RefCell::new(Ok(())));
     let out = Rc::clone(&result);
-    macroquad::Window::from_config(conf, async move {
+    macroquad::Window::from_config(may_sleep(conf), async move {
         let app = App {
             store,
             text: hud::Text::load(),
@@ -150,6 +163,22 @@ fn window_conf(settings: &Settings) -> macroquad::conf::Conf {
         draw_call_index_capacity: 60_000,
         ..Default::default()
     }
+}
+
+/// The game's window may sleep in miniquad's event loop while nothing changes
+/// (`frames::Pacer`): any input wakes it.
+fn may_sleep(mut conf: macroquad::conf::Conf) -> macroquad::conf::Conf {
+    conf.miniquad_conf.platform.blocking_event_loop = true;
+    conf.update_on = Some(macroquad::conf::UpdateTrigger {
+        key_down: true,
+        mouse_down: true,
+        mouse_up: true,
+        mouse_motion: true,
+        mouse_wheel: true,
+        specific_key: None,
+        touch: true,
+    });
+    conf
 }
 
 /// Whether there is a display to open a window on.
@@ -340,8 +369,10 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         return Ok(());
     };
     let benchmark = matches!(screen, Screen::Bench(_));
+    let mut pacer = Pacer::new(benchmark || stats_file.is_some());
     // When the screen last changed: the frame rate drops while nothing does.
     let mut last_change = 0.0;
+    let mut last_input = 0.0;
     let mut last_size = (0.0, 0.0);
     loop {
         let start = Instant::now();
@@ -350,7 +381,7 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         let pressed = keys.take();
         let size = (screen_width(), screen_height());
         let had_input = !pressed.is_empty()
-            || mouse_delta_position() != Vec2::ZERO
+            || pointer_moved()
             || mouse_wheel() != (0.0, 0.0)
             || [MouseButton::Left, MouseButton::Right]
                 .iter()
@@ -372,18 +403,19 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
                 None => break,
             }
         }
-        let repaint = screen.draw(&mut app, time);
+        if had_input {
+            last_input = time;
+        }
+        // egui asks for another frame after any event it is given, the waker's nudge
+        // (`waker`) too; its own animations follow input, so a request long after the
+        // last input is for that nudge, which changed nothing.
+        let repaint = screen.draw(&mut app, time) && time - last_input < frames::QUIET_AFTER;
         if repaint || screen.busy() || had_input {
             last_change = time;
         }
         let work = start.elapsed();
         stats.frame(start, work);
-        if stats_file.is_none() && !benchmark {
-            let shortest = frames::shortest(time - last_change);
-            if work < shortest {
-                std::thread::sleep(shortest - work);
-            }
-        }
+        pacer.end_frame(time - last_change, work);
         next_frame().await;
     }
     if !benchmark {
@@ -391,6 +423,15 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         app.save_settings();
     }
     write_stats(&stats, benchmark, stats_file)
+}
+
+/// Whether the pointer moved over the window since the last frame. Moving elsewhere on
+/// the desktop changes nothing on screen; leaving the window does (a hover caption goes).
+fn pointer_moved() -> bool {
+    let delta = mouse_delta_position();
+    let now = mouse_position_local();
+    let over = |at: Vec2| at.x.abs() <= 1.0 && at.y.abs() <= 1.0;
+    delta != Vec2::ZERO && (over(now) || over(now + delta))
 }
 
 /// Shadows are drawn as many soft quads: a measurable share of a frame under Xvfb's
