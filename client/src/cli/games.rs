@@ -203,16 +203,8 @@ fn saves(dir: &Path, json: bool) -> anyhow::Result<()> {
     for damaged in store.damaged_records()? {
         eprintln!("sandglass: warning: {damaged}");
     }
-    let mut out = std::io::stdout().lock();
-    if json {
-        for meta in &games {
-            writeln!(out, "{}", json_line(meta))?;
-        }
-    } else if games.is_empty() {
-        writeln!(out, "No saved games in {}.", dir.display())?;
-    } else {
-        write!(out, "{}", table(&games))?;
-    }
+    let empty = format!("No saved games in {}.", dir.display());
+    super::print_listing(&games, json, json_line, table, &empty)?;
     Ok(())
 }
 

@@ -50,6 +50,29 @@ pub fn utc(seconds: u64) -> String {
     moment.strftime("%Y-%m-%d %H:%M UTC").to_string()
 }
 
+/// A listing on stdout: one JSON object a line for scripts, a table with its columns
+/// lined up for people, or `empty` when there is nothing to list.
+pub fn print_listing<T>(
+    items: &[T],
+    json: bool,
+    json_line: fn(&T) -> String,
+    table: fn(&[T]) -> String,
+    empty: &str,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if json {
+        for item in items {
+            writeln!(out, "{}", json_line(item))?;
+        }
+    } else if items.is_empty() {
+        writeln!(out, "{empty}")?;
+    } else {
+        write!(out, "{}", table(items))?;
+    }
+    Ok(())
+}
+
 pub fn warn(warnings: &[SnapshotWarning]) {
     for warning in warnings {
         eprintln!("sandglass: warning: {warning}");

@@ -2,7 +2,6 @@
 //! out by folding its own log with every draw and hash checked; a game whose log does not
 //! check out is listed as unverified and never ranked.
 
-use std::io::Write;
 use std::path::Path;
 
 use sandglass_sim::score::Score;
@@ -65,16 +64,8 @@ pub fn table(store: &Store) -> Result<Vec<Entry>, StoreError> {
 
 pub fn run(dir: &Path, json: bool) -> anyhow::Result<()> {
     let entries = table(&Store::open(dir)?)?;
-    let mut out = std::io::stdout().lock();
-    if json {
-        for entry in &entries {
-            writeln!(out, "{}", json_line(entry))?;
-        }
-    } else if entries.is_empty() {
-        writeln!(out, "No games in {} yet.", dir.display())?;
-    } else {
-        write!(out, "{}", text(&entries))?;
-    }
+    let empty = format!("No games in {} yet.", dir.display());
+    super::print_listing(&entries, json, json_line, text, &empty)?;
     Ok(())
 }
 
