@@ -56,12 +56,15 @@ fn the_window_under_xvfb() {
 }
 
 /// A window left still sleeps in its event loop (`frames::Pacer`); what it must still see
-/// wakes it: a key, being uncovered, and the desktop asking it to close.
+/// wakes it: a key, being uncovered, the pointer leaving it (a hover caption goes), and
+/// the desktop asking it to close.
 fn a_still_window_sleeps_and_wakes(display: &Xvfb, shots: &Path) {
     let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let dirs = dir_args(&data, &config);
     let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "7"]].concat());
     game.wait_game();
+    // Off the window: the screen's corner, below and right of it.
+    game.xdotool(&["mousemove", "1500", "840"]);
     let mut acks = 0;
     game.fall_asleep();
     assert!(
@@ -80,6 +83,20 @@ fn a_still_window_sleeps_and_wakes(display: &Xvfb, shots: &Path) {
         changed(&before, &after) < 0.001,
         "an uncovered window draws itself again: {:.3} changed",
         changed(&before, &after)
+    );
+
+    // Any cell of the map has a caption, seen or not.
+    game.xdotool(&["mousemove", "300", "300"]);
+    std::thread::sleep(Duration::from_millis(1200));
+    let hover = game.shot(shots, "20-hover");
+    assert!(changed(&before, &hover) > 0.001, "the hover caption shows");
+    game.xdotool(&["mousemove", "1500", "840"]);
+    std::thread::sleep(Duration::from_millis(800));
+    let left = game.shot(shots, "21-pointer-left");
+    assert!(
+        changed(&before, &left) < 0.001,
+        "the caption goes with the pointer: {:.3} changed",
+        changed(&before, &left)
     );
 
     game.fall_asleep();
