@@ -370,7 +370,8 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
     };
     let benchmark = matches!(screen, Screen::Bench(_));
     let mut pacer = Pacer::new(benchmark || stats_file.is_some());
-    // When the screen last changed: the frame rate drops while nothing does.
+    // When the screen last changed, and when the player last did something: the window
+    // sleeps once nothing has changed for a while (`frames::Pacer`).
     let mut last_change = 0.0;
     let mut last_input = 0.0;
     let mut last_size = (0.0, 0.0);
@@ -396,7 +397,8 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         if is_quit_requested() {
             go = Go::Exit;
         }
-        if !matches!(go, Go::Stay) {
+        let new_screen = !matches!(go, Go::Stay);
+        if new_screen {
             screen.leave();
             match open(&mut app, go, time)? {
                 Some(next) => screen = next,
@@ -410,7 +412,7 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         // (`waker`) too; its own animations follow input, so a request long after the
         // last input is for that nudge, which changed nothing.
         let repaint = screen.draw(&mut app, time) && time - last_input < frames::QUIET_AFTER;
-        if repaint || screen.busy() || had_input {
+        if repaint || screen.busy() || had_input || new_screen {
             last_change = time;
         }
         let work = start.elapsed();
