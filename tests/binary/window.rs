@@ -78,7 +78,7 @@ fn a_still_window_sleeps_and_wakes(display: &Xvfb, shots: &Path) {
     // Unmapped, the window's pixels are gone; mapped again, it must draw them anew.
     game.xdotool(&["windowunmap", "--sync", &game.window.clone()]);
     game.xdotool(&["windowmap", "--sync", &game.window.clone()]);
-    let after = game.shot(shots, "19-uncovered");
+    let after = game.shot_until(shots, "19-uncovered", |s| changed(&before, s) < 0.001);
     assert!(
         changed(&before, &after) < 0.001,
         "an uncovered window draws itself again: {:.3} changed",
@@ -87,12 +87,10 @@ fn a_still_window_sleeps_and_wakes(display: &Xvfb, shots: &Path) {
 
     // Any cell of the map has a caption, seen or not.
     game.xdotool(&["mousemove", "300", "300"]);
-    std::thread::sleep(Duration::from_millis(1200));
-    let hover = game.shot(shots, "20-hover");
+    let hover = game.shot_until(shots, "20-hover", |s| changed(&before, s) > 0.001);
     assert!(changed(&before, &hover) > 0.001, "the hover caption shows");
     game.xdotool(&["mousemove", "1500", "840"]);
-    std::thread::sleep(Duration::from_millis(800));
-    let left = game.shot(shots, "21-pointer-left");
+    let left = game.shot_until(shots, "21-pointer-left", |s| changed(&before, s) < 0.001);
     assert!(
         changed(&before, &left) < 0.001,
         "the caption goes with the pointer: {:.3} changed",
@@ -587,6 +585,18 @@ impl Window {
         assert!(status.success(), "import failed");
         let bytes = std::fs::read(&path).unwrap();
         Image::from_file_with_format(&bytes, None).expect("import writes a PNG")
+    }
+
+    /// Screenshots until one shows what `done` looks for, or `PATIENCE` runs out: the
+    /// last one either way, for the caller's assertion to judge.
+    fn shot_until(&self, dir: &Path, name: &str, done: impl Fn(&Image) -> bool) -> Image {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let shot = self.shot(dir, name);
+            if done(&shot) || Instant::now() >= deadline {
+                return shot;
+            }
+        }
     }
 
     /// Waits for the binary to exit after `key` closed it. The window can be gone before
