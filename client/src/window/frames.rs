@@ -9,12 +9,12 @@ use super::waker::Waker;
 /// The shortest frame when nothing else paces the loop. Under Xvfb, or with vsync off,
 /// the loop would otherwise redraw hundreds of times a second for nothing. Shorter than
 /// a 60 Hz refresh so that with vsync on the cap never makes a frame miss its vblank.
-pub const SHORTEST: Duration = Duration::from_micros(13_333);
+const SHORTEST: Duration = Duration::from_micros(13_333);
 
 /// The shortest frame once nothing has changed for a while, where the window cannot
 /// sleep until an event: it still answers a key within a tenth of a second, at a tenth
 /// of the cost.
-pub const IDLE: Duration = Duration::from_millis(100);
+const IDLE: Duration = Duration::from_millis(100);
 
 /// How long the screen stays at the full frame rate after it last changed: long enough
 /// for the next key of a player who is playing.
@@ -22,7 +22,7 @@ pub const QUIET_AFTER: f64 = 2.0;
 
 /// The shortest frame, `still` seconds after the screen last changed, in a window that
 /// cannot sleep.
-pub fn shortest(still: f64) -> Duration {
+fn shortest(still: f64) -> Duration {
     if still < QUIET_AFTER {
         SHORTEST
     } else {
