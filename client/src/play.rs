@@ -439,15 +439,14 @@ impl GameController {
     }
 }
 
+/// What the client's tests of a game share.
 #[cfg(test)]
-mod tests {
+pub(crate) mod testing {
     use super::*;
-    use macroquad::miniquad::KeyCode;
-    use sandglass_sim::geometry::Direction;
     use sandglass_sim::{Header, Ruleset};
 
     /// A new game in a fresh data directory, its controller, and the store.
-    fn new_game() -> (tempfile::TempDir, Store, GameController) {
+    pub(crate) fn new_game() -> (tempfile::TempDir, Store, GameController) {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
         let session = store
@@ -455,6 +454,14 @@ mod tests {
             .unwrap();
         (dir, store, GameController::new(session, Start::New))
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::new_game;
+    use super::*;
+    use macroquad::miniquad::KeyCode;
+    use sandglass_sim::geometry::Direction;
 
     fn press(game: &mut GameController, store: &Store, keys: &[Key]) -> Reaction {
         let mut last = Reaction::Stay;

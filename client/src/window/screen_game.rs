@@ -253,18 +253,12 @@ fn corner(layout: &Layout, at: Pos) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::Start;
-    use sandglass_sim::{Header, Ruleset};
-    use sandglass_store::Store;
+    use crate::play::testing::new_game;
 
     #[test]
     fn a_menu_or_the_help_asks_and_the_look_cursor_does_not() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        let session = store
-            .create("camel", Header::new(7, Ruleset::NETHACK, 0), &mut ())
-            .unwrap();
-        let mut screen = GameScreen::new(GameController::new(session, Start::New));
+        let (_dir, store, game) = new_game();
+        let mut screen = GameScreen::new(game);
         let mut press = |key| {
             screen.game.key(&store, key, &mut ()).unwrap();
             screen.asks()

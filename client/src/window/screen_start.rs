@@ -288,96 +288,75 @@ impl StartScreen {
 
 /// The saved games to load or watch, from `x`, `y` down, scrolled to the chosen one.
 fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
-    let w = screen_width();
     let title = if list.watch {
         "Watch a replay"
     } else {
         "Saved games"
     };
-    let Rows {
-        mut y,
-        size,
-        line,
-        first,
-        rows,
-    } = Rows::titled(app, title, x, y, size, list.choice, 3);
-    for (i, meta) in list.games.iter().enumerate().skip(first).take(rows) {
+    let mut rows = Rows::titled(app, title, x, y, size, list.choice, 3);
+    for (i, meta) in list
+        .games
+        .iter()
+        .enumerate()
+        .skip(rows.first)
+        .take(rows.rows)
+    {
         let letter = if i < 26 {
             char::from(b'a' + i as u8)
         } else {
             ' '
         };
-        // A long name is cut to its column, so the columns after it stay in line.
-        let name = hud::fit(&meta.name, hud::width(&"x".repeat(20), size), size);
         let label = format!(
-            "{letter}  {name:<20} {:<6} depth {}  turn {:<6} {}",
+            "{letter}  {:<20} {:<6} depth {}  turn {:<6} {}",
+            rows.column(&meta.name),
             meta.status.name(),
             meta.depth,
             meta.turns,
             utc(meta.last_played)
         );
-        if i == list.choice {
-            highlight(x, y, w, size);
-        }
         let color = if meta.status == Status::Alive {
             TEXT
         } else {
             DIM
         };
-        app.text
-            .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
-        y += line;
+        rows.row(app, i, &label, color);
     }
-    y += line;
-    let help = if list.watch {
-        "Enter opens the game's replay on a timeline. Escape: back."
-    } else {
-        "Enter plays a live game or shows how a finished one ended. Escape: back."
-    };
-    app.text.draw(help, x, y, size, DIM);
+    rows.footer(
+        app,
+        if list.watch {
+            "Enter opens the game's replay on a timeline. Escape: back."
+        } else {
+            "Enter plays a live game or shows how a finished one ended. Escape: back."
+        },
+    );
 }
 
 /// The high scores, from `x`, `y` down: every stored game, its score folded from its own
 /// log; the unverified last, unranked.
 fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, y: f32, size: f32) {
-    let w = screen_width();
-    let Rows {
-        mut y,
-        size,
-        line,
-        first,
-        rows,
-    } = Rows::titled(app, "High scores", x, y, size, choice, 4);
+    let mut rows = Rows::titled(app, "High scores", x, y, size, choice, 4);
     let header = format!(
         "{:>4}  {:>6}  {:<20} {:<10} {:>5} {:>6} {:>5}",
         "#", "score", "name", "status", "depth", "turns", "kills"
     );
-    app.text
-        .draw(&hud::fit(&header, w - 2.0 * x, size), x, y, size, DIM);
-    y += line;
-    for (i, entry) in table.iter().enumerate().skip(first).take(rows) {
+    rows.text(app, &header, DIM);
+    for (i, entry) in table.iter().enumerate().skip(rows.first).take(rows.rows) {
         let [rank, score, name, status, depth, turns, kills] = scores::row(entry);
-        let name = hud::fit(&name, hud::width(&"x".repeat(20), size), size);
+        let name = rows.column(&name);
         let label = format!(
             "{rank:>4}  {score:>6}  {name:<20} {status:<10} {depth:>5} {turns:>6} {kills:>5}"
         );
-        if i == choice {
-            highlight(x, y, w, size);
-        }
         let color = if entry.unverified.is_some() {
             BAD
         } else {
             TEXT
         };
-        app.text
-            .draw(&hud::fit(&label, w - 2.0 * x, size), x, y, size, color);
-        y += line;
+        rows.row(app, i, &label, color);
     }
-    y += line;
-    let help =
-        "Each score is folded from the game's own log, every draw checked. Enter watches it.";
-    app.text
-        .draw(&hud::fit(help, w - 2.0 * x, size), x, y, size, DIM);
+    rows.footer(
+        app,
+        "Every score is folded from its game's own log. Enter watches it.",
+    );
 }
 
 /// The highlight after an arrow: up one row or down one, round the ends.
@@ -427,44 +406,34 @@ fn replay_files(dirs: &[&Path]) -> Vec<PathBuf> {
 
 /// The replay files, from `x`, `y` down, scrolled to the chosen one.
 fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, y: f32, size: f32) {
-    let w = screen_width();
-    let Rows {
-        mut y,
-        size,
-        line,
-        first,
-        rows,
-    } = Rows::titled(app, "Replay files", x, y, size, choice, 3);
-    for (i, path) in files.iter().enumerate().skip(first).take(rows) {
-        if i == choice {
-            highlight(x, y, w, size);
-        }
+    let mut rows = Rows::titled(app, "Replay files", x, y, size, choice, 3);
+    for (i, path) in files.iter().enumerate().skip(rows.first).take(rows.rows) {
         let shown = path.strip_prefix(".").unwrap_or(path).display().to_string();
-        app.text
-            .draw(&hud::fit(&shown, w - 2.0 * x, size), x, y, size, TEXT);
-        y += line;
+        rows.row(app, i, &shown, TEXT);
     }
-    y += line;
-    let help = "From this folder and ./replays. Enter opens one on a timeline. Escape: back.";
-    app.text
-        .draw(&hud::fit(help, w - 2.0 * x, size), x, y, size, DIM);
+    rows.footer(
+        app,
+        "From this folder and ./replays. Enter opens one on a timeline. Escape: back.",
+    );
 }
 
-/// The rows of a list on the start screen, under its title: in a smaller text than the
-/// menu's, so that a row fits its date at the default window size, and as many as fit
-/// above the bottom of the window less `reserved` lines, scrolled so the chosen one
+/// A list drawn under its title, one row after another, scrolled so that the chosen row
 /// shows.
 struct Rows {
-    /// Where the first row is drawn.
+    x: f32,
+    /// Where the next row is drawn.
     y: f32,
     size: f32,
     line: f32,
+    choice: usize,
+    /// The first row shown, and how many fit.
     first: usize,
     rows: usize,
 }
 
 impl Rows {
-    /// Draws a list's `title` at `x`, `y`, and lays out its rows under it.
+    /// Draws a list's `title` at `x`, `y`, and lays out its rows under it, leaving
+    /// `reserved` lines at the bottom.
     fn titled(
         app: &App,
         title: &str,
@@ -482,12 +451,41 @@ impl Rows {
             .saturating_sub(reserved)
             .max(1);
         Rows {
+            x,
             y,
             size,
             line,
+            choice,
             first: choice.saturating_sub(rows - 1),
             rows,
         }
+    }
+
+    /// `name` cut to a column 20 characters wide, so that the columns after it stay in
+    /// line.
+    fn column(&self, name: &str) -> String {
+        hud::fit(name, hud::width(&"x".repeat(20), self.size), self.size)
+    }
+
+    /// Row `i`, on the highlight band if it is the chosen one.
+    fn row(&mut self, app: &App, i: usize, label: &str, color: Color) {
+        if i == self.choice {
+            highlight(self.x, self.y, screen_width(), self.size);
+        }
+        self.text(app, label, color);
+    }
+
+    /// A line of the list, cut to the window.
+    fn text(&mut self, app: &App, label: &str, color: Color) {
+        let fitted = hud::fit(label, screen_width() - 2.0 * self.x, self.size);
+        app.text.draw(&fitted, self.x, self.y, self.size, color);
+        self.y += self.line;
+    }
+
+    /// The list's help, a line below its last row.
+    fn footer(&mut self, app: &App, help: &str) {
+        self.y += self.line;
+        self.text(app, help, DIM);
     }
 }
 

@@ -441,6 +441,12 @@ pub(crate) mod testing {
         game.state().clone()
     }
 
+    /// A nethack game some way in, on its first level, the camel to act: the camel
+    /// (actor 0) and creatures about it.
+    pub(crate) fn game() -> State {
+        played(Ruleset::NETHACK, 60)
+    }
+
     /// `state` decoded with its parts damaged by `damage`: the state, or the rule it breaks.
     pub(crate) fn damaged(
         state: &State,

@@ -305,13 +305,8 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::testing::{damaged, played, refusal};
+    use crate::encoding::testing::{damaged, game, played, refusal};
     use crate::tape::{Header, TimeModel};
-
-    /// A game some way in, the camel to act.
-    fn game() -> State {
-        played(Ruleset::NETHACK, 60)
-    }
 
     /// The slot of the first creature in the turn order.
     fn creature_slot(state: &State) -> u32 {

@@ -369,14 +369,9 @@ fn most_damage() -> i16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::testing::{damaged, played, refusal};
+    use crate::encoding::testing::{damaged, game, played, refusal};
     use crate::state::State;
     use crate::tape::{Header, TimeModel};
-
-    /// A game some way in, on its first level: the camel (actor 0) and creatures about it.
-    fn game() -> State {
-        played(Ruleset::NETHACK, 60)
-    }
 
     /// A creature still there, by its index among the world's actors.
     fn creature(state: &State) -> usize {
