@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::command::Slot;
-use crate::encoding::Inconsistency;
+use crate::consistency::Inconsistency;
 use crate::item::Item;
 
 /// How many letters the bags have: one stack per letter.

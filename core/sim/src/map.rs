@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::encoding::Inconsistency;
+use crate::consistency::Inconsistency;
 use crate::geometry::Pos;
 use crate::ids::ActorId;
 

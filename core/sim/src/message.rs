@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::encoding::{Inconsistency, MOST_COUNT};
+use crate::consistency::{Inconsistency, MOST_COUNT};
 use crate::ids::Tick;
 use crate::item::{unknown_name, Effect, Item, Look};
 use crate::species::Species;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::action::ActionRecord;
 use crate::check::{check_command, Rejection};
 use crate::command::Command;
-use crate::encoding::{Inconsistency, MOST_COUNT};
+use crate::consistency::{Inconsistency, MOST_COUNT};
 use crate::ids::{ActorId, Tick};
 use crate::level::DEEPEST;
 use crate::tape::{Ruleset, TurnOrder};

@@ -10,7 +10,7 @@ use super::{Actor, Conditions, Outcome, World};
 use crate::action::Action;
 use crate::bags::Bags;
 use crate::clocks::Clocks;
-use crate::encoding::{Inconsistency, MOST_COUNT};
+use crate::consistency::{Inconsistency, MOST_COUNT};
 use crate::energy::{Clock, Energy, Stats};
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
