@@ -210,11 +210,11 @@ pub fn known_stairs(state: &State) -> Option<Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sandglass_sim::{Header, LiveTape, Ruleset};
+    use sandglass_sim::{LiveTape, Rules, Ruleset};
 
     /// Plays `errand` on a new game of `seed` until it stops; the commands it played.
     fn run(seed: u64, errand: Errand) -> (LiveTape, Vec<Command>, Stop) {
-        let mut game = LiveTape::new(Header::new(seed, Ruleset::NETHACK, 0));
+        let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
         let mut running = Running::start(errand, game.state());
         let mut played = vec![];
         loop {
@@ -232,7 +232,7 @@ mod tests {
     #[test]
     fn exploring_walks_to_unseen_places_and_stops_for_what_comes_into_view() {
         for seed in 1..6 {
-            let before = LiveTape::new(Header::new(seed, Ruleset::NETHACK, 0));
+            let before = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
             let seen_before = before.state().world().explored().len();
             let (game, played, stop) = run(seed, Errand::Explore);
             let world = game.state().world();
@@ -270,7 +270,7 @@ mod tests {
 
     #[test]
     fn travel_arrives_and_resting_stops_when_healed() {
-        let game = LiveTape::new(Header::new(4, Ruleset::NETHACK, 0));
+        let game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 4);
         let here = game.state().world().player().unwrap().pos();
         let world = game.state().world();
         let target = world
@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn the_stairs_are_known_once_seen() {
-        let mut game = LiveTape::new(Header::new(2, Ruleset::NETHACK, 0));
+        let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 2);
         let mut bot = sandglass_sim::bot::Bot::new(2);
         bot.play_until(&mut game, |s| {
             known_stairs(s).is_some() || s.world().depth() > 1

@@ -176,11 +176,11 @@ pub fn energy_lines(state: &State) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sandglass_sim::{Header, LiveTape, Ruleset};
+    use sandglass_sim::{LiveTape, Rules, Ruleset};
 
     #[test]
     fn the_camels_own_cell_is_described_with_its_cost() {
-        let game = LiveTape::new(Header::new(7, Ruleset::NETHACK, 0));
+        let game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 7);
         let state = game.state();
         let here = state.world().player().unwrap().pos();
         let lines = describe(state, here);
@@ -190,13 +190,13 @@ mod tests {
 
     #[test]
     fn the_energy_lines_quote_this_rulesets_costs() {
-        let game = LiveTape::new(Header::new(7, Ruleset::NETHACK, 0));
+        let game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 7);
         let lines = energy_lines(game.state()).join(" ");
         assert!(
             lines.contains("12 on sand, 18 on dunes, 9 on hardpan"),
             "{lines}"
         );
-        let game = LiveTape::new(Header::new(7, Ruleset::CLASSIC, 0));
+        let game = LiveTape::new(Rules::newest(Ruleset::CLASSIC), 7);
         let lines = energy_lines(game.state()).join(" ");
         assert!(
             lines.contains("100 on sand, 150 on dunes, 75 on hardpan"),
@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn unseen_and_outside_cells_say_so() {
-        let game = LiveTape::new(Header::new(7, Ruleset::NETHACK, 0));
+        let game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 7);
         let state = game.state();
         let map = state.world().map();
         let unseen = map.cells().find(|&p| !state.world().remembers(p)).unwrap();
@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn a_creature_in_view_is_named_with_what_it_is_doing() {
         // Seed 7's first level, played until a creature is in view.
-        let mut game = LiveTape::new(Header::new(7, Ruleset::NETHACK, 0));
+        let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 7);
         let mut bot = sandglass_sim::bot::Bot::new(7);
         bot.play_until(&mut game, |s| {
             let w = s.world();

@@ -77,7 +77,7 @@ pub fn message_history(store: &Store, id: GameId) -> anyhow::Result<Vec<String>>
     }
     let meta = store.meta(id)?;
     let mut said = Said(vec![]);
-    fold(&meta.header, store.events(id)?, &mut said)?;
+    fold(meta.rules()?, store.events(id)?, &mut said)?;
     Ok(said.0)
 }
 

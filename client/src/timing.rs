@@ -127,12 +127,12 @@ fn acts_this_tick(state: &State, id: ActorId) -> bool {
 mod tests {
     use super::*;
     use sandglass_sim::bot::Bot;
-    use sandglass_sim::{Header, LiveTape, Ruleset};
+    use sandglass_sim::{LiveTape, Rules, Ruleset};
 
     #[test]
     fn a_fresh_camel_is_ready_now_with_a_step_at_its_own_pace() {
         for ruleset in Ruleset::NAMED {
-            let game = LiveTape::new(Header::new(3, ruleset, 0));
+            let game = LiveTape::new(Rules::newest(ruleset), 3);
             let id = game.state().world().player_id().unwrap();
             let figures = Figures::of(game.state(), id).unwrap();
             assert_eq!(figures.ready, Ready::Now, "{}", ruleset.name());
@@ -164,7 +164,7 @@ mod tests {
 
     #[test]
     fn every_actor_waiting_for_a_later_turn_is_ready_at_a_turn_to_come() {
-        let mut game = LiveTape::new(Header::new(5, Ruleset::NETHACK, 0));
+        let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 5);
         Bot::new(5).play(&mut game, 60).unwrap();
         let state = game.state();
         for (id, _) in state.world().actors() {

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use sandglass_fuzz::{snapshot_input, RULESETS};
 use sandglass_sim::bot::Bot;
-use sandglass_sim::{Command, Header, LiveTape, Need, Recording, Ruleset, State};
+use sandglass_sim::{Command, Header, LiveTape, Need, Recording, Rules, Ruleset, RulesVersion, State};
 use sandglass_store::{log, sgr, GameMeta, Store};
 
 /// Goldens longer than this are left out: libFuzzer takes its longest seed as the longest
@@ -55,7 +55,7 @@ fn seed_replays(goldens: &Path, out: &Path) {
         }
     }
     for (i, &ruleset) in RULESETS.iter().enumerate() {
-        let tape = Bot::new(i as u64).record(Header::new(i as u64, ruleset, 0), 30);
+        let tape = Bot::new(i as u64).record(Rules::newest(ruleset), i as u64, 30);
         let recording = Recording::record(tape.header, tape.events).unwrap();
         write(out, &format!("bot-{i}.sgr"), &sgr::to_bytes(&recording));
     }
@@ -92,7 +92,7 @@ fn seed_states(states: &Path, snapshots: &Path) {
         keep_snapshot(snapshots, game, &state);
     }
     // A game the camel quits.
-    let mut game = LiveTape::new(Header::new(4, Ruleset::NETHACK, 0));
+    let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 4);
     Bot::new(4).play(&mut game, 40).unwrap();
     game.command(Command::Quit, &mut ()).unwrap();
     write(states, &name(9, game.state()), &game.state().encode());
@@ -124,7 +124,7 @@ fn snapshot_value(state: &State) -> Vec<u8> {
 /// The steps of a short bot game of each ruleset.
 fn seed_log(out: &Path) {
     for (i, &ruleset) in RULESETS.iter().enumerate() {
-        let tape = Bot::new(i as u64).record(Header::new(i as u64, ruleset, 0), 12);
+        let tape = Bot::new(i as u64).record(Rules::newest(ruleset), i as u64, 12);
         for (index, step) in log::steps(&tape.events) {
             let mut input = index.to_le_bytes().to_vec();
             input.extend(log::encode(step));
@@ -149,7 +149,7 @@ fn seed_records(out: &Path) {
     let first = store.games().unwrap()[0].id;
     let at = store.meta(first).unwrap().events;
     store.fork(first, "a fork", at).unwrap();
-    let whole = Bot::new(30).record(Header::new(3, Ruleset::NETHACK, 0), u64::MAX);
+    let whole = Bot::new(30).record(Rules::newest(Ruleset::NETHACK), 3, u64::MAX);
     let died = Recording::record(whole.header, whole.events).unwrap();
     store.import(&died, "died", &mut |_, _| ()).unwrap();
     for meta in store.games().unwrap() {
@@ -170,7 +170,7 @@ fn record_input(meta: &GameMeta) -> Vec<u8> {
 fn check(corpus: &Path) {
     for (target, accepts) in [
         ("sgr", (|b| sgr::from_bytes(b).is_ok()) as fn(&[u8]) -> bool),
-        ("state", |b| State::decode(b).is_ok()),
+        ("state", |b| State::decode(b, RulesVersion::NEWEST).is_ok()),
         ("snapshot", |b| {
             let (index, rest) = b.split_first_chunk::<8>().unwrap();
             let ruleset = RULESETS[usize::from(rest[0]) % RULESETS.len()];

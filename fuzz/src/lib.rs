@@ -14,7 +14,7 @@ use sandglass_sim::bot::Bot;
 use sandglass_sim::ids::{ActorId, Tick};
 use sandglass_sim::score::Score;
 use sandglass_sim::tape::{TimeModel, TurnOrder};
-use sandglass_sim::{Live, Need, Ruleset, State};
+use sandglass_sim::{Live, Need, Rules, RulesVersion, Ruleset, State};
 
 /// Commands played on from a decoded state: enough for every creature to act many times,
 /// few enough for thousands of inputs a second.
@@ -57,14 +57,14 @@ pub fn snapshot(bytes: &[u8]) {
     let Some((index, ruleset, value)) = split_snapshot(bytes) else {
         return;
     };
-    if let Ok(state) = sandglass_store::snapshot::decode(index, value, ruleset) {
+    if let Ok(state) = sandglass_store::snapshot::decode(index, value, Rules::newest(ruleset)) {
         play_on(state);
     }
 }
 
 /// A state's canonical encoding, played on when it decodes.
 pub fn state(bytes: &[u8]) {
-    if let Ok(state) = State::decode(bytes) {
+    if let Ok(state) = State::decode(bytes, RulesVersion::NEWEST) {
         play_on(state);
     }
 }

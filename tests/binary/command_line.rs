@@ -28,7 +28,7 @@ fn long_jobs_draw_no_progress_bar_into_a_pipe() {
     let dir = root.path().join("data");
     let golden = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../replays/classic-million-4.sgr"
+        "/../replays/v4/classic-million-4.sgr"
     );
     let copy = root.path().join("copy.sgr");
     let copy = copy.to_str().unwrap();

@@ -220,7 +220,7 @@ fn killed_while_importing_forking_or_deleting_a_large_game_leaves_every_game_who
     let mut rng = crash_seed();
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("data");
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays/classic-million-4.sgr");
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays/v4/classic-million-4.sgr");
     let file = sgr::read(&golden).unwrap();
     let golden = golden.to_str().unwrap();
     common::bot_game(&dir, 1, 100);

@@ -281,7 +281,7 @@ fn a_full_disk_is_said_in_words_and_the_games_stored_still_list_and_export() {
     // A game of a million events (4 MB of log) does not fit: the import fails part-way.
     let golden = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../replays/classic-million-4.sgr"
+        "/../replays/v4/classic-million-4.sgr"
     );
     let output = sandglass(&dir, &["import", golden]);
     common::assert_clear_error(&output, "disk holding the game database is full");

@@ -199,7 +199,7 @@ fn play_save_and_continue(display: &Xvfb, shots: &Path) {
         meta.commands, acks,
         "every acknowledged command is in the log"
     );
-    let folded = fold(&meta.header, store.events(id).unwrap(), &mut ()).unwrap();
+    let folded = fold(meta.rules().unwrap(), store.events(id).unwrap(), &mut ()).unwrap();
     assert_eq!(
         folded.hash(),
         reported,
@@ -290,14 +290,14 @@ fn explore_look_travel_and_descend(display: &Xvfb, shots: &Path) {
         meta.commands, acks,
         "every step of every errand is in the log"
     );
-    let folded = fold(&meta.header, store.events(id).unwrap(), &mut ()).unwrap();
+    let folded = fold(meta.rules().unwrap(), store.events(id).unwrap(), &mut ()).unwrap();
     assert_eq!(folded.hash(), reported);
 }
 
 fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
     let golden = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../replays/nethack-short-1.sgr"
+        "/../replays/v4/nethack-short-1.sgr"
     );
     let file = sgr::read(Path::new(golden)).unwrap();
     let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -358,7 +358,10 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
         file.events[..third],
         "the replay's log up to the cursor"
     );
-    assert_eq!(fold(&meta.header, events, &mut ()).unwrap().hash(), hash);
+    assert_eq!(
+        fold(meta.rules().unwrap(), events, &mut ()).unwrap().hash(),
+        hash
+    );
 }
 
 /// `Err` names the first tool missing.

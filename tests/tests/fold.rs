@@ -6,22 +6,28 @@ use proptest::prelude::*;
 use sandglass_sim::bot::Bot;
 use sandglass_sim::drive::fold_from;
 use sandglass_sim::ids::EventIndex;
-use sandglass_sim::{fold, verify, Event, FoldErrorKind, Header, LiveTape, Need, Ruleset, State};
+use sandglass_sim::rules::{self, RulesVersion};
+use sandglass_sim::{
+    fold, verify, Event, FoldErrorKind, Header, LiveTape, Need, Rules, Ruleset, State,
+};
 
-/// One helper for this boundary: a bot game of `commands` commands, with the hash of the
-/// live state after every command.
+/// One helper for this boundary: a bot game of `commands` commands under the kept rules
+/// version `version` picks, with the hash of the live state after every command.
 fn play(
     seed: u64,
     classic: bool,
+    version: usize,
     bot_seed: u64,
     commands: usize,
-) -> (Header, Vec<Event>, Vec<(usize, u64)>) {
+) -> (Rules, Header, Vec<Event>, Vec<(usize, u64)>) {
     let ruleset = if classic {
         Ruleset::CLASSIC
     } else {
         Ruleset::NETHACK
     };
-    let mut game = LiveTape::new(Header::new(seed, ruleset, 0));
+    let number = rules::KEPT[version % rules::KEPT.len()];
+    let rules = Rules::new(RulesVersion::kept(number).unwrap(), ruleset);
+    let mut game = LiveTape::new(rules, seed);
     let mut hashes = vec![];
     let mut bot = Bot::new(bot_seed);
     // The live state's hash wherever the player was to act: before each command and at
@@ -36,7 +42,12 @@ fn play(
         hashes.push((state.events_folded() as usize, state.hash()));
     }
     let tape = game.into_tape();
-    (tape.header, tape.events, hashes)
+    (rules, tape.header, tape.events, hashes)
+}
+
+/// The newest rules version, for the tests that need no other.
+fn newest() -> usize {
+    rules::KEPT.len() - 1
 }
 
 proptest! {
@@ -45,32 +56,32 @@ proptest! {
     /// `Live` feeds the machine one event at a time; `fold` and `verify` let decisions take
     /// the tape's draws as they run. All three must reach the same state.
     #[test]
-    fn live_state_equals_the_fold_of_its_log(seed: u64, classic: bool, bot: u64, n in 1usize..300) {
-        let (header, tape, hashes) = play(seed, classic, bot, n);
-        let folded = fold(&header, tape.iter().copied(), &mut ()).unwrap();
+    fn live_state_equals_the_fold_of_its_log(seed: u64, classic: bool, version: usize, bot: u64, n in 1usize..300) {
+        let (rules, header, tape, hashes) = play(seed, classic, version, bot, n);
+        let folded = fold(rules, tape.iter().copied(), &mut ()).unwrap();
         prop_assert_eq!(folded.hash(), hashes.last().unwrap().1);
-        let again = fold(&header, tape.iter().copied(), &mut ()).unwrap();
+        let again = fold(rules, tape.iter().copied(), &mut ()).unwrap();
         prop_assert_eq!(again.hash(), folded.hash());
-        prop_assert_eq!(verify(&header, tape.iter().copied(), &mut ()).unwrap().hash(), folded.hash());
+        prop_assert_eq!(verify(rules, header.seed, tape.iter().copied(), &mut ()).unwrap().hash(), folded.hash());
     }
 
     #[test]
-    fn a_fold_from_any_snapshot_reaches_the_same_state(seed: u64, bot: u64, n in 1usize..200, at in any::<prop::sample::Index>()) {
-        let (header, tape, hashes) = play(seed, false, bot, n);
+    fn a_fold_from_any_snapshot_reaches_the_same_state(seed: u64, version: usize, bot: u64, n in 1usize..200, at in any::<prop::sample::Index>()) {
+        let (rules, _, tape, hashes) = play(seed, false, version, bot, n);
         let (cut, hash_at_cut) = hashes[at.index(hashes.len())];
-        let prefix = fold(&header, tape[..cut].iter().copied(), &mut ()).unwrap();
+        let prefix = fold(rules, tape[..cut].iter().copied(), &mut ()).unwrap();
         prop_assert_eq!(prefix.hash(), hash_at_cut);
         // A snapshot is the encoded state; decoding and folding on must not notice.
-        let snapshot = State::decode(&prefix.encode()).unwrap();
+        let snapshot = State::decode(&prefix.encode(), rules.version()).unwrap();
         let resumed = fold_from(snapshot, tape[cut..].iter().copied(), &mut ()).unwrap();
         prop_assert_eq!(resumed.hash(), hashes.last().unwrap().1);
     }
 
     #[test]
     fn a_cut_tape_is_a_prefix_state_or_a_typed_error(seed: u64, bot: u64, n in 1usize..150, cut in any::<prop::sample::Index>()) {
-        let (header, tape, hashes) = play(seed, true, bot, n);
+        let (rules, _, tape, hashes) = play(seed, true, newest(), bot, n);
         let cut = cut.index(tape.len() + 1);
-        match fold(&header, tape[..cut].iter().copied(), &mut ()) {
+        match fold(rules, tape[..cut].iter().copied(), &mut ()) {
             Ok(state) => {
                 // Only a cut between commands (or at the end of the game) folds...
                 prop_assert!(state.need() != Need::Draw);
@@ -89,7 +100,7 @@ proptest! {
     fn an_altered_event_is_a_typed_error_or_another_game_never_a_panic(
         seed: u64, bot: u64, n in 1usize..150, at in any::<prop::sample::Index>(), value: u32, as_command: bool,
     ) {
-        let (header, mut tape, _) = play(seed, false, bot, n);
+        let (rules, header, mut tape, _) = play(seed, false, newest(), bot, n);
         let i = at.index(tape.len());
         let original = tape[i];
         tape[i] = if as_command {
@@ -97,8 +108,8 @@ proptest! {
         } else {
             Event::Draw(value)
         };
-        let _ = fold(&header, tape.iter().copied(), &mut ());
-        let checked = verify(&header, tape.iter().copied(), &mut ());
+        let _ = fold(rules, tape.iter().copied(), &mut ());
+        let checked = verify(rules, header.seed, tape.iter().copied(), &mut ());
         // A draw replaced by anything else is named at exactly its index. (A command
         // replaced by another may be legal, and what it changes shows up later, if at all.)
         if matches!(original, Event::Draw(_)) && tape[i] != original {
@@ -110,7 +121,7 @@ proptest! {
 /// The determinism check can fail: one altered draw is caught at exactly its index.
 #[test]
 fn an_altered_draw_is_caught_at_its_index() {
-    let (header, mut tape, _) = play(42, false, 7, 200);
+    let (rules, header, mut tape, _) = play(42, false, newest(), 7, 200);
     let i = tape
         .iter()
         .rposition(|e| matches!(e, Event::Draw(_)))
@@ -119,7 +130,7 @@ fn an_altered_draw_is_caught_at_its_index() {
         unreachable!()
     };
     tape[i] = Event::Draw(d ^ 1);
-    let error = verify(&header, tape.iter().copied(), &mut ()).unwrap_err();
+    let error = verify(rules, header.seed, tape.iter().copied(), &mut ()).unwrap_err();
     assert_eq!(error.index, EventIndex(i as u64));
     assert_eq!(
         error.kind,
@@ -134,24 +145,26 @@ fn an_altered_draw_is_caught_at_its_index() {
 /// (the fold alone cannot know the draw is wrong) to a different hash.
 #[test]
 fn an_altered_tape_folds_to_another_hash() {
-    let (header, mut tape, hashes) = play(42, false, 7, 1);
+    let (rules, _, mut tape, hashes) = play(42, false, newest(), 7, 1);
     let Event::Draw(d) = tape[0] else {
         unreachable!("a game opens with its level seed")
     };
     // The first level, up to the camel's first move.
     tape.truncate(hashes[0].0);
-    let original = fold(&header, tape.iter().copied(), &mut ()).unwrap();
+    let original = fold(rules, tape.iter().copied(), &mut ()).unwrap();
     assert_eq!(original.hash(), hashes[0].1);
     tape[0] = Event::Draw(d.wrapping_add(1));
-    let altered = fold(&header, tape.iter().copied(), &mut ()).unwrap();
+    let altered = fold(rules, tape.iter().copied(), &mut ()).unwrap();
     assert_ne!(altered.hash(), original.hash());
 }
 
-/// Every command the bot issues validates, in both rulesets, over long games.
+/// Every command the bot issues validates, in both rulesets and every kept rules
+/// version, over long games.
 #[test]
 fn the_bot_only_issues_legal_commands() {
     for (seed, classic) in [(1, false), (2, true), (3, false), (4, true)] {
-        let (header, tape, _) = play(seed, classic, seed * 31, 2_000);
-        assert!(fold(&header, tape, &mut ()).is_ok());
+        let version = seed as usize;
+        let (rules, _, tape, _) = play(seed, classic, version, seed * 31, 2_000);
+        assert!(fold(rules, tape, &mut ()).is_ok());
     }
 }

@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 
 use common::{bot_file, through_bytes};
 use proptest::prelude::*;
-use sandglass_sim::drive::HeaderError;
 use sandglass_sim::ids::EventIndex;
-use sandglass_sim::tape::{TimeModel, RULES_VERSION};
+use sandglass_sim::rules::{self, HeaderError, Rules, VersionError};
+use sandglass_sim::tape::TimeModel;
 use sandglass_sim::{verify, Command, Event, FeedError, FoldError, FoldErrorKind, Ruleset, Slot};
 use sandglass_sim::{CheckError, Recording};
 use sandglass_store::{sgr, ReplayFileError};
@@ -55,7 +55,8 @@ proptest! {
             kind: FoldErrorKind::Desync { expected, found },
         });
         // The bare tape API says the same.
-        let bare = verify(&file.header, file.events.iter().copied(), &mut ()).unwrap_err();
+        let rules = Rules::of(&file.header).unwrap();
+        let bare = verify(rules, file.header.seed, file.events.iter().copied(), &mut ()).unwrap_err();
         prop_assert_eq!(bare, error);
     }
 }
@@ -115,31 +116,35 @@ fn a_wrong_checkpoint_or_final_hash_is_a_desync_at_its_event() {
     ));
 }
 
+/// A replay of a rules version newer than this build, or one it no longer keeps, is
+/// refused with both versions named: the file's and the ones this build plays.
 #[test]
-fn a_replay_under_other_rules_is_refused_naming_both_versions() {
-    let mut file = bot_file(Ruleset::CLASSIC, 25, Some(20));
-    let other = RULES_VERSION + 1;
-    file.header.rules_version = other;
-    let error = sgr::from_bytes(&sgr::to_bytes(&file)).unwrap_err();
-    assert!(
-        matches!(
-            error,
-            ReplayFileError::Header(HeaderError::Rules { found, expected })
-                if found == other && expected == RULES_VERSION
-        ),
-        "{error}"
-    );
-    let message = error.to_string();
-    assert!(
-        message.contains(&format!("rules version {other}"))
-            && message.contains(&format!("rules version {RULES_VERSION}")),
-        "{message}"
-    );
-    // A file built in memory is refused by `verify` alike.
-    assert!(matches!(
-        file.check(&mut (), u64::MAX, |_| ()),
-        Err(CheckError::Header(HeaderError::Rules { .. }))
-    ));
+fn a_replay_under_rules_this_build_does_not_play_is_refused_naming_both_versions() {
+    let newest = rules::NEWEST;
+    let cases = [
+        (newest + 1, VersionError::Newer { found: newest + 1 }),
+        (1, VersionError::Dropped { found: 1 }),
+    ];
+    for (version, refusal) in cases {
+        let mut file = bot_file(Ruleset::CLASSIC, 25, Some(20));
+        file.header.rules_version = version;
+        let error = sgr::from_bytes(&sgr::to_bytes(&file)).unwrap_err();
+        assert!(
+            matches!(error, ReplayFileError::Header(HeaderError::Rules(e)) if e == refusal),
+            "{error}"
+        );
+        let message = error.to_string();
+        assert!(
+            message.contains(&format!("rules version {version}"))
+                && message.contains(&format!("rules versions {} to {newest}", rules::KEPT[0])),
+            "{message}"
+        );
+        // A file built in memory is refused by `verify` alike.
+        assert_eq!(
+            file.check(&mut (), u64::MAX, |_| ()),
+            Err(CheckError::Header(refusal.into()))
+        );
+    }
 }
 
 /// Classic rules under which the camel can never act would fold for ever: such a header

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use sandglass_sim::bot::Bot;
 use sandglass_sim::message::Msg;
 use sandglass_sim::score::Score;
-use sandglass_sim::{Header, LiveTape, Outcome, Ruleset};
+use sandglass_sim::{LiveTape, Outcome, Rules, Ruleset};
 
 /// A game the bot has not finished after this many commands is counted as stuck.
 const GIVE_UP: u64 = 30_000;
@@ -18,7 +18,7 @@ pub fn run(seeds: u64) -> anyhow::Result<()> {
         let mut killers: BTreeMap<String, u32> = BTreeMap::new();
         let (mut ticks, mut stuck) = (0, 0);
         for seed in 1..=seeds {
-            let mut game = LiveTape::new(Header::new(seed, ruleset, 0));
+            let mut game = LiveTape::new(Rules::newest(ruleset), seed);
             Bot::new(seed).play(&mut game, GIVE_UP)?;
             let state = game.state();
             let score = Score::of(state);

@@ -1,18 +1,22 @@
-//! `cargo xtask record-goldens DIR`: writes the golden replays, and their README, from the
-//! fixed table below. The tests verify every `.sgr` in `replays/` on every run; when the
-//! rules change on purpose (and `RULES_VERSION` with them), this one command records them
-//! again. Everything is derived from the table, with the header's creation time fixed at
-//! 0, so that recording twice under the same rules writes identical bytes.
+//! `cargo xtask record-goldens DIR`: writes the golden replays of the newest rules version
+//! into `DIR/v<N>/`, with their README and manifest, from the fixed table below. The tests
+//! verify every kept version's goldens on every run. A kept version's goldens are never
+//! recorded again (DESIGN.md section 8): the command refuses a folder that already holds
+//! them, so it runs once per rules version, when that version is made. Everything is
+//! derived from the table, with the header's creation time fixed at 0, so that recording
+//! twice under the same rules writes identical bytes.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Context;
 use sandglass_sim::bot::Bot;
-use sandglass_sim::tape::{TurnOrder, RULES_VERSION};
+use sandglass_sim::rules::{self, Rules};
+use sandglass_sim::tape::TurnOrder;
 use sandglass_sim::timeline::{MarkerKind, Timeline};
-use sandglass_sim::{Command, Header, LiveTape, Recording, Ruleset, State};
+use sandglass_sim::{Command, LiveTape, Recording, Ruleset, State};
 use sandglass_store::sgr;
+use sha2::{Digest, Sha256};
 
 /// The command that records them, as the README and the tests quote it.
 pub const RECORD_COMMAND: &str = "cargo xtask record-goldens replays/";
@@ -142,30 +146,51 @@ const GOLDENS: &[Golden] = &[
     },
 ];
 
-pub fn run(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+/// The manifest of a version's goldens, in the form `sha256sum -c` reads.
+const MANIFEST: &str = "SHA256SUMS";
+
+pub fn run(replays: &Path) -> anyhow::Result<()> {
+    let newest = rules::NEWEST;
+    let dir = replays.join(format!("v{newest}"));
+    let kept = std::fs::read_dir(&dir).is_ok_and(|mut listing| listing.next().is_some());
+    if kept {
+        anyhow::bail!(
+            "{} already holds the goldens of rules version {newest}, and a kept version's \
+             goldens are never recorded again. A rules change is a new version: add it to \
+             KEPT in core/sim/src/rules.rs, then run this again to record its goldens.",
+            dir.display()
+        );
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let dir = dir.as_path();
     let mut rows = String::new();
+    let mut manifest = String::new();
     for golden in GOLDENS {
         let (file, end) = record(golden)?;
         let path = dir.join(format!("{}.sgr", golden.name));
         sgr::write(&file, &path).with_context(|| format!("cannot write {}", path.display()))?;
-        let bytes = sgr::to_bytes(&file).len();
+        let bytes = sgr::to_bytes(&file);
+        let sum: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        writeln!(manifest, "{sum}  {}.sgr", golden.name)?;
+        let bytes = bytes.len();
         let row = row(golden, file, &end, bytes)?;
         println!("wrote {}: {row}", path.display());
         writeln!(rows, "| `{}.sgr` | {row} |", golden.name)?;
     }
-    remove_strays(dir)?;
-    let readme = dir.join("README.md");
-    std::fs::write(&readme, readme_text(&rows))
-        .with_context(|| format!("cannot write {}", readme.display()))?;
-    println!("wrote {}", readme.display());
+    for (name, text) in [("README.md", readme_text(&rows)), (MANIFEST, manifest)] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
     Ok(())
 }
 
 /// Plays the golden's game with the bot and records it.
 fn record(golden: &Golden) -> anyhow::Result<(Recording, State)> {
-    let header = Header::new(golden.game_seed, golden.ruleset, 0);
-    let mut game = LiveTape::new(header.clone());
+    let mut game = LiveTape::new(Rules::newest(golden.ruleset), golden.game_seed);
     let mut bot = Bot::lingering(golden.bot_seed, golden.patience);
     match golden.length {
         Length::Commands(n) => bot.play(&mut game, n)?,
@@ -181,6 +206,7 @@ fn record(golden: &Golden) -> anyhow::Result<(Recording, State)> {
     };
     let state = game.state().clone();
     let tape = game.into_tape();
+    let header = tape.header.clone();
     let failed = match golden.length {
         Length::End => state.outcome().is_none(),
         Length::ThenQuit(_) => state.outcome() != Some(sandglass_sim::Outcome::Quit),
@@ -240,57 +266,21 @@ fn row(golden: &Golden, file: Recording, end: &State, bytes: usize) -> anyhow::R
     ))
 }
 
-/// Removes `.sgr` files the table no longer names: the tests verify every file there.
-fn remove_strays(dir: &Path) -> anyhow::Result<()> {
-    let listing =
-        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
-    for entry in listing {
-        let path = entry?.path();
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-        let named = GOLDENS.iter().any(|g| g.name == stem);
-        if path.extension().is_some_and(|e| e == "sgr") && !named {
-            std::fs::remove_file(&path)
-                .with_context(|| format!("cannot remove {}", path.display()))?;
-            println!(
-                "removed {}, which the table no longer names",
-                path.display()
-            );
-        }
-    }
-    Ok(())
-}
-
+/// A version's README: what its goldens are, and a row for each.
 fn readme_text(rows: &str) -> String {
     format!(
-        "# Golden replays
+        "# Golden replays of rules version {newest}
 
-Every file here is a game the bot played, recorded under rules version {RULES_VERSION} by
-
-    {RECORD_COMMAND}
-
-from the table in `xtask/src/goldens.rs`. Do not edit them (this README included) by
-hand: change the table and run the command again.
-
-The test suite verifies every `.sgr` file here on every run, one test per file
-(`cargo test -p sandglass-tests --test goldens`): each is folded from its header with every
-draw regenerated from the seed and compared with the tape, every hash checkpoint and the
-final hash checked. `sandglass verify replays/*.sgr` does the same from the command line.
-
-## When a golden fails
-
-* **A rules change on purpose.** Bump `RULES_VERSION` in `core/sim/src/tape.rs`, run the
-  command above and commit the new files with the change. Until they are re-recorded, the
-  tests refuse the old files with a message naming both rules versions.
-* **Anything else** (a refactoring, an upgrade, a new platform): a failure means the same
-  tape no longer folds to the same game, which is a bug. The test names the first event
-  where the fold went another way.
-
-## The files
+Every file here is a game the bot played, recorded under rules version {newest} by
+`{RECORD_COMMAND}` from the table in `xtask/src/goldens.rs`, once, when the version was
+made. They are never recorded again: `{MANIFEST}` holds the checksum of each, and the
+tests fail if one changes (`../README.md` says why and what to do).
 
 Seeds are the game's / the bot's. Markers are deaths / hatchings / knock-outs / descents.
 
 | file | rules | seeds | events | commands | ticks | end | markers | bytes | covers |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-{rows}"
+{rows}",
+        newest = rules::NEWEST
     )
 }

@@ -357,7 +357,7 @@ mod tests {
     use super::*;
     use sandglass_sim::ids::Tick;
     use sandglass_sim::scenario::Scenario;
-    use sandglass_sim::{Command, Header, Live, Ruleset};
+    use sandglass_sim::{Command, Live, Rules, Ruleset};
 
     /// A fast wanderer (speed 24: two actions a tick) and a slow one on open sand.
     fn wanderers() -> Live {
@@ -450,8 +450,8 @@ mod tests {
 
     #[test]
     fn a_thrown_stone_flies_from_the_camel_and_lands_after_its_flight() {
-        let header = Header::new(7, Ruleset::NETHACK, 0);
-        let mut live = Live::new(&header, &mut (), &mut vec![]);
+        let rules = Rules::newest(Ruleset::NETHACK);
+        let mut live = Live::new(rules, 7, &mut (), &mut vec![]);
         let slot = live.state().world().bags().slot_for(Item::Stone).unwrap();
         let camel = live.state().world().player().unwrap().pos();
         let mut recorder = Recorder::new(live.state());

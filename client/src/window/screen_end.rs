@@ -73,7 +73,7 @@ impl EndScreen {
         let meta = app.store.meta(id)?;
         let events = app.store.events(id)?;
         let mut tally = Tally::default();
-        let state = fold(&meta.header, events, &mut tally)?;
+        let state = fold(meta.rules()?, events, &mut tally)?;
         Ok(EndScreen { meta, state, tally })
     }
 
@@ -187,7 +187,7 @@ fn plural(name: &str, n: u32) -> String {
 mod tests {
     use super::*;
     use sandglass_sim::bot::Bot;
-    use sandglass_sim::{Header, Ruleset};
+    use sandglass_sim::{Rules, Ruleset};
 
     /// Counts what the messages say the camel took from blows, and whether it was ever
     /// poisoned.
@@ -214,11 +214,12 @@ mod tests {
     #[test]
     fn damage_taken_counts_poison_as_well_as_blows() {
         let poisoned = (0..40).find_map(|seed| {
-            let tape = Bot::new(seed).record(Header::new(seed, Ruleset::NETHACK, 0), 3000);
+            let rules = Rules::newest(Ruleset::NETHACK);
+            let tape = Bot::new(seed).record(rules, seed, 3000);
             let mut tally = Tally::default();
             let mut blows = Blows::default();
-            fold(&tape.header, tape.events.iter().copied(), &mut tally).unwrap();
-            fold(&tape.header, tape.events.iter().copied(), &mut blows).unwrap();
+            fold(rules, tape.events.iter().copied(), &mut tally).unwrap();
+            fold(rules, tape.events.iter().copied(), &mut blows).unwrap();
             blows.poisoned.then_some((tally, blows))
         });
         let (tally, blows) = poisoned.expect("a camel poisoned in 40 bot games");
@@ -233,14 +234,14 @@ mod tests {
     fn the_summary_names_the_killer_with_its_article_and_quotes_no_name() {
         let dir = tempfile::tempdir().unwrap();
         let store = sandglass_store::Store::open(dir.path()).unwrap();
-        let tape = Bot::new(30).record(Header::new(3, Ruleset::NETHACK, 0), u64::MAX);
+        let tape = Bot::new(30).record(Rules::newest(Ruleset::NETHACK), 3, u64::MAX);
         let recording = sandglass_sim::Recording::record(tape.header, tape.events).unwrap();
         let meta = store
             .import(&recording, "last crossing", &mut |_, _| ())
             .unwrap();
         let mut end = EndScreen {
             meta,
-            state: State::new(&recording.header, &mut ()),
+            state: State::new(Rules::newest(Ruleset::NETHACK), &mut ()),
             tally: Tally::default(),
         };
         end.tally.killed_by = Some(Species::Elephant);

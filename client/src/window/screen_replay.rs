@@ -757,11 +757,11 @@ mod tests {
     use super::*;
     use sandglass_sim::bot::Bot;
     use sandglass_sim::geometry::Direction;
-    use sandglass_sim::{Header, Recording, Ruleset, Slot};
+    use sandglass_sim::{Recording, Rules, Ruleset, Slot};
 
     #[test]
     fn go_to_turn_lands_where_the_player_first_acts_on_it() {
-        let tape = Bot::new(4).record(Header::new(4, Ruleset::NETHACK, 0), 200);
+        let tape = Bot::new(4).record(Rules::newest(Ruleset::NETHACK), 4, 200);
         let timeline = Timeline::new(Recording::record(tape.header, tape.events).unwrap()).unwrap();
         let first = timeline.take_over_at(0);
         assert_eq!(turn_position(&timeline, 0), first);
@@ -781,7 +781,7 @@ mod tests {
 
     #[test]
     fn markers_sit_at_their_turn_and_every_kind_has_a_checkbox() {
-        let tape = Bot::new(9).record(Header::new(9, Ruleset::NETHACK, 0), u64::MAX);
+        let tape = Bot::new(9).record(Rules::newest(Ruleset::NETHACK), 9, u64::MAX);
         let timeline = Timeline::new(Recording::record(tape.header, tape.events).unwrap()).unwrap();
         let last = timeline.last_tick().0 as f32;
         let mut groups = BTreeSet::new();

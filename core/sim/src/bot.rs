@@ -9,9 +9,10 @@ use crate::item::{Effect, Item};
 use crate::map::Terrain;
 use crate::path::first_step;
 use crate::rng::Expander;
+use crate::rules::Rules;
 use crate::species::Species;
 use crate::state::{Need, State};
-use crate::tape::{Header, Tape};
+use crate::tape::Tape;
 
 pub struct Bot {
     dice: Expander,
@@ -38,10 +39,10 @@ impl Bot {
         }
     }
 
-    /// A new game of `header`, the bot playing up to `commands` commands (fewer if the
-    /// game ends first): its tape.
-    pub fn record(&mut self, header: Header, commands: u64) -> Tape {
-        let mut game = LiveTape::new(header);
+    /// A new game under `rules` from `seed`, the bot playing up to `commands` commands
+    /// (fewer if the game ends first): its tape.
+    pub fn record(&mut self, rules: Rules, seed: u64, commands: u64) -> Tape {
+        let mut game = LiveTape::new(rules, seed);
         self.play(&mut game, commands)
             .expect("the bot plays only legal commands");
         game.into_tape()

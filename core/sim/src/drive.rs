@@ -15,9 +15,9 @@ use crate::check::Rejection;
 use crate::command::Command;
 use crate::ids::{EventIndex, Tick};
 use crate::rng::{DrawSource, Generator};
-use crate::species::Species;
+use crate::rules::Rules;
 use crate::state::{FeedError, Need, Observer, State};
-use crate::tape::{Event, Header, Tape, TimeModel, FORMAT_VERSION, RULES_VERSION};
+use crate::tape::{Event, Header, Tape};
 use std::iter::Peekable;
 
 /// A live game: the state and the generator that answers its draws.
@@ -27,12 +27,12 @@ pub struct Live {
 }
 
 impl Live {
-    /// Starts a new game; `out` receives the events of the first level.
-    pub fn new(header: &Header, obs: &mut impl Observer, out: &mut Vec<Event>) -> Live {
-        let state = State::new(header, obs);
+    /// Starts a new game under `rules`; `out` receives the events of the first level.
+    pub fn new(rules: Rules, seed: u64, obs: &mut impl Observer, out: &mut Vec<Event>) -> Live {
+        let state = State::new(rules, obs);
         let mut live = Live {
             state,
-            generator: Generator::new(header.seed),
+            generator: Generator::new(seed),
         };
         live.answer_draws(obs, out, Tick(u64::MAX));
         live
@@ -96,13 +96,16 @@ pub struct LiveTape {
 }
 
 impl LiveTape {
-    /// Starts a new game of `header`, its first level on the tape.
-    pub fn new(header: Header) -> LiveTape {
+    /// Starts a new game under `rules`, its first level on the tape.
+    pub fn new(rules: Rules, seed: u64) -> LiveTape {
         let mut events = vec![];
-        let live = Live::new(&header, &mut (), &mut events);
+        let live = Live::new(rules, seed, &mut (), &mut events);
         LiveTape {
             live,
-            tape: Tape { header, events },
+            tape: Tape {
+                header: Header::of(rules, seed, 0),
+                events,
+            },
         }
     }
 
@@ -167,59 +170,13 @@ pub enum FoldErrorKind {
     Desync { expected: u32, found: u32 },
 }
 
-/// The header names a format or rules version this build does not speak, or rules under
-/// which the game could not go on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-pub enum HeaderError {
-    #[error("tape format version {found}, but this build reads version {expected}")]
-    Format { found: u16, expected: u16 },
-    #[error("recorded under rules version {found}, but this build plays rules version {expected}")]
-    Rules { found: u16, expected: u16 },
-    #[error(
-        "classic rules with gain {gain} and threshold {threshold}: the camel could never act \
-         (the gain must be at least 1, the threshold at most {most})"
-    )]
-    Stalled {
-        gain: u16,
-        threshold: u16,
-        most: u16,
-    },
-}
-
-pub fn check_header(header: &Header) -> Result<(), HeaderError> {
-    if header.format_version != FORMAT_VERSION {
-        return Err(HeaderError::Format {
-            found: header.format_version,
-            expected: FORMAT_VERSION,
-        });
-    }
-    if header.rules_version != RULES_VERSION {
-        return Err(HeaderError::Rules {
-            found: header.rules_version,
-            expected: RULES_VERSION,
-        });
-    }
-    // Ticks would follow ticks for ever, waiting for a camel that can never be ready.
-    if let TimeModel::Classic { gain, threshold } = header.ruleset.time {
-        let most = Species::Camel.stats().max_energy;
-        if gain == 0 || threshold > most {
-            return Err(HeaderError::Stalled {
-                gain,
-                threshold,
-                most,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Folds a whole tape from the genesis.
+/// Folds a whole tape of a game played under `rules` from the genesis.
 pub fn fold(
-    header: &Header,
+    rules: Rules,
     events: impl IntoIterator<Item = Event>,
     obs: &mut impl Observer,
 ) -> Result<State, FoldError> {
-    let state = State::new(header, obs);
+    let state = State::new(rules, obs);
     fold_from(state, events, obs)
 }
 
@@ -281,13 +238,15 @@ fn finish(state: State) -> Result<State, FoldError> {
     Ok(state)
 }
 
-/// Folds a tape and checks every draw against the generator seeded from its header.
+/// Folds a tape of a game played under `rules` and checks every draw against the
+/// generator seeded with `seed`.
 pub fn verify(
-    header: &Header,
+    rules: Rules,
+    seed: u64,
     events: impl IntoIterator<Item = Event>,
     obs: &mut impl Observer,
 ) -> Result<State, FoldError> {
-    let mut verifier = Verifier::new(header, obs);
+    let mut verifier = Verifier::new(rules, seed, obs);
     let mut events = events.into_iter().peekable();
     while verifier.feed_pulling(&mut events, u64::MAX, obs)? {}
     verifier.finish()
@@ -304,10 +263,10 @@ pub struct Verifier {
 }
 
 impl Verifier {
-    pub fn new(header: &Header, obs: &mut impl Observer) -> Verifier {
+    pub fn new(rules: Rules, seed: u64, obs: &mut impl Observer) -> Verifier {
         Verifier {
-            state: State::new(header, obs),
-            generator: Generator::new(header.seed),
+            state: State::new(rules, obs),
+            generator: Generator::new(seed),
             next_draw: None,
         }
     }

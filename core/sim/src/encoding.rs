@@ -30,6 +30,7 @@ use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
 use crate::map::Map;
 use crate::message::MessageLog;
+use crate::rules::{Rules, RulesVersion};
 use crate::sight::CellSet;
 use crate::species::{Behaviour, Species};
 use crate::state::{Books, BooksParts, Need, Phase, State};
@@ -62,10 +63,13 @@ impl State {
             .expect("a state always encodes")
     }
 
-    /// The state `bytes` encode, all of them. Bytes that parse but describe a state no
-    /// game can be in (a damaged or crafted snapshot) are refused, naming the rule they
-    /// break (`Inconsistency`): whatever `decode` returns can be folded on.
-    pub fn decode(bytes: &[u8]) -> Result<State, DecodeError> {
+    /// The state `bytes` encode, all of them, of a game played under rules `version`
+    /// (the game's header says which: the encoding names the ruleset but not the version,
+    /// for it is what the hashes of every kept version digest). Bytes that parse but
+    /// describe a state no game can be in (a damaged or crafted snapshot) are refused,
+    /// naming the rule they break (`Inconsistency`): whatever `decode` returns can be
+    /// folded on.
+    pub fn decode(bytes: &[u8], version: RulesVersion) -> Result<State, DecodeError> {
         if bytes.len() > MOST_STATE_BYTES {
             return Err(DecodeError::TooLarge(bytes.len()));
         }
@@ -76,7 +80,7 @@ impl State {
         if read != bytes.len() {
             return Err(DecodeError::TrailingBytes);
         }
-        Ok(decoded.into_state()?)
+        Ok(decoded.into_state(version)?)
     }
 }
 
@@ -211,15 +215,15 @@ struct Decoded<'a> {
 impl Decoded<'_> {
     /// The world and the books, each checked by its own module as it is built: the world
     /// first, for the books are checked against it.
-    fn into_state(self) -> Result<State, Inconsistency> {
-        let (world, books) = self.into_parts();
+    fn into_state(self, version: RulesVersion) -> Result<State, Inconsistency> {
+        let (world, books) = self.into_parts(version);
         from_parts(world, books)
     }
 
-    fn into_parts(self) -> (WorldParts, BooksParts) {
+    fn into_parts(self, version: RulesVersion) -> (WorldParts, BooksParts) {
         let (phase, outcome) = self.phase.split();
         let world = WorldParts {
-            ruleset: self.ruleset,
+            rules: Rules::new(version, self.ruleset),
             tick: self.tick,
             actors: self.actors.into_iter().map(Record::into_parts).collect(),
             names: self
@@ -349,13 +353,12 @@ impl Record {
 pub(crate) mod testing {
     use super::*;
     use crate::bot::Bot;
-    use crate::tape::Header;
     use crate::LiveTape;
 
     /// The state of a bot game of `ruleset` after `commands` commands (fewer if it ends),
     /// the camel to act.
     pub(crate) fn played(ruleset: Ruleset, commands: u64) -> State {
-        let mut game = LiveTape::new(Header::new(11, ruleset, 0));
+        let mut game = LiveTape::new(Rules::newest(ruleset), 11);
         Bot::new(3).play(&mut game, commands).unwrap();
         game.state().clone()
     }
@@ -374,7 +377,7 @@ pub(crate) mod testing {
         let bytes = state.encode();
         let (decoded, _): (Decoded, usize) =
             bincode::serde::borrow_decode_from_slice(&bytes, canonical()).unwrap();
-        let (mut world, mut books) = decoded.into_parts();
+        let (mut world, mut books) = decoded.into_parts(state.world().rules().version());
         damage(&mut world, &mut books);
         from_parts(world, books)
     }
@@ -397,8 +400,9 @@ pub(crate) mod testing {
 mod tests {
     use super::{DecodeError, Inconsistency, MOST_STATE_BYTES};
     use crate::bot::Bot;
+    use crate::rules::{Rules, RulesVersion};
     use crate::scenario::{ActorSpec, Scenario};
-    use crate::tape::{Header, Ruleset, TimeModel, TurnOrder};
+    use crate::tape::{Ruleset, TimeModel, TurnOrder};
     use crate::{Live, LiveTape, State};
 
     /// Every state a game passes through decodes to itself, under every ruleset and
@@ -419,9 +423,9 @@ mod tests {
             (weighted(Ruleset::CLASSIC.time), 7, 7, 200),
         ];
         for (ruleset, seed, bot, commands) in games {
-            let header = Header::new(seed, ruleset, 0);
-            let tape = Bot::new(bot).record(header.clone(), commands);
-            let mut state = State::new(&header, &mut ());
+            let rules = Rules::newest(ruleset);
+            let tape = Bot::new(bot).record(rules, seed, commands);
+            let mut state = State::new(rules, &mut ());
             for (i, event) in tape.events.into_iter().enumerate() {
                 assert!(decodes_to_itself(&state), "{ruleset:?}, event {i}");
                 state.feed(event, &mut ()).unwrap();
@@ -437,7 +441,7 @@ mod tests {
     /// encodes the same (what a dead camel last saw is not worked out again).
     fn decodes_to_itself(state: &State) -> bool {
         let bytes = state.encode();
-        match State::decode(&bytes) {
+        match State::decode(&bytes, RulesVersion::NEWEST) {
             Ok(decoded) if state.outcome().is_some() => decoded.encode() == bytes,
             Ok(decoded) => decoded == *state,
             Err(_) => false,
@@ -449,13 +453,16 @@ mod tests {
     #[test]
     fn a_decoded_state_is_the_state() {
         for ruleset in [Ruleset::NETHACK, Ruleset::CLASSIC] {
-            let mut game = LiveTape::new(Header::new(11, ruleset, 0));
+            let mut game = LiveTape::new(Rules::newest(ruleset), 11);
             let mut checked = 0;
             Bot::new(3)
                 .play_until(&mut game, |state| {
                     let world = state.world();
                     if world.actor_count() > world.actors().count() {
-                        assert_eq!(&State::decode(&state.encode()).unwrap(), state);
+                        assert_eq!(
+                            &State::decode(&state.encode(), RulesVersion::NEWEST).unwrap(),
+                            state
+                        );
                         checked += 1;
                     }
                     checked == 20
@@ -469,12 +476,15 @@ mod tests {
     /// still parses) is an error, not a panic; so is a state with bytes after it.
     #[test]
     fn a_turn_order_naming_a_missing_actor_does_not_decode() {
-        let header = Header::new(11, Ruleset::NETHACK, 0);
-        let live = Live::new(&header, &mut (), &mut vec![]);
+        let rules = Rules::newest(Ruleset::NETHACK);
+        let live = Live::new(rules, 11, &mut (), &mut vec![]);
         let bytes = live.state().encode();
         let mut longer = bytes.clone();
         longer.push(0);
-        assert_eq!(State::decode(&longer), Err(DecodeError::TrailingBytes));
+        assert_eq!(
+            State::decode(&longer, RulesVersion::NEWEST),
+            Err(DecodeError::TrailingBytes)
+        );
         // The order is a u64 length and u32 ids, just before `order_stale`: find it by
         // its contents, and name an actor that does not exist in its first slot.
         let order = live.state().world().turn_order();
@@ -488,7 +498,7 @@ mod tests {
             let mut damaged = bytes.clone();
             damaged[at..at + 4].copy_from_slice(&bad.to_le_bytes());
             let refused = Err(DecodeError::Inconsistent(Inconsistency::TurnOrder));
-            assert_eq!(State::decode(&damaged), refused);
+            assert_eq!(State::decode(&damaged, RulesVersion::NEWEST), refused);
         }
     }
 
@@ -497,7 +507,7 @@ mod tests {
     fn input_longer_than_any_state_is_refused_unread() {
         let bytes = vec![0; MOST_STATE_BYTES + 1];
         assert_eq!(
-            State::decode(&bytes),
+            State::decode(&bytes, RulesVersion::NEWEST),
             Err(DecodeError::TooLarge(MOST_STATE_BYTES + 1))
         );
     }
@@ -526,13 +536,13 @@ mod tests {
         let bytes = scenario.build().unwrap().encode();
         // No camel in a scenario: parsed whole, refused for that.
         let refused = Err(DecodeError::Inconsistent(Inconsistency::Player));
-        assert_eq!(State::decode(&bytes), refused);
+        assert_eq!(State::decode(&bytes, RulesVersion::NEWEST), refused);
         let at = bytes.windows(8).position(|w| w == b"Zanzibar").unwrap() - 8;
         assert_eq!(bytes[at..at + 8], 8u64.to_le_bytes());
         let mut damaged = bytes.clone();
         damaged[at..at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
         assert!(matches!(
-            State::decode(&damaged),
+            State::decode(&damaged, RulesVersion::NEWEST),
             Err(DecodeError::Parse(_))
         ));
     }

@@ -11,7 +11,7 @@ use crate::map::Terrain;
 use crate::message::Msg;
 use crate::species::{Behaviour, Species};
 use crate::state::{Observer, State};
-use crate::world::{Change, Condition, Outcome};
+use crate::world::{Change, Condition, Outcome, World};
 
 /// Turns of each condition a mushroom gives.
 const POISON_TURNS: u16 = 8;
@@ -129,8 +129,7 @@ impl State {
     /// Tells the camel what happens at `at`, if it sees it: nobody hears of what happens
     /// out of sight. (With no camel, as in a scenario, everything is told.)
     fn say_seen(&mut self, at: Pos, msg: Msg, obs: &mut impl Observer) {
-        let world = self.world();
-        if world.player().is_none() || world.sees(at) {
+        if hears_of(self.world(), at) {
             self.say(msg, obs);
         }
     }
@@ -375,7 +374,7 @@ impl State {
         let victim = world.actor_at(target).species();
         // What touches the camel it knows of; blows between creatures only if it sees them.
         let felt = world.is_player(target) || by == Some(Species::Camel);
-        let told = felt || world.player().is_none() || world.sees(world.actor_at(target).pos());
+        let told = felt || hears_of(world, world.actor_at(target).pos());
         self.change(
             Change::Hurt {
                 actor: target,
@@ -410,4 +409,10 @@ impl State {
             );
         }
     }
+}
+
+/// Whether the camel hears of what happens at `at`: only if it sees it (with no camel, as
+/// in a scenario, everything is told), since rules version 3; before, of everything.
+fn hears_of(world: &World, at: Pos) -> bool {
+    !world.rules().told_only_what_is_seen() || world.player().is_none() || world.sees(at)
 }

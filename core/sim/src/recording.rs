@@ -5,7 +5,8 @@
 
 use thiserror::Error;
 
-use crate::drive::{check_header, FoldError, HeaderError, Verifier};
+use crate::drive::{FoldError, Verifier};
+use crate::rules::{HeaderError, Rules};
 use crate::state::{Need, Observer, State};
 use crate::tape::{Event, Header};
 
@@ -66,9 +67,9 @@ impl Recording {
         events: Vec<Event>,
         mut visit: impl FnMut(&State),
     ) -> Result<Recording, CheckError> {
-        check_header(&header)?;
+        let rules = Rules::of(&header)?;
         let mut checkpoints = vec![];
-        let state = fold_visiting(&header, &events, &mut (), |state| {
+        let state = fold_visiting(rules, header.seed, &events, &mut (), |state| {
             let folded = state.events_folded();
             if folded % CHECKPOINT_EVERY == 0 {
                 checkpoints.push((folded, state.hash()));
@@ -101,9 +102,9 @@ impl Recording {
         every: u64,
         mut visit: impl FnMut(&State),
     ) -> Result<State, CheckError> {
-        check_header(&self.header)?;
+        let rules = Rules::of(&self.header)?;
         let mut checkpoints = self.checkpoints.iter().peekable();
-        let state = fold_visiting(&self.header, &self.events, obs, |state| {
+        let state = fold_visiting(rules, self.header.seed, &self.events, obs, |state| {
             let folded = state.events_folded();
             if let Some(&&(index, expected)) = checkpoints.peek() {
                 if index == folded {
@@ -143,12 +144,13 @@ fn check_hash(index: u64, expected: u64, state: &State) -> Result<(), CheckError
 /// the tape. A step ends where the player is to move, or earlier where `visit` asked to
 /// look: it returns the next count of events folded at which it must see the state.
 pub fn fold_visiting<E: From<FoldError>>(
-    header: &Header,
+    rules: Rules,
+    seed: u64,
     events: &[Event],
     obs: &mut impl Observer,
     mut visit: impl FnMut(&State) -> Result<u64, E>,
 ) -> Result<State, E> {
-    let mut verifier = Verifier::new(header, obs);
+    let mut verifier = Verifier::new(rules, seed, obs);
     let mut events = events.iter().copied().peekable();
     let mut look_at: u64 = 1;
     loop {
@@ -181,13 +183,13 @@ mod tests {
     use crate::tape::Ruleset;
 
     fn recorded(seed: u64, commands: u64) -> Recording {
-        let tape = Bot::new(seed).record(Header::new(seed, Ruleset::NETHACK, 0), commands);
+        let tape = Bot::new(seed).record(Rules::newest(Ruleset::NETHACK), seed, commands);
         Recording::record(tape.header, tape.events).unwrap()
     }
 
     /// A game long enough to hold two checkpoints.
     fn long() -> Recording {
-        let mut game = crate::LiveTape::new(Header::new(1, Ruleset::NETHACK, 0));
+        let mut game = crate::LiveTape::new(Rules::newest(Ruleset::NETHACK), 1);
         Bot::lingering(1, 2_000)
             .play_until(&mut game, |s| s.events_folded() > 2 * CHECKPOINT_EVERY)
             .unwrap();
@@ -243,7 +245,7 @@ mod tests {
 
     #[test]
     fn a_tape_cut_mid_step_is_not_a_game() {
-        let mut tape = Bot::new(3).record(Header::new(3, Ruleset::NETHACK, 0), 20);
+        let mut tape = Bot::new(3).record(Rules::newest(Ruleset::NETHACK), 3, 20);
         tape.events.pop();
         assert!(matches!(
             Recording::record(tape.header, tape.events),

@@ -10,6 +10,7 @@ use crate::energy::Stats;
 use crate::geometry::Pos;
 use crate::ids::ActorId;
 use crate::map::{Map, Terrain};
+use crate::rules::Rules;
 use crate::species::{Behaviour, Species};
 use crate::state::State;
 use crate::tape::{Ruleset, TimeModel, TurnOrder};
@@ -70,7 +71,9 @@ impl Scenario {
             .map(ActorId)
             .zip(self.actors.iter().map(|spec| spec.name.clone()))
             .collect();
-        let mut state = State::without_player(ruleset, parse_map(&self.map)?, names);
+        // Scenarios are read afresh by each build: they play under its newest rules.
+        let rules = Rules::newest(ruleset);
+        let mut state = State::without_player(rules, parse_map(&self.map)?, names);
         for spec in &self.actors {
             let actor = ActorId(state.world().actor_count() as u32);
             let (species, behaviour, stats, at) = spec.actor(ruleset.time, state.world().map())?;

@@ -47,11 +47,11 @@ impl Score {
 mod tests {
     use super::*;
     use crate::bot::Bot;
-    use crate::{Header, LiveTape, Ruleset};
+    use crate::{LiveTape, Rules, Ruleset};
 
     #[test]
     fn a_score_counts_depth_and_kills_and_a_win_counts_its_speed() {
-        let mut game = LiveTape::new(Header::new(3, Ruleset::NETHACK, 0));
+        let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 3);
         Bot::new(3).play(&mut game, 300).unwrap();
         let score = Score::of(game.state());
         let world = game.state().world();

@@ -3,13 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::command::Command;
+use crate::rules::Rules;
 
 /// Version of the tape's encoding. Bump when `Header` or `Event` change shape.
 pub const FORMAT_VERSION: u16 = 1;
-
-/// Version of the rules. Bump whenever the same tape would fold to a different state:
-/// a replay recorded under other rules is refused, not silently misread.
-pub const RULES_VERSION: u16 = 4;
 
 /// One entry of the tape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,6 +83,8 @@ impl Ruleset {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
     pub format_version: u16,
+    /// Which rules the game is played under (`rules::KEPT`): checked, with the rest, by
+    /// `Rules::of`.
     pub rules_version: u16,
     pub seed: u64,
     pub ruleset: Ruleset,
@@ -94,12 +93,18 @@ pub struct Header {
 }
 
 impl Header {
+    /// The header of a new game of `ruleset`, under the newest rules.
     pub fn new(seed: u64, ruleset: Ruleset, created_at: u64) -> Self {
+        Header::of(Rules::newest(ruleset), seed, created_at)
+    }
+
+    /// The header of a game played under `rules`.
+    pub fn of(rules: Rules, seed: u64, created_at: u64) -> Self {
         Header {
             format_version: FORMAT_VERSION,
-            rules_version: RULES_VERSION,
+            rules_version: rules.version().number(),
             seed,
-            ruleset,
+            ruleset: rules.ruleset(),
             created_at,
         }
     }

@@ -12,6 +12,7 @@ use crate::item::{Item, Look};
 use crate::level::Level;
 use crate::map::{Map, Terrain};
 use crate::message::Msg;
+use crate::rules::Rules;
 use crate::scenario::{find, Scenario};
 use crate::species::Species;
 use crate::state::{Need, Observer, State};
@@ -156,7 +157,7 @@ fn nethack_rest_carries_at_most_the_speed_bracket() {
 fn game(seed: u64, ruleset: Ruleset) -> (Header, Live, Vec<Event>) {
     let header = Header::new(seed, ruleset, 0);
     let mut tape = vec![];
-    let live = Live::new(&header, &mut (), &mut tape);
+    let live = Live::new(Rules::newest(ruleset), seed, &mut (), &mut tape);
     (header, live, tape)
 }
 

@@ -13,6 +13,7 @@
 use crate::drive::fold_on;
 use crate::ids::{ActorId, Tick};
 use crate::recording::{CheckError, Recording};
+use crate::rules::Rules;
 use crate::species::Species;
 use crate::state::{Observer, State};
 use crate::tape::{Event, Header};
@@ -75,7 +76,7 @@ impl Timeline {
     pub fn with_spacing(file: Recording, every: u64) -> Result<Timeline, CheckError> {
         let every = every.max(1);
         let mut scan = Scan::default();
-        let mut cache = vec![State::new(&file.header, &mut ())];
+        let mut cache = vec![State::new(Rules::of(&file.header)?, &mut ())];
         let cursor = file.check(&mut scan, every, |state| {
             if state.events_folded() % every == 0 {
                 cache.push(state.clone());

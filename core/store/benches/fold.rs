@@ -1,17 +1,18 @@
 //! Folding a bot game of a million events, next to only decoding the same events.
-//! The game is the golden replay `replays/classic-million-4.sgr`.
+//! The game is the golden replay `replays/v4/classic-million-4.sgr`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sandglass_sim::fold;
+use sandglass_sim::{fold, Rules};
 use sandglass_store::sgr;
 
 fn million(c: &mut Criterion) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../replays/classic-million-4.sgr"
+        "/../../replays/v4/classic-million-4.sgr"
     );
     let bytes = std::fs::read(path).expect("the golden million-event replay is in replays/");
     let file = sgr::from_bytes(&bytes).expect("the golden replay decodes");
+    let rules = Rules::of(&file.header).expect("a kept rules version");
     let events = file.events.len() as u64;
     println!("{events} events, {} bytes", bytes.len());
 
@@ -42,7 +43,7 @@ fn million(c: &mut Criterion) {
     });
     group.bench_function("fold", |b| {
         b.iter(|| {
-            fold(&file.header, file.events.iter().copied(), &mut ())
+            fold(rules, file.events.iter().copied(), &mut ())
                 .expect("the golden replay folds")
                 .hash()
         })

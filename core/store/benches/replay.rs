@@ -20,7 +20,7 @@ use sandglass_sim::bot::Bot;
 use sandglass_sim::rng::Expander;
 use sandglass_sim::timeline::{Timeline, CACHE_EVERY};
 use sandglass_sim::Recording;
-use sandglass_sim::{fold, Header, LiveTape, Ruleset};
+use sandglass_sim::{fold, LiveTape, Rules, Ruleset};
 use sandglass_store::{sgr, Store};
 
 /// Counts the bytes allocated and not yet freed, to weigh the timeline's state copies.
@@ -52,7 +52,7 @@ static ALLOCATOR: Counting = Counting;
 /// The bot on the classic rules, never leaving the first level: the game of
 /// `replays/classic-million-4.sgr`, played to at least a million events.
 fn million_event_file() -> Recording {
-    let mut game = LiveTape::new(Header::new(4, Ruleset::CLASSIC, 0));
+    let mut game = LiveTape::new(Rules::newest(Ruleset::CLASSIC), 4);
     Bot::lingering(4, u32::MAX)
         .play_until(&mut game, |state| state.events_folded() >= 1_000_000)
         .unwrap();
@@ -91,7 +91,14 @@ fn fold_time(file: &Recording) -> Duration {
     let mut times: Vec<Duration> = (0..5)
         .map(|_| {
             let start = Instant::now();
-            std::hint::black_box(fold(&file.header, file.events.iter().copied(), &mut ()).unwrap());
+            std::hint::black_box(
+                fold(
+                    Rules::of(&file.header).unwrap(),
+                    file.events.iter().copied(),
+                    &mut (),
+                )
+                .unwrap(),
+            );
             start.elapsed()
         })
         .collect();
@@ -167,7 +174,14 @@ fn seek(c: &mut Criterion) {
     let mut group = c.benchmark_group("seek in a 1M-event replay");
     group.sample_size(10);
     group.bench_function("fold from the start", |b| {
-        b.iter(|| fold(&file.header, file.events.iter().copied(), &mut ()).unwrap())
+        b.iter(|| {
+            fold(
+                Rules::of(&file.header).unwrap(),
+                file.events.iter().copied(),
+                &mut (),
+            )
+            .unwrap()
+        })
     });
     let mut next = targets.iter().copied().cycle();
     group.bench_function("seek to a random position", |b| {
@@ -196,7 +210,14 @@ fn verify(c: &mut Criterion) {
     let decode = time(&mut || drop(std::hint::black_box(sgr::from_bytes(&bytes).unwrap())));
     let plain = time(&mut || {
         let file = sgr::from_bytes(&bytes).unwrap();
-        std::hint::black_box(fold(&file.header, file.events.iter().copied(), &mut ()).unwrap());
+        std::hint::black_box(
+            fold(
+                Rules::of(&file.header).unwrap(),
+                file.events.iter().copied(),
+                &mut (),
+            )
+            .unwrap(),
+        );
     });
     let verified = time(&mut || {
         let file = sgr::from_bytes(&bytes).unwrap();
@@ -250,7 +271,12 @@ fn verify(c: &mut Criterion) {
     group.bench_function("decode + fold, no checks", |b| {
         b.iter(|| {
             let file = sgr::from_bytes(&bytes).unwrap();
-            fold(&file.header, file.events.iter().copied(), &mut ()).unwrap()
+            fold(
+                Rules::of(&file.header).unwrap(),
+                file.events.iter().copied(),
+                &mut (),
+            )
+            .unwrap()
         })
     });
     group.bench_function("decode + verify", |b| {

@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use sandglass_sim::bot::Bot;
 use sandglass_sim::Recording;
-use sandglass_sim::{fold, Command, Event, Header, Live, Need, Ruleset, State};
+use sandglass_sim::{
+    fold, Command, Event, Header, Live, Need, Rules, RulesVersion, Ruleset, State,
+};
 use sandglass_store::{log, sgr, Session, Store, SNAPSHOT_EVERY};
 
 /// Plays bot games into a store and writes every step's events again into a bare tree.
@@ -61,7 +63,12 @@ impl Writer {
         let session = store
             .create(&format!("bench-{seed}"), header.clone(), &mut ())
             .unwrap();
-        let shadow = Live::new(&header, &mut (), &mut vec![]);
+        let shadow = Live::new(
+            Rules::of(&header).unwrap(),
+            header.seed,
+            &mut (),
+            &mut vec![],
+        );
         (session, shadow)
     }
 
@@ -153,7 +160,7 @@ fn save_step(c: &mut Criterion) {
 fn lingering_tape(events: u64) -> (Header, Vec<Event>) {
     let header = Header::new(4, Ruleset::CLASSIC, 0);
     let mut tape = vec![];
-    let mut live = Live::new(&header, &mut (), &mut tape);
+    let mut live = Live::new(Rules::of(&header).unwrap(), header.seed, &mut (), &mut tape);
     let mut bot = Bot::new(4);
     while (tape.len() as u64) < events {
         let command = match bot.choose(live.state()) {
@@ -168,7 +175,7 @@ fn lingering_tape(events: u64) -> (Header, Vec<Event>) {
 
 /// The first command boundary at or after `at`.
 fn boundary_at_or_after(header: &Header, tape: &[Event], at: usize) -> usize {
-    let mut state = State::new(header, &mut ());
+    let mut state = State::new(Rules::of(header).unwrap(), &mut ());
     for (i, &event) in tape.iter().enumerate() {
         state.feed(event, &mut ()).unwrap();
         if i + 1 >= at && state.need() != Need::Draw {
@@ -209,7 +216,11 @@ fn load(c: &mut Criterion) {
         start.elapsed() / 100
     };
     let encode = time(&mut || drop(std::hint::black_box(state.encode())));
-    let decode = time(&mut || drop(std::hint::black_box(State::decode(&encoded).unwrap())));
+    let decode = time(&mut || {
+        drop(std::hint::black_box(
+            State::decode(&encoded, RulesVersion::NEWEST).unwrap(),
+        ))
+    });
     let hash = time(&mut || {
         std::hint::black_box(state.hash());
     });
@@ -219,7 +230,7 @@ fn load(c: &mut Criterion) {
     );
     let events = store.events(worst.id).unwrap();
     let start = Instant::now();
-    let folded = fold(&header, events.iter().copied(), &mut ()).unwrap();
+    let folded = fold(Rules::of(&header).unwrap(), events.iter().copied(), &mut ()).unwrap();
     let fold_time = start.elapsed();
     assert_eq!(folded.hash(), worst.last_hash);
     println!(
@@ -238,7 +249,14 @@ fn load(c: &mut Criterion) {
         |b| b.iter(|| store.load(worst.id).unwrap()),
     );
     group.bench_function("fold from the start (events read from sled)", |b| {
-        b.iter(|| fold(&header, store.events(worst.id).unwrap(), &mut ()).unwrap())
+        b.iter(|| {
+            fold(
+                Rules::of(&header).unwrap(),
+                store.events(worst.id).unwrap(),
+                &mut (),
+            )
+            .unwrap()
+        })
     });
     group.finish();
 
@@ -342,7 +360,7 @@ fn million_through_the_store(_: &mut Criterion) {
 fn sgr_of_bot_games() {
     let (mut bytes, mut events) = (0, 0);
     for seed in 1..=20 {
-        let tape = Bot::new(seed).record(Header::new(seed, Ruleset::NETHACK, 0), u64::MAX);
+        let tape = Bot::new(seed).record(Rules::newest(Ruleset::NETHACK), seed, u64::MAX);
         events += tape.events.len();
         bytes += sgr::to_bytes(&Recording::record(tape.header, tape.events).unwrap()).len();
     }

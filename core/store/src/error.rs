@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use sandglass_sim::drive::HeaderError;
+use sandglass_sim::HeaderError;
 use sandglass_sim::{CheckError, Rejection};
 
 /// A failure of the game database in a data directory.

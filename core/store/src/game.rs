@@ -1,11 +1,11 @@
 //! A stored game: playing it (each step written and flushed), loading it, forking it,
 //! and moving it in and out of replay files.
 
-use sandglass_sim::drive::{check_header, fold_from, fold_on, Game};
+use sandglass_sim::drive::{fold_from, fold_on, Game};
 use sandglass_sim::recording::{fold_visiting, is_a_stop};
 use sandglass_sim::{
     CheckError, Command, Event, FoldError, FoldErrorKind, Header, Live, Need, Observer, Recording,
-    State,
+    Rules, State,
 };
 use std::collections::BTreeSet;
 
@@ -69,13 +69,13 @@ impl Store {
     ) -> Result<Session, StoreError> {
         self.check_room()?;
         self.check_new_name(name)?;
-        check_header(&header).map_err(|cause| StoreError::Version {
+        let rules = Rules::of(&header).map_err(|cause| StoreError::Version {
             name: name.to_owned(),
             cause,
         })?;
         let id = self.new_id()?;
         let mut step = Vec::new();
-        let live = Live::new(&header, obs, &mut step);
+        let live = Live::new(rules, header.seed, obs, &mut step);
         // The genesis is hashed now: a game closed, or killed, before its first command
         // is whole with its record as it stands.
         let meta = GameMeta::new(id, name, header, live.state(), live.state().hash());
@@ -190,12 +190,13 @@ impl Store {
     /// ones are left out: a snapshot is only a cache of what the events say.
     pub fn snapshots(&self, id: GameId) -> Result<Vec<(u64, State)>, StoreError> {
         let meta = self.meta(id)?;
+        let rules = meta.rules()?;
         let mut out = vec![];
         for (tree, range) in self.snapshot_trees(&meta, meta.events)?.into_iter().rev() {
             for entry in tree.range(range) {
                 let (key, value) = entry?;
                 if let Some(index) = index_of(&key) {
-                    if let Ok(state) = snapshot::decode(index, &value, meta.header.ruleset) {
+                    if let Ok(state) = snapshot::decode(index, &value, rules) {
                         out.push((index, state));
                     }
                 }
@@ -255,6 +256,7 @@ impl Store {
         progress: &mut dyn FnMut(Stage, u64),
     ) -> Result<Recording, StoreError> {
         let meta = self.meta(id)?;
+        meta.rules()?;
         let events = self.read_log(&meta, 0, meta.events, &mut |at| {
             progress(Stage::Reading, at)
         })?;
@@ -314,12 +316,12 @@ impl Store {
         progress: &mut dyn FnMut(Stage, u64),
     ) -> Result<GameMeta, StoreError> {
         self.check_new_name(name)?;
-        check_header(header).map_err(|cause| StoreError::Version {
+        let rules = Rules::of(header).map_err(|cause| StoreError::Version {
             name: name.to_owned(),
             cause,
         })?;
         let mut snapshots = Snapshots::default();
-        let state = fold_visiting(header, events, &mut (), |state| {
+        let state = fold_visiting(rules, header.seed, events, &mut (), |state| {
             snapshots.visit(state);
             progress(Stage::Checking, state.events_folded());
             Ok::<_, CheckError>(u64::MAX)
@@ -346,6 +348,7 @@ impl Store {
         progress: &mut dyn FnMut(Stage, u64),
     ) -> Result<(Recording, Vec<SnapshotWarning>), StoreError> {
         let meta = self.meta(id)?;
+        let rules = meta.rules()?;
         let events = self.read_log(&meta, 0, meta.events, &mut |at| {
             progress(Stage::Reading, at)
         })?;
@@ -363,7 +366,7 @@ impl Store {
                 });
                 continue;
             };
-            match snapshot::decode(index, &value, meta.header.ruleset) {
+            match snapshot::decode(index, &value, rules) {
                 // The genesis needs no checkpoint (and a file may not hold one there).
                 Ok(_) if index == 0 => {}
                 Ok(_) => checkpoints.push((index, snapshot::stored_hash(&value))),
@@ -485,10 +488,7 @@ impl Store {
     /// the genesis. Snapshots at the indexes in `distrusted` are skipped as not agreeing
     /// with the log.
     fn start(&self, meta: &GameMeta, at: u64, distrusted: &[u64]) -> Result<Start, StoreError> {
-        check_header(&meta.header).map_err(|cause| StoreError::Version {
-            name: meta.name.clone(),
-            cause,
-        })?;
+        let rules = meta.rules()?;
         let mut warnings = vec![];
         let snapshots = self.snapshot_trees(meta, at)?;
         for entry in snapshots
@@ -499,7 +499,7 @@ impl Store {
             let index = index_of(&k).unwrap_or(u64::MAX);
             let decoded = match distrusted.contains(&index) {
                 true => Err(SnapshotError::Disagrees),
-                false => snapshot::decode(index, &v, meta.header.ruleset),
+                false => snapshot::decode(index, &v, rules),
             };
             match decoded {
                 Ok(state) => {
@@ -518,7 +518,7 @@ impl Store {
             }
         }
         Ok(Start {
-            state: State::new(&meta.header, &mut ()),
+            state: State::new(rules, &mut ()),
             from_snapshot: None,
             warnings,
         })
@@ -734,7 +734,7 @@ mod tests {
 
     fn genesis_hash(store: &Store, id: GameId) -> u64 {
         let meta = store.meta(id).unwrap();
-        fold(&meta.header, store.events(id).unwrap(), &mut ())
+        fold(meta.rules().unwrap(), store.events(id).unwrap(), &mut ())
             .unwrap()
             .hash()
     }

@@ -158,7 +158,8 @@ mod tests {
 
     fn meta(id: u64, shared: &[(u64, u64)], events: u64) -> GameMeta {
         let header = sandglass_sim::Header::new(1, sandglass_sim::Ruleset::NETHACK, 0);
-        let state = sandglass_sim::State::new(&header, &mut ());
+        let rules = sandglass_sim::Rules::of(&header).unwrap();
+        let state = sandglass_sim::State::new(rules, &mut ());
         let mut meta = GameMeta::new(GameId(id), "g", header, &state, 0);
         meta.shared = shared
             .iter()

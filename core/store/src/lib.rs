@@ -29,7 +29,7 @@ pub mod snapshot;
 
 use std::fmt;
 
-use sandglass_sim::{Header, Outcome, State};
+use sandglass_sim::{Header, Outcome, Rules, State};
 use serde::{Deserialize, Serialize};
 
 pub use db::{decode_record, Store, LAYOUT_VERSION, LOCK_WAIT};
@@ -179,6 +179,15 @@ impl GameMeta {
         }
     }
 
+    /// The rules the game is played under, or why this build cannot play it (a rules
+    /// version it no longer keeps, or one newer than itself).
+    pub fn rules(&self) -> Result<Rules, StoreError> {
+        Rules::of(&self.header).map_err(|cause| StoreError::Version {
+            name: self.name.clone(),
+            cause,
+        })
+    }
+
     /// The hash after the last event, if the record holds it (see `hashed`).
     pub fn final_hash(&self) -> Option<u64> {
         (self.hashed == self.events).then_some(self.last_hash)
@@ -195,16 +204,16 @@ pub fn now() -> u64 {
 /// tests of this crate.
 #[cfg(test)]
 fn bot_recording(seed: u64, commands: u64) -> sandglass_sim::Recording {
-    let header = Header::new(seed, sandglass_sim::Ruleset::NETHACK, 0);
-    let tape = sandglass_sim::bot::Bot::new(seed).record(header, commands);
+    let rules = Rules::newest(sandglass_sim::Ruleset::NETHACK);
+    let tape = sandglass_sim::bot::Bot::new(seed).record(rules, seed, commands);
     sandglass_sim::Recording::record(tape.header, tape.events).unwrap()
 }
 
 /// A bot game's recording of at least `events` events, the bot lingering on each level.
 #[cfg(test)]
 fn long_recording(seed: u64, events: u64) -> sandglass_sim::Recording {
-    let header = Header::new(seed, sandglass_sim::Ruleset::NETHACK, 0);
-    let mut game = sandglass_sim::LiveTape::new(header);
+    let rules = Rules::newest(sandglass_sim::Ruleset::NETHACK);
+    let mut game = sandglass_sim::LiveTape::new(rules, seed);
     sandglass_sim::bot::Bot::lingering(seed, 10_000)
         .play_until(&mut game, |s| s.events_folded() >= events)
         .unwrap();

@@ -9,8 +9,7 @@
 //! log is dropped. The layout is recorded as 2 only after every game is through: a
 //! migration cut short by a crash goes on where it stopped on the next open.
 
-use sandglass_sim::drive::check_header;
-use sandglass_sim::{fold, Event, Header, State};
+use sandglass_sim::{fold, Event, Header, Rules, State};
 use serde::Deserialize;
 use sled::{Db, Tree};
 
@@ -47,7 +46,10 @@ pub(super) fn from_layout_1(db: &Db) -> Result<(), StoreError> {
             }
             db.flush()?;
         }
-        migrate_snapshots(&db.open_tree(tree_name(meta.id, SNAPSHOTS))?, &meta)?;
+        // Another build's rules: its snapshots cannot be checked here, and stay as they are.
+        if let Ok(rules) = meta.rules() {
+            migrate_snapshots(&db.open_tree(tree_name(meta.id, SNAPSHOTS))?, rules)?;
+        }
         games.insert(&k, encode_meta(&meta))?;
         if let Some(events) = events {
             migrated.push((meta, events));
@@ -68,18 +70,23 @@ pub(super) fn from_layout_1(db: &Db) -> Result<(), StoreError> {
 /// Layout 1 stored a snapshot as the state's hash and its encoding, unchecked and
 /// uncompressed; each is stored again as layout 2 stores one (`snapshot`), or dropped if
 /// it does not hold the state it claims: a snapshot is a cache of the log.
-fn migrate_snapshots(tree: &Tree, meta: &GameMeta) -> Result<(), StoreError> {
+fn migrate_snapshots(tree: &Tree, rules: Rules) -> Result<(), StoreError> {
     for entry in tree.iter() {
         let (k, v) = entry?;
         let Some(index) = log::index_of(&k) else {
             continue;
         };
-        if snapshot::decode(index, &v, meta.header.ruleset).is_ok() {
+        if snapshot::decode(index, &v, rules).is_ok() {
             continue;
         }
         let old = v
             .split_first_chunk::<8>()
-            .and_then(|(hash, body)| Some((u64::from_le_bytes(*hash), State::decode(body).ok()?)))
+            .and_then(|(hash, body)| {
+                Some((
+                    u64::from_le_bytes(*hash),
+                    State::decode(body, rules.version()).ok()?,
+                ))
+            })
             .filter(|(hash, state)| state.hash() == *hash && state.events_folded() == index);
         match old {
             Some((hash, state)) => tree.insert(k, snapshot::encode(&state, hash))?,
@@ -155,10 +162,10 @@ fn check(db: &Db, meta: &GameMeta, events: &[Event]) -> Result<bool, StoreError>
             what: "its log reads back other than it was".into(),
         });
     }
-    if check_header(&meta.header).is_err() {
+    let Ok(rules) = meta.rules() else {
         // Another build's rules: the log is kept as it was written, unfolded.
         return Ok(true);
-    }
-    let folded = fold(&meta.header, back, &mut ()).map(|state| state.hash());
+    };
+    let folded = fold(rules, back, &mut ()).map(|state| state.hash());
     Ok(folded == Ok(meta.last_hash))
 }

@@ -14,7 +14,7 @@ use std::io::{Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-use sandglass_sim::drive::check_header;
+use sandglass_sim::Rules;
 use sandglass_sim::{Command, Event, Header, Recording};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -157,7 +157,7 @@ fn parse(bytes: &[u8]) -> Result<Recording, ReplayFileError> {
         at: PREAMBLE,
     };
     let header: Header = r.serde()?;
-    check_header(&header)?;
+    Rules::of(&header)?;
     let events = read_events(&mut r)?;
     let checkpoints = read_checkpoints(&mut r, events.len() as u64)?;
     if r.remaining() != 0 {

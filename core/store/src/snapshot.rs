@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use sandglass_sim::{DecodeError, Ruleset, State};
+use sandglass_sim::{DecodeError, Rules, State};
 use thiserror::Error;
 
 /// The most bytes a state's encoding may take, far above any game's (a crowded level's
@@ -105,8 +105,9 @@ pub enum SnapshotError {
     Disagrees,
 }
 
-/// The state stored at event `index` of a game of `ruleset`, or why it cannot be used.
-pub fn decode(index: u64, bytes: &[u8], ruleset: Ruleset) -> Result<State, SnapshotError> {
+/// The state stored at event `index` of a game played under `rules`, or why it cannot
+/// be used.
+pub fn decode(index: u64, bytes: &[u8], rules: Rules) -> Result<State, SnapshotError> {
     if bytes.len() < PREAMBLE {
         return Err(SnapshotError::TooShort);
     }
@@ -124,7 +125,7 @@ pub fn decode(index: u64, bytes: &[u8], ruleset: Ruleset) -> Result<State, Snaps
     if encoded.len() != length {
         return Err(SnapshotError::Inflate);
     }
-    let state = State::decode(&encoded)?;
+    let state = State::decode(&encoded, rules.version())?;
     if state.hash() != hash {
         return Err(SnapshotError::Hash);
     }
@@ -132,10 +133,10 @@ pub fn decode(index: u64, bytes: &[u8], ruleset: Ruleset) -> Result<State, Snaps
         return Err(SnapshotError::Elsewhere(state.events_folded()));
     }
     let found = state.world().ruleset();
-    if found != ruleset {
+    if found != rules.ruleset() {
         return Err(SnapshotError::Ruleset {
             found: found.name(),
-            expected: ruleset.name(),
+            expected: rules.ruleset().name(),
         });
     }
     Ok(state)
@@ -168,11 +169,12 @@ impl fmt::Display for SnapshotWarning {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sandglass_sim::{Header, Live};
+    use sandglass_sim::{Live, Ruleset};
 
     fn first_level(ruleset: Ruleset) -> State {
-        let header = Header::new(3, ruleset, 0);
-        Live::new(&header, &mut (), &mut vec![]).state().clone()
+        Live::new(Rules::newest(ruleset), 3, &mut (), &mut vec![])
+            .state()
+            .clone()
     }
 
     #[test]
@@ -180,7 +182,10 @@ mod tests {
         let state = first_level(Ruleset::NETHACK);
         let value = encode(&state, state.hash());
         let index = state.events_folded();
-        assert_eq!(decode(index, &value, Ruleset::NETHACK).unwrap(), state);
+        assert_eq!(
+            decode(index, &value, Rules::newest(Ruleset::NETHACK)).unwrap(),
+            state
+        );
         assert_eq!(stored_hash(&value), state.hash());
         assert!(
             value.len() * 3 < state.encode().len(),
@@ -195,18 +200,18 @@ mod tests {
         let value = encode(&state, state.hash());
         let index = state.events_folded();
         assert_eq!(
-            decode(index, &value, Ruleset::NETHACK),
+            decode(index, &value, Rules::newest(Ruleset::NETHACK)),
             Err(SnapshotError::Ruleset {
                 found: "classic",
                 expected: "nethack"
             })
         );
         assert_eq!(
-            decode(index + 1, &value, Ruleset::CLASSIC),
+            decode(index + 1, &value, Rules::newest(Ruleset::CLASSIC)),
             Err(SnapshotError::Elsewhere(index))
         );
         assert_eq!(
-            decode(index, &value[..19], Ruleset::CLASSIC),
+            decode(index, &value[..19], Rules::newest(Ruleset::CLASSIC)),
             Err(SnapshotError::TooShort)
         );
     }

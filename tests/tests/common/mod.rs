@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use sandglass_sim::bot::Bot;
 use sandglass_sim::Recording;
-use sandglass_sim::{Event, Header, Ruleset, State};
+use sandglass_sim::{Event, Header, Rules, Ruleset, State};
 use sandglass_store::sgr;
 
 /// The command that re-records the golden replays (replays/README.md quotes it).
@@ -18,15 +18,16 @@ pub fn replays_dir() -> PathBuf {
 
 /// A bot game as a replay file: at most `commands` commands, or the whole game.
 pub fn bot_file(ruleset: Ruleset, seed: u64, commands: Option<u64>) -> Recording {
-    let header = Header::new(seed, ruleset, 0);
-    let tape = Bot::new(seed).record(header, commands.unwrap_or(u64::MAX));
+    let rules = Rules::newest(ruleset);
+    let tape = Bot::new(seed).record(rules, seed, commands.unwrap_or(u64::MAX));
     Recording::record(tape.header, tape.events).expect("a bot game records")
 }
 
 /// The state after `events`, fed one by one from the genesis: the reference every faster
 /// way to a position is compared with. The tape may stop mid-step.
 pub fn play(header: &Header, events: &[Event]) -> State {
-    let mut state = State::new(header, &mut ());
+    let rules = Rules::of(header).expect("a header this build plays");
+    let mut state = State::new(rules, &mut ());
     for &event in events {
         state.feed(event, &mut ()).expect("the tape folds");
     }

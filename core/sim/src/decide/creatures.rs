@@ -127,10 +127,13 @@ fn is_camel(world: &World, id: ActorId) -> bool {
 }
 
 /// The direction of a camel standing along a row or column with nothing between, that
-/// the elephant sees (sight is the camel's, and symmetric: see `sight`).
+/// the elephant sees (sight is the camel's, and symmetric: see `sight`); before rules
+/// version 3, at any distance.
 fn sighting(world: &World, from: Pos) -> Option<Direction> {
     let map = world.map();
-    let in_sight = world.player().is_none() || world.sees(from);
+    let in_sight = !world.rules().elephants_charge_only_in_sight()
+        || world.player().is_none()
+        || world.sees(from);
     Direction::ORTHOGONAL.into_iter().find(|&dir| {
         let mut at = from.step(dir);
         while map.is_free(at) {

@@ -7,7 +7,7 @@ use super::{roll_damage, step_or_attack};
 use crate::action::Action;
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
-use crate::path::first_step_to;
+use crate::path::{first_step, first_step_to};
 use crate::rng::{Draws, NeedDraw};
 use crate::species::Species;
 use crate::world::{Actor, World};
@@ -35,13 +35,23 @@ pub(super) fn hunter(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
         let damage = roll_damage(me.species(), draws)?;
         return Ok(Action::Attack { target, damage });
     }
-    let map = world.map();
-    let way = first_step_to(map, me.pos(), quarry, HUNT_REACH, |p| map.is_free(p));
-    match way {
+    match way_to(world, me.pos(), quarry) {
         Some(dir) => Ok(Action::Step {
             to: me.pos().step(dir),
         }),
         None => roam(world, id, draws),
+    }
+}
+
+/// The first step of a cheapest walk from `from` to `quarry` through free cells, searched
+/// toward the quarry since rules version 4 and all around before.
+fn way_to(world: &World, from: Pos, quarry: Pos) -> Option<Direction> {
+    let map = world.map();
+    let free = |p| map.is_free(p);
+    if world.rules().hunters_search_toward_the_camel() {
+        first_step_to(map, from, quarry, HUNT_REACH, free)
+    } else {
+        first_step(map, from, HUNT_REACH, |p| p == quarry, free).map(|(dir, _)| dir)
     }
 }
 

@@ -21,8 +21,9 @@ use crate::level::{generate, Level};
 use crate::map::{Map, Terrain};
 use crate::message::Msg;
 use crate::rng::{DrawSource, Draws, NeedDraw};
+use crate::rules::Rules;
 use crate::species::Behaviour;
-use crate::tape::{Event, Header, Ruleset, TurnOrder};
+use crate::tape::{Event, TurnOrder};
 use crate::world::{Bookkeeping, Change, World};
 
 /// Why an event could not be folded.
@@ -58,13 +59,9 @@ impl Books {
 
 impl State {
     /// A new game: the machine starts by asking for the draws of the first level.
-    pub fn new(header: &Header, obs: &mut impl Observer) -> State {
+    pub fn new(rules: Rules, obs: &mut impl Observer) -> State {
         let mut state = State {
-            world: World::empty(
-                header.ruleset,
-                Map::filled(1, 1, Terrain::Sand),
-                BTreeMap::new(),
-            ),
+            world: World::empty(rules, Map::filled(1, 1, Terrain::Sand), BTreeMap::new()),
             books: Books::new(Phase::Generate { depth: 1 }),
         };
         state.advance(obs, Tick(u64::MAX), None);
@@ -75,12 +72,12 @@ impl State {
     /// file fills with actors, through `apply` like everything else, the actors to come
     /// going by `names`.
     pub(crate) fn without_player(
-        ruleset: Ruleset,
+        rules: Rules,
         map: Map,
         names: BTreeMap<ActorId, String>,
     ) -> State {
         State {
-            world: World::empty(ruleset, map, names),
+            world: World::empty(rules, map, names),
             books: Books::new(Phase::StartTick),
         }
     }

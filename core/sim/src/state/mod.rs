@@ -306,7 +306,8 @@ impl State {
 mod tests {
     use super::*;
     use crate::encoding::testing::{damaged, game, played, refusal};
-    use crate::tape::{Header, TimeModel};
+    use crate::rules::Rules;
+    use crate::tape::TimeModel;
 
     /// The slot of the first creature in the turn order.
     fn creature_slot(state: &State) -> u32 {
@@ -344,7 +345,7 @@ mod tests {
         });
         assert_eq!(deepest, Inconsistency::Phase);
         // Without a camel, a game is still to make its first level.
-        let genesis = State::new(&Header::new(1, Ruleset::NETHACK, 0), &mut ());
+        let genesis = State::new(Rules::newest(Ruleset::NETHACK), &mut ());
         let refused = refused(&genesis, |b| b.phase = Phase::StartTick);
         assert_eq!(refused, Inconsistency::Phase);
         // Just past the last slot, a newcomer's initiative may be due.

@@ -190,7 +190,7 @@ impl World {
     #[inline]
     fn apply_start_tick(&mut self) {
         self.tick = Tick(self.tick.0 + 1);
-        match self.ruleset.order {
+        match self.rules.ruleset().order {
             TurnOrder::Initiative if self.order_stale => self.refresh_order(),
             TurnOrder::Initiative => {}
             TurnOrder::WeightedEachTick => {
@@ -199,7 +199,7 @@ impl World {
                 self.order.extend(present.map(|(i, _)| ActorId(i as u32)));
             }
         }
-        let time = self.ruleset.time;
+        let time = self.rules.ruleset().time;
         // Gone actors' clocks are stopped: they neither gain nor lose.
         for clock in self.clocks.all_mut() {
             time.start_tick(clock);
@@ -356,10 +356,11 @@ impl World {
     fn add_actor(&mut self, actor: Actor) -> ActorId {
         let id = ActorId(self.actors.len() as u32);
         self.map.set_occupant(actor.pos, Some(id));
-        self.clocks.push(self.ruleset.time.clock(&actor.stats));
+        self.clocks
+            .push(self.rules.ruleset().time.clock(&actor.stats));
         self.actors.push(actor);
         self.recheck_idle(id);
-        if self.ruleset.order == TurnOrder::Initiative {
+        if self.rules.ruleset().order == TurnOrder::Initiative {
             self.unrolled.push_back(id);
         }
         self.order_stale = true;

@@ -18,6 +18,7 @@ use crate::ids::{ActorId, Tick};
 use crate::item::{Effect, Item, Mycology};
 use crate::map::Map;
 use crate::message::MessageLog;
+use crate::rules::Rules;
 use crate::sight::CellSet;
 use crate::species::{Behaviour, Species};
 use crate::tape::{Ruleset, TimeModel};
@@ -212,7 +213,7 @@ impl Actor {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct World {
-    ruleset: Ruleset,
+    rules: Rules,
     tick: Tick,
     /// Every actor that has been in the game; an `ActorId` is an index.
     actors: Vec<Actor>,
@@ -246,9 +247,9 @@ pub struct World {
 impl World {
     /// A world with nothing in it yet, on `map`, where the actors to come will go by
     /// `names` (a scenario's; a game's go by their species).
-    pub(crate) fn empty(ruleset: Ruleset, map: Map, names: BTreeMap<ActorId, String>) -> World {
+    pub(crate) fn empty(rules: Rules, map: Map, names: BTreeMap<ActorId, String>) -> World {
         World {
-            ruleset,
+            rules,
             tick: Tick(0),
             actors: vec![],
             clocks: Clocks::default(),
@@ -270,13 +271,18 @@ impl World {
         }
     }
 
+    /// The rules the game is played under: its version's behaviours and its ruleset.
+    #[inline]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
     #[inline]
     pub fn ruleset(&self) -> Ruleset {
-        self.ruleset
+        self.rules.ruleset()
     }
     #[inline]
     pub fn time(&self) -> TimeModel {
-        self.ruleset.time
+        self.rules.ruleset().time
     }
     #[inline]
     pub fn tick(&self) -> Tick {

@@ -18,6 +18,7 @@ use crate::item::{Item, Mycology};
 use crate::level::DEEPEST;
 use crate::map::Map;
 use crate::message::MessageLog;
+use crate::rules::Rules;
 use crate::sight::CellSet;
 use crate::species::{Behaviour, Species};
 use crate::tape::{Ruleset, TimeModel, TurnOrder};
@@ -36,7 +37,7 @@ const MOST_TURNS: u32 = 1 << 31;
 /// Everything a world holds: how `encoding` gives back a world it decoded, the one way
 /// to make a world other than applying changes to an empty one.
 pub(crate) struct WorldParts {
-    pub(crate) ruleset: Ruleset,
+    pub(crate) rules: Rules,
     pub(crate) tick: Tick,
     pub(crate) actors: Vec<ActorParts>,
     pub(crate) names: BTreeMap<ActorId, String>,
@@ -81,7 +82,7 @@ impl World {
     /// still parses). What it sees is worked out again, and each clock from its stats.
     pub(crate) fn from_parts(parts: WorldParts) -> Result<World, Inconsistency> {
         let WorldParts {
-            ruleset,
+            rules,
             tick,
             actors: parts,
             names,
@@ -99,7 +100,7 @@ impl World {
             explored,
             kills,
         } = parts;
-        check_rules(ruleset)?;
+        check_rules(rules.ruleset())?;
         map.check()?;
         // Sight is added to what was explored word by word, and both are read by the map's
         // positions.
@@ -110,13 +111,13 @@ impl World {
         bags.check()?;
         let (actors, clocks): (Vec<Actor>, Vec<Clock>) = parts
             .into_iter()
-            .map(|a| a.build(ruleset.time))
+            .map(|a| a.build(rules.ruleset().time))
             .collect::<Result<Vec<_>, _>>()?
             .into_iter()
             .unzip();
         let clocks = Clocks::new(clocks, &order).ok_or(Inconsistency::TurnOrder)?;
         let mut world = World {
-            ruleset,
+            rules,
             tick,
             actors,
             clocks,
@@ -267,7 +268,7 @@ impl World {
                 return Err(Inconsistency::Unrolled);
             }
         }
-        if !self.unrolled.is_empty() && self.ruleset.order != TurnOrder::Initiative {
+        if !self.unrolled.is_empty() && self.rules.ruleset().order != TurnOrder::Initiative {
             return Err(Inconsistency::Unrolled);
         }
         if !self.order_stale {
@@ -348,7 +349,7 @@ impl ActorParts {
     }
 }
 
-/// The rules must let a camel act, as `drive::check_header` asks of a tape's: a camel
+/// The rules must let a camel act, as `Rules::of` asks of a tape's: a camel
 /// arrives with its species' stats, and the game would tick on for ever waiting for one
 /// that could not.
 fn check_rules(ruleset: Ruleset) -> Result<(), Inconsistency> {
@@ -370,8 +371,9 @@ fn most_damage() -> i16 {
 mod tests {
     use super::*;
     use crate::encoding::testing::{damaged, game, played, refusal};
+    use crate::rules::Rules;
     use crate::state::State;
-    use crate::tape::{Header, TimeModel};
+    use crate::tape::TimeModel;
 
     /// A creature still there, by its index among the world's actors.
     fn creature(state: &State) -> usize {
@@ -391,7 +393,12 @@ mod tests {
     fn rules_under_which_a_camel_could_never_act_are_refused() {
         for (gain, threshold) in [(0, 100), (100, 201)] {
             let time = TimeModel::Classic { gain, threshold };
-            let refused = refusal(&played(Ruleset::CLASSIC, 5), |w, _| w.ruleset.time = time);
+            let refused = refusal(&played(Ruleset::CLASSIC, 5), |w, _| {
+                w.rules = Rules::newest(Ruleset {
+                    time,
+                    ..Ruleset::CLASSIC
+                })
+            });
             assert_eq!(
                 refused,
                 Inconsistency::Rules,
@@ -489,7 +496,7 @@ mod tests {
             assert_eq!(refused(|w| w.depth = depth), Inconsistency::Depth);
         }
         // Before its first level, a game is at depth 0 and has no one in it.
-        let genesis = State::new(&Header::new(1, Ruleset::NETHACK, 0), &mut ());
+        let genesis = State::new(Rules::newest(Ruleset::NETHACK), &mut ());
         assert_eq!(refusal(&genesis, |w, _| w.depth = 1), Inconsistency::Depth);
     }
 
@@ -626,7 +633,7 @@ mod tests {
             ..Ruleset::NETHACK
         };
         let newcomer = |w: &mut WorldParts, _: &mut _| {
-            w.ruleset = weighted;
+            w.rules = Rules::newest(weighted);
             w.unrolled.push_back(ActorId(0));
         };
         assert_eq!(refusal(&state, newcomer), Inconsistency::Unrolled);

@@ -1,0 +1,256 @@
+//! The rules a game is played under: its rules version and its ruleset, both from the
+//! tape's header (DESIGN.md section 8).
+//!
+//! Every recorded game folds under the rules it was recorded with, for as long as its
+//! version is kept. Where a later version behaves differently, the simulation asks a named
+//! switch (`rules.hunters_search_toward_the_camel()`), never the version number; this file
+//! is the one place that says which versions turn which switches on. Each switch is a
+//! plain flag read from a small copied value, so keeping the old behaviours costs the fold
+//! a load and a branch where they differ, and nothing elsewhere.
+//!
+//! To change the rules: add the new version to `KEPT`, give each behaviour that changes a
+//! switch here (or a table per version for content), record the new version's goldens
+//! with `cargo xtask record-goldens`, and leave every older golden as it is.
+
+use thiserror::Error;
+
+use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
+
+/// The rules versions this build plays, oldest to newest. A new game takes the newest.
+///
+/// Version 1 is not kept. Version 2 rebuilt nearly every rule at once (sight and what the
+/// camel remembers, hunters, stacks in the bags, costly actions waiting for energy, the
+/// egg's and the knock-out's timings, eight depths) and the state itself: its encoding,
+/// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
+/// actions or hunters' memories. Keeping it would take a second simulation behind
+/// switches, not a few switches; its tapes are refused, naming the versions kept.
+pub const KEPT: [u16; 3] = [2, 3, 4];
+
+/// The version new games are played under.
+pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
+
+/// A rules version this build plays: one of `KEPT`, and only made from one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RulesVersion(u16);
+
+impl RulesVersion {
+    pub const NEWEST: RulesVersion = RulesVersion(NEWEST);
+
+    /// `version`, if this build keeps it; otherwise why not, naming what it keeps.
+    pub fn kept(version: u16) -> Result<RulesVersion, VersionError> {
+        if KEPT.contains(&version) {
+            Ok(RulesVersion(version))
+        } else if version > NEWEST {
+            Err(VersionError::Newer { found: version })
+        } else {
+            Err(VersionError::Dropped { found: version })
+        }
+    }
+
+    pub fn number(self) -> u16 {
+        self.0
+    }
+
+    /// The versions this build plays, oldest first.
+    pub fn all() -> impl Iterator<Item = RulesVersion> {
+        KEPT.into_iter().map(RulesVersion)
+    }
+}
+
+/// A rules version this build does not play, with both versions named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum VersionError {
+    #[error(
+        "recorded under rules version {found}, newer than this build, which plays rules \
+         versions {} to {NEWEST}: a newer Sandglass plays it",
+        KEPT[0]
+    )]
+    Newer { found: u16 },
+    #[error(
+        "recorded under rules version {found}, which this build no longer plays (it plays \
+         rules versions {} to {NEWEST})",
+        KEPT[0]
+    )]
+    Dropped { found: u16 },
+}
+
+/// The header names a format or rules version this build does not speak, or rules under
+/// which the game could not go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum HeaderError {
+    #[error("tape format version {found}, but this build reads version {expected}")]
+    Format { found: u16, expected: u16 },
+    #[error(transparent)]
+    Rules(#[from] VersionError),
+    #[error(
+        "classic rules with gain {gain} and threshold {threshold}: the camel could never act \
+         (the gain must be at least 1, the threshold at most {most})"
+    )]
+    Stalled {
+        gain: u16,
+        threshold: u16,
+        most: u16,
+    },
+}
+
+/// The behaviours that changed between kept versions, each a flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Switches {
+    told_only_what_is_seen: bool,
+    elephants_charge_only_in_sight: bool,
+    hunters_search_toward_the_camel: bool,
+}
+
+/// Each kept version's switches, a version taking the one before it and naming what it
+/// changed.
+const fn switches(version: RulesVersion) -> Switches {
+    const V2: Switches = Switches {
+        told_only_what_is_seen: false,
+        elephants_charge_only_in_sight: false,
+        hunters_search_toward_the_camel: false,
+    };
+    const V3: Switches = Switches {
+        told_only_what_is_seen: true,
+        elephants_charge_only_in_sight: true,
+        ..V2
+    };
+    const V4: Switches = Switches {
+        hunters_search_toward_the_camel: true,
+        ..V3
+    };
+    match version.0 {
+        2 => V2,
+        3 => V3,
+        _ => V4,
+    }
+}
+
+/// The rules of one game: its version's behaviours and its ruleset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    version: RulesVersion,
+    ruleset: Ruleset,
+    switches: Switches,
+}
+
+impl Rules {
+    pub const fn new(version: RulesVersion, ruleset: Ruleset) -> Rules {
+        Rules {
+            version,
+            ruleset,
+            switches: switches(version),
+        }
+    }
+
+    /// The newest rules, for a new game.
+    pub const fn newest(ruleset: Ruleset) -> Rules {
+        Rules::new(RulesVersion::NEWEST, ruleset)
+    }
+
+    /// The rules a tape's header names, if this build reads its format, plays its rules
+    /// version, and its ruleset lets a camel act.
+    pub fn of(header: &Header) -> Result<Rules, HeaderError> {
+        if header.format_version != FORMAT_VERSION {
+            return Err(HeaderError::Format {
+                found: header.format_version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        let version = RulesVersion::kept(header.rules_version)?;
+        // Ticks would follow ticks for ever, waiting for a camel that can never be ready.
+        if let TimeModel::Classic { gain, threshold } = header.ruleset.time {
+            let most = crate::species::Species::Camel.stats().max_energy;
+            if gain == 0 || threshold > most {
+                return Err(HeaderError::Stalled {
+                    gain,
+                    threshold,
+                    most,
+                });
+            }
+        }
+        Ok(Rules::new(version, header.ruleset))
+    }
+
+    #[inline]
+    pub fn version(&self) -> RulesVersion {
+        self.version
+    }
+
+    #[inline]
+    pub fn ruleset(&self) -> Ruleset {
+        self.ruleset
+    }
+
+    /// Introduced in 3: blows and deaths between creatures, eggs laid and hatched,
+    /// charges and crashes are told to the camel only when it sees where they happen
+    /// (what touches the camel it always knows of). Before, the log reported a hatching
+    /// on the far side of the level.
+    #[inline]
+    pub fn told_only_what_is_seen(&self) -> bool {
+        self.switches.told_only_what_is_seen
+    }
+
+    /// Introduced in 3: an elephant sees the camel along its row or column only within
+    /// the camel's own (symmetric) sight. Before, it charged from beyond the edge of what
+    /// the player could see.
+    #[inline]
+    pub fn elephants_charge_only_in_sight(&self) -> bool {
+        self.switches.elephants_charge_only_in_sight
+    }
+
+    /// Introduced in 4: a hunter's path search settles cells by their cost so far plus
+    /// the least the rest of the way can cost (A*), a quarter of the work. The walk found
+    /// is as cheap, but of equally cheap walks another may be taken. Before, it settled
+    /// cells by their cost alone.
+    #[inline]
+    pub fn hunters_search_toward_the_camel(&self) -> bool {
+        self.switches.hunters_search_toward_the_camel
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_versions_are_in_order_and_the_newest_is_last() {
+        assert!(KEPT.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(RulesVersion::all().last(), Some(RulesVersion::NEWEST));
+    }
+
+    #[test]
+    fn a_version_not_kept_is_refused_naming_both() {
+        assert_eq!(
+            RulesVersion::kept(1),
+            Err(VersionError::Dropped { found: 1 })
+        );
+        let newer = RulesVersion::kept(NEWEST + 1).unwrap_err();
+        assert_eq!(newer, VersionError::Newer { found: NEWEST + 1 });
+        let words = newer.to_string();
+        assert!(
+            words.contains(&format!("version {}", NEWEST + 1)),
+            "{words}"
+        );
+        assert!(words.contains(&format!("to {NEWEST}")), "{words}");
+        let words = VersionError::Dropped { found: 1 }.to_string();
+        assert!(
+            words.contains("version 1,") && words.contains("2 to"),
+            "{words}"
+        );
+    }
+
+    #[test]
+    fn each_switch_turns_on_in_the_version_that_brought_it() {
+        let on = |version: u16| {
+            let rules = Rules::new(RulesVersion::kept(version).unwrap(), Ruleset::NETHACK);
+            [
+                rules.told_only_what_is_seen(),
+                rules.elephants_charge_only_in_sight(),
+                rules.hunters_search_toward_the_camel(),
+            ]
+        };
+        assert_eq!(on(2), [false, false, false]);
+        assert_eq!(on(3), [true, true, false]);
+        assert_eq!(on(4), [true, true, true]);
+    }
+}
