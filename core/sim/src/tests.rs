@@ -12,7 +12,7 @@ use crate::item::{Item, Look};
 use crate::level::Level;
 use crate::map::{Map, Terrain};
 use crate::message::Msg;
-use crate::rules::Rules;
+use crate::rules::{Rules, RulesVersion};
 use crate::scenario::{find, Scenario};
 use crate::species::Species;
 use crate::state::{Need, Observer, State};
@@ -347,12 +347,17 @@ fn on_sand(seed: u64, ruleset: Ruleset, start: Pos, items: Vec<Item>) -> (Live, 
         creatures: vec![],
         mycology: None,
     };
-    onto(seed, ruleset, level)
+    onto(Rules::newest(ruleset), seed, level)
 }
 
 /// A game of `seed` moved, once the camel is to act, onto a level drawn as `rows`: `@`
 /// the camel, a species' glyph a creature, terrain by its scenario glyph.
 fn on_level(seed: u64, ruleset: Ruleset, rows: &[&str]) -> (Live, Vec<Event>) {
+    on_level_under(Rules::newest(ruleset), seed, rows)
+}
+
+/// `on_level`, the game played under `rules`.
+fn on_level_under(rules: Rules, seed: u64, rows: &[&str]) -> (Live, Vec<Event>) {
     let mut map = Map::filled(rows[0].len() as u16, rows.len() as u16, Terrain::Sand);
     let (mut start, mut creatures) = (Pos::new(0, 0), vec![]);
     for (y, row) in rows.iter().enumerate() {
@@ -373,11 +378,12 @@ fn on_level(seed: u64, ruleset: Ruleset, rows: &[&str]) -> (Live, Vec<Event>) {
         creatures,
         mycology: None,
     };
-    onto(seed, ruleset, level)
+    onto(rules, seed, level)
 }
 
-fn onto(seed: u64, ruleset: Ruleset, level: Level) -> (Live, Vec<Event>) {
-    let (_, live, tape) = game(seed, ruleset);
+fn onto(rules: Rules, seed: u64, level: Level) -> (Live, Vec<Event>) {
+    let mut tape = vec![];
+    let live = Live::new(rules, seed, &mut (), &mut tape);
     let mut state = live.into_state();
     state.set_up(Change::NewLevel(Box::new(level)));
     (Live::resume(seed, state), tape)
@@ -629,4 +635,112 @@ fn walking_off_the_map_is_blocked_like_a_cactus() {
         live.state().validate(&Command::Move(Direction::W)),
         Err(crate::Rejection::Blocked(Terrain::Cactus))
     );
+}
+
+/// Rules of the kept version `version`, nethack time.
+fn version(version: u16) -> Rules {
+    Rules::new(RulesVersion::kept(version).unwrap(), Ruleset::NETHACK)
+}
+
+/// What `species` (the first of it) decides to do now, with no draws to hand: `None`
+/// if it would need one.
+fn decision(state: &State, species: Species) -> Option<Action> {
+    let (id, _) = first_of(state, species).unwrap();
+    crate::decide::decide(state.world(), id, None, &mut crate::rng::Draws::new(&[])).ok()
+}
+
+/// A row of sand twenty cells long, the camel at one end and an elephant at the other:
+/// in line, nothing between, beyond the camel's sight.
+const FAR_ELEPHANT: [&str; 3] = [
+    "......................", //
+    "@....................E", //
+    "......................",
+];
+
+/// Before rules version 3 an elephant charged a camel in its row from beyond the camel's
+/// sight; since, only one it sees (`Rules::elephants_charge_only_in_sight`).
+#[test]
+fn an_elephant_charges_from_beyond_the_camels_sight_only_before_version_3() {
+    for (v, charges) in [(2, true), (3, false), (4, false)] {
+        let (live, _) = on_level_under(version(v), 1, &FAR_ELEPHANT);
+        let (_, at) = first_of(live.state(), Species::Elephant).unwrap();
+        assert!(
+            !live.state().world().sees(at),
+            "the elephant is out of sight"
+        );
+        let charge = Action::Charge {
+            dir: Direction::W,
+            to: Pos::new(at.x - 1, at.y),
+        };
+        let decided = decision(live.state(), Species::Elephant);
+        assert_eq!(decided == Some(charge), charges, "version {v}: {decided:?}");
+    }
+    // Within sight, every version charges.
+    for v in [2, 3, 4] {
+        let (live, _) = on_level_under(version(v), 1, &["@.....E"]);
+        let charge = Action::Charge {
+            dir: Direction::W,
+            to: Pos::new(5, 0),
+        };
+        assert_eq!(decision(live.state(), Species::Elephant), Some(charge));
+    }
+}
+
+/// Before rules version 3 the camel heard of an egg hatching anywhere on the level;
+/// since, only of one it sees (`Rules::told_only_what_is_seen`).
+#[test]
+fn the_camel_hears_of_a_hatching_out_of_sight_only_before_version_3() {
+    let far = ["@...................o."];
+    let near = ["@...o."];
+    let hatched = |state: &State| {
+        state
+            .world()
+            .messages()
+            .recent()
+            .any(|m| matches!(m.msg, Msg::Hatched { .. }))
+    };
+    for (v, rows, told) in [
+        (2, far, true),
+        (3, far, false),
+        (4, far, false),
+        (3, near, true),
+    ] {
+        let rows: &[&str] = &rows;
+        let (mut live, _) = on_level_under(version(v), 2, rows);
+        let gone = |state: &State| first_of(state, Species::SpiderEgg).is_none();
+        assert!(
+            rest_until(&mut live, 30, gone),
+            "version {v}: the egg hatched"
+        );
+        assert_eq!(hatched(live.state()), told, "version {v}, {rows:?}");
+    }
+}
+
+/// Before rules version 4 a hunter's search settled cells by their cost alone; since, by
+/// their cost plus the least the rest of the way can cost
+/// (`Rules::hunters_search_toward_the_camel`). Both walks are as cheap, but of equally
+/// cheap walks they take different first steps here (water and dunes block no sight):
+/// west before, north-west since.
+#[test]
+fn a_hunter_searches_toward_the_camel_only_from_version_4() {
+    let rows = [
+        "@...........", //
+        "....~~......", //
+        "...==~~.....", //
+        "...==~......", //
+        "....~.......", //
+        "....~j......", //
+        "............",
+    ];
+    for (v, dir) in [(2, Direction::W), (3, Direction::W), (4, Direction::NW)] {
+        let (live, _) = on_level_under(version(v), 3, &rows);
+        let (_, at) = first_of(live.state(), Species::Jackal).unwrap();
+        assert!(live.state().world().sees(at), "the jackal sees the camel");
+        let step = Action::Step { to: at.step(dir) };
+        assert_eq!(
+            decision(live.state(), Species::Jackal),
+            Some(step),
+            "version {v}"
+        );
+    }
 }
