@@ -6,6 +6,7 @@ use sandglass_sim::action::Action;
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::map::Terrain;
+use sandglass_sim::rules;
 use sandglass_sim::species::Species;
 use sandglass_sim::text::{a, capitalise};
 use sandglass_sim::world::{Actor, World};
@@ -134,6 +135,22 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
     }
 }
 
+/// What the game's rules version means, for the help screen.
+pub fn rules_lines(state: &State) -> Vec<String> {
+    let version = state.world().rules().version().number();
+    let newest = rules::NEWEST;
+    let first = if version == newest {
+        format!("Rules version {version}, the newest: every new game is played under it.")
+    } else {
+        format!("Rules version {version}: this game began under older rules (new games: {newest}).")
+    };
+    vec![
+        first,
+        "A game keeps the rules it began under for good: saves, replays and scores".into(),
+        "of every version this build keeps play on exactly as they were recorded.".into(),
+    ]
+}
+
 /// A few lines on time and energy, with this game's own numbers, for the help screen.
 pub fn energy_lines(state: &State) -> Vec<String> {
     let world = state.world();
@@ -200,6 +217,27 @@ mod tests {
         let lines = energy_lines(game.state()).join(" ");
         assert!(
             lines.contains("100 on sand, 150 on dunes, 75 on hardpan"),
+            "{lines}"
+        );
+    }
+
+    #[test]
+    fn the_rules_lines_name_the_games_version_and_the_newest() {
+        let game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 7);
+        let lines = rules_lines(game.state()).join(" ");
+        assert!(
+            lines.contains(&format!("version {}, the newest", rules::NEWEST)),
+            "{lines}"
+        );
+        let older = sandglass_sim::RulesVersion::kept(rules::KEPT[0]).unwrap();
+        let game = LiveTape::new(Rules::new(older, Ruleset::NETHACK), 7);
+        let lines = rules_lines(game.state()).join(" ");
+        assert!(
+            lines.contains(&format!(
+                "version {}: this game began under older rules (new games: {})",
+                rules::KEPT[0],
+                rules::NEWEST
+            )),
             "{lines}"
         );
     }

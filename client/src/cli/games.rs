@@ -221,6 +221,8 @@ fn json_line(meta: &GameMeta) -> String {
         "hash": format!("0x{:016x}", meta.last_hash),
         "seed": meta.header.seed,
         "ruleset": meta.header.ruleset.name(),
+        "rules_version": meta.header.rules_version,
+        "playable": meta.rules().is_ok(),
         "created": meta.created,
         "last_played": meta.last_played,
     })
@@ -235,9 +237,10 @@ fn table(games: &[GameMeta]) -> String {
         "DEPTH",
         "TURNS",
         "EVENTS",
+        "RULES",
         "LAST PLAYED",
     ];
-    let rows: Vec<[String; 7]> = games
+    let rows: Vec<[String; 8]> = games
         .iter()
         .map(|m| {
             [
@@ -247,31 +250,12 @@ fn table(games: &[GameMeta]) -> String {
                 m.depth.to_string(),
                 m.turns.to_string(),
                 m.events.to_string(),
+                super::rules_label(m.header.rules_version),
                 utc(m.last_played),
             ]
         })
         .collect();
-    let mut widths = header.map(|h| h.chars().count());
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    let mut text = String::new();
-    let mut line = |cells: [&str; 7]| {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(widths)
-            .map(|(cell, width)| format!("{cell:<width$}"))
-            .collect();
-        text.push_str(padded.join("  ").trim_end());
-        text.push('\n');
-    };
-    line(header);
-    for row in &rows {
-        line(row.each_ref().map(String::as_str));
-    }
-    text
+    super::columns(header, &rows)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::builder::PossibleValue;
-use sandglass_sim::Ruleset;
+use sandglass_sim::{RulesVersion, Ruleset};
 use sandglass_store::SnapshotWarning;
 
 /// A ruleset as typed on the command line: its name, from the list the simulation keeps.
@@ -48,6 +48,38 @@ pub fn utc(seconds: u64) -> String {
         .and_then(|s| jiff::Timestamp::from_second(s).ok())
         .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
     moment.strftime("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// A game's rules version as the listings show it: the number, and whether this build
+/// plays it (a game of a version it does not keep is listed, never hidden).
+pub fn rules_label(version: u16) -> String {
+    match RulesVersion::kept(version) {
+        Ok(_) => version.to_string(),
+        Err(_) => format!("{version} (not playable by this build)"),
+    }
+}
+
+/// `rows` under `header`, each column as wide as its widest cell, two spaces between.
+pub fn columns<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+    let mut widths = header.map(|h| h.chars().count());
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: [&str; N]| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .map(|(cell, width)| format!("{cell:<width$}"))
+            .collect();
+        format!("{}\n", padded.join("  ").trim_end())
+    };
+    let mut text = line(header);
+    for row in rows {
+        text += &line(row.each_ref().map(String::as_str));
+    }
+    text
 }
 
 /// A listing on stdout: one JSON object a line for scripts, a table with its columns

@@ -1,6 +1,7 @@
 //! `sandglass scores`: the high-score table. Every entry is a stored game, its score worked
-//! out by folding its own log with every draw and hash checked; a game whose log does not
-//! check out is listed as unverified and never ranked.
+//! out by folding its own log under its own rules version, with every draw and hash
+//! checked; a game whose log does not check out (or whose rules version this build does
+//! not play) is listed as unverified and never ranked.
 
 use std::path::Path;
 
@@ -82,6 +83,7 @@ fn json_line(entry: &Entry) -> String {
         "turns": score.map(|s| s.turns),
         "kills": score.map(|s| s.kills),
         "won": score.map(|s| s.won),
+        "rules_version": entry.meta.header.rules_version,
         "why_unverified": entry.unverified,
     })
     .to_string()
@@ -89,26 +91,11 @@ fn json_line(entry: &Entry) -> String {
 
 /// The table as a person reads it, columns lined up.
 pub fn text(entries: &[Entry]) -> String {
-    let header = ["RANK", "SCORE", "NAME", "STATUS", "DEPTH", "TURNS", "KILLS"];
-    let rows: Vec<[String; 7]> = entries.iter().map(row).collect();
-    let mut widths = header.map(|h| h.chars().count());
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    let line = |cells: [&str; 7]| {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(widths)
-            .map(|(cell, width)| format!("{cell:<width$}"))
-            .collect();
-        format!("{}\n", padded.join("  ").trim_end())
-    };
-    let mut text = line(header);
-    for row in &rows {
-        text += &line(row.each_ref().map(String::as_str));
-    }
+    let header = [
+        "RANK", "SCORE", "NAME", "STATUS", "DEPTH", "TURNS", "KILLS", "RULES",
+    ];
+    let rows: Vec<[String; 8]> = entries.iter().map(row).collect();
+    let mut text = super::columns(header, &rows);
     for entry in entries.iter().filter(|e| e.unverified.is_some()) {
         let why = entry.unverified.as_deref().unwrap_or_default();
         text += &format!("{} is not ranked: {why}\n", entry.meta.name);
@@ -117,7 +104,7 @@ pub fn text(entries: &[Entry]) -> String {
 }
 
 /// One entry's cells, in the order of the header.
-pub fn row(entry: &Entry) -> [String; 7] {
+pub fn row(entry: &Entry) -> [String; 8] {
     let rank = entry.rank.map_or("-".to_owned(), |r| r.to_string());
     let status = match (entry.unverified.is_some(), entry.meta.status) {
         (true, _) => "unverified".to_owned(),
@@ -133,6 +120,7 @@ pub fn row(entry: &Entry) -> [String; 7] {
             s.depth.to_string(),
             s.turns.to_string(),
             s.kills.to_string(),
+            super::rules_label(entry.meta.header.rules_version),
         ],
         None => [
             rank,
@@ -142,6 +130,7 @@ pub fn row(entry: &Entry) -> [String; 7] {
             "-".into(),
             "-".into(),
             "-".into(),
+            super::rules_label(entry.meta.header.rules_version),
         ],
     }
 }

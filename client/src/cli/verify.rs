@@ -45,19 +45,17 @@ enum Verdict {
     Ok {
         events: u64,
         hash: u64,
+        rules_version: u16,
     },
     /// Where it went wrong, when that is an event, and what differed.
-    Fail {
-        at: Option<u64>,
-        what: String,
-    },
+    Fail { at: Option<u64>, what: String },
 }
 
 impl Verdict {
     /// The line `sandglass verify` prints for it; `ms` is how long the check took.
     fn text(&self, name: &str, ms: f64) -> String {
         match self {
-            Verdict::Ok { events, hash } => {
+            Verdict::Ok { events, hash, .. } => {
                 format!("ok {name} events={events} hash=0x{hash:016x} time={ms:.1}ms")
             }
             Verdict::Fail { at: Some(at), what } => format!("FAIL {name} at event {at}: {what}"),
@@ -71,10 +69,15 @@ impl Verdict {
     fn json(&self, name: &str, kind: Kind) -> String {
         let kind = kind.name();
         let line = match self {
-            Verdict::Ok { events, hash } => serde_json::json!({
+            Verdict::Ok {
+                events,
+                hash,
+                rules_version,
+            } => serde_json::json!({
                 "replay": name,
                 "kind": kind,
                 "ok": true,
+                "rules_version": rules_version,
                 "events": events,
                 "hash": format!("0x{hash:016x}"),
             }),
@@ -177,6 +180,7 @@ fn check(file: &Recording, checkpoint: &str, bar: &mut Bar) -> Verdict {
             return Verdict::Ok {
                 events: state.events_folded(),
                 hash: state.hash(),
+                rules_version: file.header.rules_version,
             }
         }
         Err(error) => error,

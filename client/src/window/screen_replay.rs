@@ -443,7 +443,12 @@ impl ReplayScreen {
         let heading = [
             "Replay".to_owned(),
             self.replay.title.clone(),
-            format!("{}, seed {}", header.ruleset.name(), header.seed),
+            format!(
+                "{}, rules {}, seed {}",
+                header.ruleset.name(),
+                header.rules_version,
+                header.seed
+            ),
             status,
             last_input(self.timeline().events(), self.position()),
         ];

@@ -12,7 +12,7 @@ use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::{App, Go, Tape};
 use crate::cli::scores::{self, Entry};
-use crate::cli::utc;
+use crate::cli::{rules_label, utc};
 use crate::input::keys::{bind, Input, Key, Mode};
 
 pub struct StartScreen {
@@ -307,17 +307,18 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
             ' '
         };
         let label = format!(
-            "{letter}  {:<20} {:<6} depth {}  turn {:<6} {}",
+            "{letter}  {:<20} {:<6} depth {}  turn {:<6} {}  rules {}",
             rows.column(&meta.name),
             meta.status.name(),
             meta.depth,
             meta.turns,
-            utc(meta.last_played)
+            utc(meta.last_played),
+            rules_label(meta.header.rules_version),
         );
-        let color = if meta.status == Status::Alive {
-            TEXT
-        } else {
-            DIM
+        let color = match (meta.rules().is_ok(), meta.status) {
+            (false, _) => BAD,
+            (true, Status::Alive) => TEXT,
+            (true, _) => DIM,
         };
         rows.row(app, i, &label, color);
     }
@@ -336,15 +337,15 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
 fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, y: f32, size: f32) {
     let mut rows = Rows::titled(app, "High scores", x, y, size, choice, 4);
     let header = format!(
-        "{:>4}  {:>6}  {:<20} {:<10} {:>5} {:>6} {:>5}",
-        "#", "score", "name", "status", "depth", "turns", "kills"
+        "{:>4}  {:>6}  {:<20} {:<10} {:>5} {:>6} {:>5} {:>5}",
+        "#", "score", "name", "status", "depth", "turns", "kills", "rules"
     );
     rows.text(app, &header, DIM);
     for (i, entry) in table.iter().enumerate().skip(rows.first).take(rows.rows) {
-        let [rank, score, name, status, depth, turns, kills] = scores::row(entry);
+        let [rank, score, name, status, depth, turns, kills, rules] = scores::row(entry);
         let name = rows.column(&name);
         let label = format!(
-            "{rank:>4}  {score:>6}  {name:<20} {status:<10} {depth:>5} {turns:>6} {kills:>5}"
+            "{rank:>4}  {score:>6}  {name:<20} {status:<10} {depth:>5} {turns:>6} {kills:>5} {rules:>5}"
         );
         let color = if entry.unverified.is_some() {
             BAD
