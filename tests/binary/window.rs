@@ -50,6 +50,7 @@ fn the_window_under_xvfb() {
     play_save_and_continue(&display, &shots);
     explore_look_travel_and_descend(&display, &shots);
     scrub_a_replay_and_take_over(&display, &shots);
+    older_rules_load_play_on_and_take_over(&display, &shots);
     a_still_window_sleeps_and_wakes(&display, &shots);
     a_busy_data_directory_is_said_in_a_window(&display, &shots);
     eprintln!("screenshots in {}", shots.display());
@@ -362,6 +363,70 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
         fold(meta.rules().unwrap(), events, &mut ()).unwrap().hash(),
         hash
     );
+}
+
+/// Games of the older kept rules versions (imported goldens of versions 2 and 3) load
+/// in the window, play on and save under the rules they began with; a take-over from a
+/// version-2 replay keeps version 2; each log exported verifies under its own rules.
+fn older_rules_load_play_on_and_take_over(display: &Xvfb, shots: &Path) {
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let dirs = dir_args(&data, &config);
+    let golden = |version: u16| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../replays/v{version}/nethack-short-1.sgr"))
+    };
+    let mut played = vec![];
+    for version in [2, 3] {
+        let name = format!("old-v{version}");
+        let store = Store::open(data.path()).unwrap();
+        let file = sgr::read(&golden(version)).unwrap();
+        let meta = store.import(&file, &name, &mut |_, _| ()).unwrap();
+        drop(store);
+        let mut game = Window::open(display, &[&dirs[..], &["load", &name]].concat());
+        let (id, _) = game.wait_game();
+        assert_eq!(id, meta.id);
+        let mut acks = 0;
+        for _ in 0..3 {
+            assert!(game.command("period", &mut acks, PATIENCE), "resting");
+        }
+        let shot = game.shot(shots, &format!("22-rules-v{version}"));
+        assert_not_blank(&shot, "an older version's game");
+        game.key("question");
+        game.shot(shots, &format!("22-rules-v{version}-help"));
+        game.key("Escape");
+        let saved = game.leave_with("Escape");
+        game.key("q");
+        game.wait_exit("q");
+        played.push((id, version, acks, saved));
+    }
+    let mut replay = Window::open(
+        display,
+        &[&dirs[..], &["replay", golden(2).to_str().unwrap()]].concat(),
+    );
+    replay.wait_line("replay ");
+    replay.shot(shots, "23-replay-v2");
+    replay.key("Home");
+    replay.key("Right");
+    replay.key("t");
+    let (taken, hash) = replay.wait_game();
+    assert_eq!(replay.leave_with("Escape"), hash);
+    replay.key("q");
+    replay.wait_exit("q");
+    played.push((taken, 2, 1, hash));
+
+    let store = Store::open(data.path()).unwrap();
+    for (id, version, commands, saved) in played {
+        let meta = store.meta(id).unwrap();
+        assert_eq!(meta.header.rules_version, version, "{}", meta.name);
+        assert_eq!(meta.commands, commands, "{}", meta.name);
+        let file = store.export(id, &mut |_, _| ()).unwrap();
+        assert_eq!(file.header.rules_version, version);
+        let state = sgr::from_bytes(&sgr::to_bytes(&file))
+            .unwrap()
+            .check(&mut (), u64::MAX, |_| ())
+            .unwrap();
+        assert_eq!(state.hash(), saved, "{}", meta.name);
+    }
 }
 
 /// `Err` names the first tool missing.

@@ -1,6 +1,7 @@
 //! `cargo xtask`: the developers' tools, kept out of the shipped binary.
 //!
-//! * `record-goldens DIR`: plays and writes the golden replays and their README.
+//! * `record-goldens DIR`: plays and writes the newest rules version's golden replays,
+//!   their README and manifest, into `DIR/v<N>/`; refuses a folder already recorded.
 //! * `bench-window`: the window's frame loop under a crowd, for BENCHMARKS.md.
 //! * `bot-report`: how the bot fares over many seeds.
 
@@ -22,7 +23,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Write the golden replays and their README from the table in xtask/src/goldens.rs.
+    /// Record the newest rules version's golden replays into DIR/v<N>/ (with README and
+    /// SHA256SUMS) from the table in xtask/src/goldens.rs; a kept version's are never
+    /// recorded again.
     RecordGoldens { dir: PathBuf },
     /// Open the window on a crowd of creatures on a real level and measure frame times.
     BenchWindow {

@@ -110,9 +110,9 @@ impl GameScreen {
         let meta = self.game.meta();
         let heading = [
             "Sandglass".to_owned(),
+            meta.name.clone(),
             format!(
-                "{} ({}, rules {})",
-                meta.name,
+                "{}, rules {}",
                 state.ruleset().name(),
                 state.world().rules().version().number()
             ),
