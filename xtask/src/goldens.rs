@@ -164,7 +164,7 @@ pub fn run(replays: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let dir = dir.as_path();
     let mut rows = String::new();
-    let mut manifest = String::new();
+    let mut manifest = vec![];
     for golden in GOLDENS {
         let (file, end) = record(golden)?;
         let path = dir.join(format!("{}.sgr", golden.name));
@@ -174,13 +174,18 @@ pub fn run(replays: &Path) -> anyhow::Result<()> {
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
-        writeln!(manifest, "{sum}  {}.sgr", golden.name)?;
+        manifest.push(format!("{sum}  {}.sgr\n", golden.name));
         let bytes = bytes.len();
         let row = row(golden, file, &end, bytes)?;
         println!("wrote {}: {row}", path.display());
         writeln!(rows, "| `{}.sgr` | {row} |", golden.name)?;
     }
-    for (name, text) in [("README.md", readme_text(&rows)), (MANIFEST, manifest)] {
+    // By name, as `sha256sum *.sgr` lists them.
+    manifest.sort_by(|a, b| a[64..].cmp(&b[64..]));
+    for (name, text) in [
+        ("README.md", readme_text(&rows)),
+        (MANIFEST, manifest.concat()),
+    ] {
         let path = dir.join(name);
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
         println!("wrote {}", path.display());
