@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use sled::{Db, Tree};
 
+use super::durable::Durability;
 use super::error::{is_full, StoreError};
 use super::seal::{self, Seal, WRITES};
 use super::{log, migrate, reserve};
@@ -44,6 +45,7 @@ pub struct Store {
     pub(super) db: Db,
     pub(super) games: Tree,
     seal: Arc<Seal>,
+    durable: Arc<Durability>,
     /// Whether the store opened without giving up its reserve, and so may take new writes
     /// (`reserve`).
     room: bool,
@@ -81,12 +83,14 @@ impl Store {
             });
         }
         check_layout(&db, dir)?;
+        let durable = Durability::open(dir).map_err(|e| dir_error(dir, e))?;
         let games = db.open_tree(GAMES)?;
         let store = Store {
             dir: dir.to_owned(),
             db,
             games,
             seal: Arc::new(seal),
+            durable: Arc::new(durable),
             room: false,
         };
         // Tidying up may wait for a disk with room: what is stored reads the same without it.
@@ -108,8 +112,9 @@ impl Store {
     }
 
     /// Fails unless the store may take new writes: a store opened on a full disk is for
-    /// reading (see `reserve`).
+    /// reading (see `reserve`), and one whose disk failed a sync takes none (`durable`).
     pub(super) fn check_room(&self) -> Result<(), StoreError> {
+        self.durable.check()?;
         if self.room {
             Ok(())
         } else {
@@ -118,12 +123,15 @@ impl Store {
     }
 
     /// Makes every write so far durable, counting it in the database and then in the seal
-    /// (see `seal`).
+    /// (see `seal`): flushed by sled, then synced (`durable`); only then may it be
+    /// acknowledged.
     pub(super) fn commit(&self) -> Result<(), StoreError> {
+        self.durable.check()?;
         let writes = self.db.update_and_fetch(WRITES, |value| {
             Some((seal::writes_in(value) + 1).to_be_bytes().to_vec())
         })?;
         self.db.flush()?;
+        self.durable.sync()?;
         self.seal.record(seal::writes_in(writes.as_deref()));
         Ok(())
     }

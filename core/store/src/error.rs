@@ -53,6 +53,10 @@ pub enum StoreError {
     },
     #[error("the disk holding the game database is full; free some space and try again (everything saved before is intact)")]
     DiskFull,
+    #[error("the disk failed to save the game ({}: {cause}); everything acknowledged before is safe on it, this last step may not be. Sandglass saves nothing more until it is started again: check the disk, then start Sandglass to go on from the last saved step", .file.display())]
+    SyncFailed { file: PathBuf, cause: io::Error },
+    #[error("nothing more is saved in {} since the disk failed to save a step; check the disk, then start Sandglass again to go on from the last saved step", .dir.display())]
+    Stopped { dir: PathBuf },
     #[error("the game database is damaged: part of its file cannot be read; restore the data directory from a backup, or move it aside to start afresh")]
     Corrupt,
     #[error("the game database failed ({0}); try again, and if it goes on failing, restore the data directory from a backup")]

@@ -17,6 +17,7 @@
 //! the clock only for the metadata's "created" and "last played" (`now`).
 
 mod db;
+mod durable;
 mod error;
 mod game;
 mod history;

@@ -1,0 +1,79 @@
+//! Where durability is decided: nothing is acknowledged until the operating system has
+//! said that it is on the disk.
+//!
+//! sled's `flush` writes its log and ends, on Linux, in `sync_file_range`, which persists
+//! neither the file's metadata (the log grows, and its length is metadata) nor the drive's
+//! volatile cache: a power cut may lose what it "flushed". So after every flush the store
+//! calls `fdatasync` on sled's log file, and `fsync` on the data directory, whose entries
+//! sled changes when it creates its files and renames a snapshot of its page table into
+//! place. Only then is the write counted in the seal and the command acknowledged
+//! (`Store::commit`).
+//!
+//! A failed sync is final for the process, as SQLite and PostgreSQL (since the fsync
+//! failures of 2018) treat it: the kernel may have dropped the pages it could not write
+//! and marked them clean, so a later sync that succeeds proves nothing about them. The
+//! store then takes no more writes; the next process to open the directory checks the
+//! database against its seal and log before anything is played on.
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::error::StoreError;
+
+/// sled's log, in its directory: every value it stores is written there.
+const SLED_LOG: &str = "db";
+
+/// The files whose syncing makes a flushed write durable, open for the life of the store.
+#[derive(Debug)]
+pub(crate) struct Durability {
+    dir: PathBuf,
+    log: File,
+    dir_handle: File,
+    failed: AtomicBool,
+}
+
+impl Durability {
+    /// Opens sled's log and the data directory, and syncs the directory once: opening
+    /// may have created the database's files.
+    pub(crate) fn open(dir: &Path) -> io::Result<Durability> {
+        let durability = Durability {
+            dir: dir.to_owned(),
+            log: File::open(dir.join(SLED_LOG))?,
+            dir_handle: File::open(dir)?,
+            failed: AtomicBool::new(false),
+        };
+        durability.dir_handle.sync_all()?;
+        Ok(durability)
+    }
+
+    /// Makes what sled has flushed durable: `fdatasync` of its log, then `fsync` of the
+    /// directory. The first failure is final: this and every later call fail.
+    pub(crate) fn sync(&self) -> Result<(), StoreError> {
+        self.check()?;
+        let synced = self
+            .log
+            .sync_data()
+            .map_err(|e| (self.dir.join(SLED_LOG), e))
+            .and_then(|()| {
+                self.dir_handle
+                    .sync_all()
+                    .map_err(|e| (self.dir.clone(), e))
+            });
+        synced.map_err(|(file, cause)| {
+            self.failed.store(true, Ordering::SeqCst);
+            StoreError::SyncFailed { file, cause }
+        })
+    }
+
+    /// Fails once a sync has failed: the store takes no more writes in this process.
+    pub(crate) fn check(&self) -> Result<(), StoreError> {
+        match self.failed.load(Ordering::SeqCst) {
+            true => Err(StoreError::Stopped {
+                dir: self.dir.clone(),
+            }),
+            false => Ok(()),
+        }
+    }
+}
