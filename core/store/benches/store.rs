@@ -34,6 +34,8 @@ struct Writer {
     step: Vec<Event>,
     bare_db: sled::Db,
     bare: sled::Tree,
+    /// sled's log file in the bare database, to sync as the store syncs its own.
+    bare_log: std::fs::File,
     bare_next: u64,
     events_written: u64,
 }
@@ -44,6 +46,7 @@ impl Writer {
         let (session, shadow) = Writer::game(&store, 1);
         let bare_db = sled::open(bare_dir).unwrap();
         let bare = bare_db.open_tree("steps").unwrap();
+        let bare_log = std::fs::File::open(bare_dir.join("db")).unwrap();
         Writer {
             store,
             session,
@@ -53,6 +56,7 @@ impl Writer {
             step: vec![],
             bare_db,
             bare,
+            bare_log,
             bare_next: 0,
             events_written: 0,
         }
@@ -72,8 +76,9 @@ impl Writer {
         (session, shadow)
     }
 
-    /// One command, saved by the log and then written bare: (log time, bare time).
-    fn step(&mut self) -> (Duration, Duration) {
+    /// One command, saved by the log and then written bare, flushed, then synced:
+    /// (log time, bare time to flushed, bare time to synced).
+    fn step(&mut self) -> (Duration, Duration, Duration) {
         let command = loop {
             match self.bot.choose(self.session.state()) {
                 Some(command) => break command,
@@ -98,8 +103,10 @@ impl Writer {
             .insert(self.bare_next.to_be_bytes(), value)
             .unwrap();
         self.bare_db.flush().unwrap();
+        let flushed = start.elapsed();
+        self.bare_log.sync_data().unwrap();
         self.bare_next += self.step.len() as u64;
-        (log, start.elapsed())
+        (log, flushed, start.elapsed())
     }
 }
 
@@ -113,23 +120,27 @@ fn save_step(c: &mut Criterion) {
     let mut writer = Writer::new(log_dir.path(), bare_dir.path());
 
     // Percentiles from one interleaved run (criterion below reports its own estimates).
-    let (mut logs, mut bares) = (vec![], vec![]);
+    let (mut logs, mut flushes, mut bares) = (vec![], vec![], vec![]);
     for _ in 0..3_000 {
-        let (log, bare) = writer.step();
+        let (log, flushed, bare) = writer.step();
         logs.push(log);
+        flushes.push(flushed);
         bares.push(bare);
     }
     logs.sort();
+    flushes.sort();
     bares.sort();
     let (log50, log99) = (percentile(&logs, 0.5), percentile(&logs, 0.99));
+    let (flush50, flush99) = (percentile(&flushes, 0.5), percentile(&flushes, 0.99));
     let (bare50, bare99) = (percentile(&bares, 0.5), percentile(&bares, 0.99));
     println!(
         "save step, {} commands, {} events",
         logs.len(),
         writer.events_written
     );
-    println!("  log  (command to flushed batch): median {log50:?}, p99 {log99:?}");
-    println!("  bare (sled insert + flush):      median {bare50:?}, p99 {bare99:?}");
+    println!("  log  (command to synced step):   median {log50:?}, p99 {log99:?}");
+    println!("  sled insert + flush:             median {flush50:?}, p99 {flush99:?}");
+    println!("  bare (sled insert + flush + fdatasync): median {bare50:?}, p99 {bare99:?}");
     println!(
         "  log / bare: median {:.2}, p99 {:.2}",
         log50.as_secs_f64() / bare50.as_secs_f64(),
@@ -138,11 +149,11 @@ fn save_step(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("save step");
     group.sample_size(30);
-    group.bench_function("log: command to flushed batch", |b| {
+    group.bench_function("log: command to synced step", |b| {
         b.iter_custom(|iters| (0..iters).map(|_| writer.step().0).sum())
     });
-    group.bench_function("bare sled insert + flush", |b| {
-        b.iter_custom(|iters| (0..iters).map(|_| writer.step().1).sum())
+    group.bench_function("bare sled insert + flush + fdatasync", |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| writer.step().2).sum())
     });
     group.finish();
 
