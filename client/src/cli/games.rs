@@ -82,17 +82,25 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
             let source = store.find(&game)?;
             let (fork, warnings) = store.fork(source.id, &new_name, source.events)?;
             warn(&warnings);
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "Saved `{}` as `{}` (game {}).",
-                source.name, fork.name, fork.id
-            );
+                source.name,
+                fork.name,
+                fork.id
+            )?;
             Ok(())
         }
         GamesCmd::Delete { game } => {
             let store = Store::open(&dir)?;
             let meta = store.find(&game)?;
             store.delete(meta.id)?;
-            println!("Deleted `{}` (game {}).", meta.name, meta.id);
+            writeln!(
+                std::io::stdout(),
+                "Deleted `{}` (game {}).",
+                meta.name,
+                meta.id
+            )?;
             Ok(())
         }
         GamesCmd::Export { game, file } => {
@@ -103,12 +111,13 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
             })?;
             sgr::write(&replay, &file)
                 .with_context(|| format!("cannot export to {}", file.display()))?;
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "Exported `{}` to {} ({} events).",
                 meta.name,
                 file.display(),
                 replay.events.len()
-            );
+            )?;
             Ok(())
         }
         GamesCmd::Import { file, name } => {
@@ -127,12 +136,13 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
                 store.import(&replay, &name, progress)
             })
             .with_context(context)?;
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "Imported {} as `{}` (game {}).",
                 file.display(),
                 meta.name,
                 meta.id
-            );
+            )?;
             Ok(())
         }
     }
@@ -173,9 +183,12 @@ struct Acknowledged<W: Write> {
 }
 
 impl<W: Write> Acknowledged<W> {
-    fn say(&mut self, line: std::fmt::Arguments) -> std::io::Result<()> {
-        writeln!(self.out, "{line}")?;
-        self.out.flush()
+    /// A line on stdout; one that cannot be printed stops the bot, saying so (the
+    /// command it acknowledges is saved all the same).
+    fn say(&mut self, line: std::fmt::Arguments) -> anyhow::Result<()> {
+        writeln!(self.out, "{line}")
+            .and_then(|()| self.out.flush())
+            .context("cannot print to standard output")
     }
 }
 
@@ -201,7 +214,8 @@ fn saves(dir: &Path, json: bool) -> anyhow::Result<()> {
     let games = store.games()?;
     // A damaged record hides its own game only: the others are listed, and it is named.
     for damaged in store.damaged_records()? {
-        eprintln!("sandglass: warning: {damaged}");
+        let line = format!("sandglass: warning: {damaged}\n");
+        let _ = std::io::stderr().write_all(line.as_bytes());
     }
     let empty = format!("No saved games in {}.", dir.display());
     super::print_listing(&games, json, json_line, table, &empty)?;

@@ -8,6 +8,7 @@ pub mod scores;
 pub mod trace;
 pub mod verify;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -105,9 +106,12 @@ pub fn print_listing<T>(
     Ok(())
 }
 
+/// Warnings on stderr. A terminal that cannot take them loses them: that is no reason to
+/// stop (`eprintln!` would panic).
 pub fn warn(warnings: &[SnapshotWarning]) {
     for warning in warnings {
-        eprintln!("sandglass: warning: {warning}");
+        let line = format!("sandglass: warning: {warning}\n");
+        let _ = std::io::stderr().write_all(line.as_bytes());
     }
 }
 
