@@ -195,8 +195,14 @@ impl GameMeta {
     }
 }
 
-/// Seconds since the Unix epoch, now; a clock set before 1970 reads as 0. The one place
-/// the current time is read.
+/// The current time as the file system stamps files, to compare with their stamps
+/// (`durable`). With `now`, the one place the current time is read.
+pub(crate) fn file_clock() -> std::time::SystemTime {
+    std::time::SystemTime::now()
+}
+
+/// Seconds since the Unix epoch, now; a clock set before 1970 reads as 0. With
+/// `file_clock`, the one place the current time is read.
 pub fn now() -> u64 {
     u64::try_from(jiff::Timestamp::now().as_second()).unwrap_or(0)
 }
