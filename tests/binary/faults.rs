@@ -55,8 +55,8 @@ fn games(dir: &Path) -> Result<Vec<(String, u64, String)>, String> {
 fn last_ack(output: &Output) -> Option<u64> {
     stdout(output)
         .lines()
-        .filter_map(|l| l.strip_prefix("ack ")?.parse().ok())
-        .last()
+        .rev()
+        .find_map(|l| l.strip_prefix("ack ")?.parse().ok())
 }
 
 /// The run's output is sound: no panic, and a failure is one line of words. Failing
