@@ -46,9 +46,11 @@ pub(crate) struct Durability {
 }
 
 impl Durability {
-    /// Opens sled's log and the data directory, and syncs the directory once: opening
-    /// may have created the database's files.
+    /// Opens sled's log and the data directory, and syncs the directory and the one
+    /// holding it: opening may have created the database's files, and the directory.
     pub(crate) fn open(dir: &Path) -> io::Result<Durability> {
+        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+        File::open(parent.unwrap_or(Path::new(".")))?.sync_all()?;
         let durability = Durability {
             dir: dir.to_owned(),
             log: File::open(dir.join(SLED_LOG))?,
