@@ -18,7 +18,7 @@ pub enum StoreError {
     InUse { dir: PathBuf },
     #[error("cannot write to the data directory {} ({cause}); fix its permissions or choose another with --data-dir", .dir.display())]
     ReadOnly { dir: PathBuf, cause: io::Error },
-    #[error("cannot open the data directory {} ({cause}); choose another with --data-dir", .dir.display())]
+    #[error("cannot open the data directory {} ({cause}); nothing in it was changed. If its disk is failing, check the disk and start again; otherwise choose another directory with --data-dir", .dir.display())]
     Open { dir: PathBuf, cause: io::Error },
     #[error("the data directory {} holds a game database in layout {found}, and this build reads layout {supported}; use the Sandglass that wrote it, or choose another directory with --data-dir", .dir.display())]
     Layout {
