@@ -211,6 +211,7 @@ fn verify_json_gives_one_object_per_replay_with_its_verdict() {
             "replay": replay_name,
             "kind": kind,
             "ok": true,
+            "rules_version": rules::NEWEST,
             "events": replay.events.len(),
             "hash": format!("0x{:016x}", replay.final_hash),
         })

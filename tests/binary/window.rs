@@ -365,8 +365,8 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
     );
 }
 
-/// Games of the older kept rules versions (imported goldens of versions 2 and 3) load
-/// in the window, play on and save under the rules they began with; a take-over from a
+/// Games of every kept rules version (imported goldens of versions 2, 3 and 4) load in
+/// the window, play on and save under the rules they began with; a take-over from a
 /// version-2 replay keeps version 2; each log exported verifies under its own rules.
 fn older_rules_load_play_on_and_take_over(display: &Xvfb, shots: &Path) {
     let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -376,8 +376,8 @@ fn older_rules_load_play_on_and_take_over(display: &Xvfb, shots: &Path) {
             .join(format!("../replays/v{version}/nethack-short-1.sgr"))
     };
     let mut played = vec![];
-    for version in [2, 3] {
-        let name = format!("old-v{version}");
+    for version in [2, 3, 4] {
+        let name = format!("rules-v{version}");
         let store = Store::open(data.path()).unwrap();
         let file = sgr::read(&golden(version)).unwrap();
         let meta = store.import(&file, &name, &mut |_, _| ()).unwrap();
