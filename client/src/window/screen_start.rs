@@ -136,12 +136,12 @@ impl StartScreen {
                 Go::Stay
             }
             Some(Choice::Files) => {
-                let here = Path::new(".");
-                let files = replay_files(&[here, &here.join("replays")]);
+                let folders = replay_folders(Path::new("."));
+                let files = replay_files(&folders.iter().map(PathBuf::as_path).collect::<Vec<_>>());
                 match files.is_empty() {
                     true => {
                         self.error = Some(
-                            "No replay files (.sgr) here or in ./replays: \
+                            "No replay files (.sgr) here or in ./replays and its folders: \
                              sandglass export GAME FILE.sgr writes one."
                                 .into(),
                         )
@@ -405,6 +405,20 @@ fn replay_files(dirs: &[&Path]) -> Vec<PathBuf> {
     found
 }
 
+/// Where replay files are looked for: `here`, its `replays` folder, and the folders in
+/// that (the golden replays lie in one per rules version, `v2`, `v3`, ...), by name.
+fn replay_folders(here: &Path) -> Vec<PathBuf> {
+    let replays = here.join("replays");
+    let mut inside: Vec<PathBuf> = std::fs::read_dir(&replays)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.is_dir())
+        .collect();
+    inside.sort();
+    [vec![here.to_owned(), replays], inside].concat()
+}
+
 /// The replay files, from `x`, `y` down, scrolled to the chosen one.
 fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, y: f32, size: f32) {
     let mut rows = Rows::titled(app, "Replay files", x, y, size, choice, 3);
@@ -414,7 +428,7 @@ fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, y: f32, size:
     }
     rows.footer(
         app,
-        "From this folder and ./replays. Enter opens one on a timeline. Escape: back.",
+        "From here, ./replays and its folders. Enter opens one on a timeline. Escape: back.",
     );
 }
 
@@ -531,6 +545,25 @@ mod tests {
         ));
         browse(&mut rows, Input::Escape, |_| Go::Exit);
         assert!(rows.is_none());
+    }
+
+    #[test]
+    fn replay_files_are_looked_for_here_in_replays_and_in_its_version_folders() {
+        let root = tempfile::tempdir().unwrap();
+        let replays = root.path().join("replays");
+        for folder in ["v3", "v2"] {
+            std::fs::create_dir_all(replays.join(folder)).unwrap();
+        }
+        std::fs::write(replays.join("notes.sgr"), b"").unwrap();
+        assert_eq!(
+            replay_folders(root.path()),
+            [
+                root.path().to_owned(),
+                replays.clone(),
+                replays.join("v2"),
+                replays.join("v3")
+            ]
+        );
     }
 
     #[test]
