@@ -10,8 +10,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{bot_game, sandglass, stdout, BIN};
-use serde_json::Value;
+use common::{bot_game, games, sandglass, stdout, BIN};
 
 /// The calls failed, by libfiu's names for them.
 const FAULTS: [&str; 9] = [
@@ -31,25 +30,6 @@ const PROBABILITIES: [&str; 3] = ["0.01", "0.05", "0.25"];
 
 /// Runs of each class at each probability: 9 x 3 x 4 = 108 runs.
 const RUNS_EACH: u64 = 4;
-
-/// Each stored game's number of commands and saved hash, by name.
-fn games(dir: &Path) -> Result<Vec<(String, u64, String)>, String> {
-    let output = sandglass(dir, &["saves", "--json"]);
-    if !output.status.success() {
-        return Err(format!("saves failed: {output:?}"));
-    }
-    let mut games: Vec<(String, u64, String)> = stdout(&output)
-        .lines()
-        .map(|line| {
-            let game: Value = serde_json::from_str(line).unwrap();
-            let name = game["name"].as_str().unwrap().to_owned();
-            let hash = game["hash"].as_str().unwrap().to_owned();
-            (name, game["commands"].as_u64().unwrap(), hash)
-        })
-        .collect();
-    games.sort();
-    Ok(games)
-}
 
 /// What the bot said under the fault: the last command it acknowledged, if any.
 fn last_ack(output: &Output) -> Option<u64> {

@@ -14,31 +14,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{sandglass, stdout, BIN};
+use common::{games, sandglass, saves, BIN};
 use powerfs::PowerDisk;
-use serde_json::Value;
 
 /// Cuts per run.
 const CUTS: u64 = 50;
-
-/// Each stored game's commands and saved hash, by name; `None` if `saves` failed.
-fn games(dir: &Path) -> Result<Vec<(String, u64, String)>, String> {
-    let output = sandglass(dir, &["saves", "--json"]);
-    if !output.status.success() {
-        return Err(format!("saves failed: {output:?}"));
-    }
-    let mut games: Vec<(String, u64, String)> = stdout(&output)
-        .lines()
-        .map(|line| {
-            let game: Value = serde_json::from_str(line).unwrap();
-            let name = game["name"].as_str().unwrap().to_owned();
-            let hash = game["hash"].as_str().unwrap().to_owned();
-            (name, game["commands"].as_u64().unwrap(), hash)
-        })
-        .collect();
-    games.sort();
-    Ok(games)
-}
 
 /// The bot, started on `args`, its stdout read line by line on a thread of its own.
 fn start_bot(dir: &Path, args: &[&str]) -> (Child, mpsc::Receiver<String>) {
@@ -85,15 +65,11 @@ fn check(
     acked: Option<u64>,
 ) -> Result<Vec<(String, u64, String)>, String> {
     let now = games(dir)?;
-    let name = played.map(|id| {
-        let output = sandglass(dir, &["saves", "--json"]);
-        stdout(&output)
-            .lines()
-            .map(|l| serde_json::from_str::<Value>(l).unwrap())
-            .find(|g| g["id"] == id)
-            .map(|g| g["name"].as_str().unwrap().to_owned())
+    let listed = saves(dir)?;
+    let name = played.and_then(|id| {
+        let game = listed.iter().find(|g| g["id"] == id)?;
+        Some(game["name"].as_str()?.to_owned())
     });
-    let name = name.flatten();
     for game in kept.iter().filter(|g| Some(&g.0) != name.as_ref()) {
         if !now.contains(game) {
             return Err(format!("{} changed or went: {now:?}", game.0));
@@ -121,10 +97,11 @@ fn check(
 
 /// Whether game `id` is still being played.
 fn is_alive(dir: &Path, id: u64) -> bool {
-    stdout(&sandglass(dir, &["saves", "--json"]))
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .any(|g| g["id"] == id && g["status"] == "alive")
+    saves(dir).is_ok_and(|games| {
+        games
+            .iter()
+            .any(|g| g["id"] == id && g["status"] == "alive")
+    })
 }
 
 /// A small deterministic generator for the moments of the cuts.

@@ -79,6 +79,33 @@ pub fn games_in(dir: &Path) -> String {
     stdout(&output)
 }
 
+/// Each stored game as `saves --json` lists it, or why `saves` failed: the view of a
+/// directory a fault test compares before and after.
+pub fn saves(dir: &Path) -> Result<Vec<serde_json::Value>, String> {
+    let output = sandglass(dir, &["saves", "--json"]);
+    if !output.status.success() {
+        return Err(format!("saves failed: {output:?}"));
+    }
+    Ok(stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect())
+}
+
+/// Each stored game's name, commands and saved hash, by name (`saves`).
+pub fn games(dir: &Path) -> Result<Vec<(String, u64, String)>, String> {
+    let mut games: Vec<(String, u64, String)> = saves(dir)?
+        .iter()
+        .map(|game| {
+            let name = game["name"].as_str().unwrap().to_owned();
+            let hash = game["hash"].as_str().unwrap().to_owned();
+            (name, game["commands"].as_u64().unwrap(), hash)
+        })
+        .collect();
+    games.sort();
+    Ok(games)
+}
+
 /// The data directory's sled database itself, opened as a tool that edits it by hand
 /// would, waiting as `Store::open` does for a store closed a moment ago to let go of it.
 pub fn raw_sled(dir: &Path) -> sled::Db {
