@@ -7,7 +7,7 @@ use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::rules;
-use sandglass_sim::species::Species;
+use sandglass_sim::species::{Species, COBRA_REACH};
 use sandglass_sim::text::{a, capitalise};
 use sandglass_sim::world::{Actor, World};
 use sandglass_sim::{State, EGG_WAITS};
@@ -130,6 +130,9 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
             }
         }
         Species::Scorpion => "lying in wait".into(),
+        Species::Cobra => {
+            format!("wandering; it spits at you along a clear line up to {COBRA_REACH} cells")
+        }
         Species::Elephant => "grazing; it charges what it sees along a row or column".into(),
         _ => "wandering".into(),
     }

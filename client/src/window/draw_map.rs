@@ -113,6 +113,7 @@ enum Sym {
     Egg,
     Jackal,
     Scorpion,
+    Cobra,
     Food,
     Mushroom,
     Stone,
@@ -137,6 +138,7 @@ pub const GLYPHS: &[Glyph] = &[
     creature('o'), // egg
     creature('j'), // jackal
     creature('S'), // scorpion
+    creature('c'), // cobra
     thing('%'),    // dates and fruit
     thing('♠'),    // mushroom
     thing('*'),    // stone
@@ -204,6 +206,7 @@ fn species_look(species: Species) -> (Sym, Color) {
         Species::SpiderEgg => (Sym::Egg, rgb(0xf4f0ff)),
         Species::Jackal => (Sym::Jackal, rgb(0xffb347)),
         Species::Scorpion => (Sym::Scorpion, rgb(0xe070ff)),
+        Species::Cobra => (Sym::Cobra, rgb(0x5ae0e0)),
     }
 }
 

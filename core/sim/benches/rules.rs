@@ -4,13 +4,15 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use sandglass_sim::geometry::Pos;
-use sandglass_sim::level::{generate, Level};
+use sandglass_sim::level::{generate, Bestiary, Level};
 use sandglass_sim::path::first_step_to;
 use sandglass_sim::sight::{field_of_view, CellSet, SIGHT_RADIUS};
 use sandglass_sim::HUNT_REACH;
 
 fn levels() -> Vec<Level> {
-    (1..=8).map(|seed| generate(seed, 4)).collect()
+    (1..=8)
+        .map(|seed| generate(seed, 4, Bestiary::Desert))
+        .collect()
 }
 
 /// Open cells of `level`, every seventh: a spread of places to look or walk from.

@@ -28,9 +28,10 @@ pub struct Level {
     pub mycology: Option<Mycology>,
 }
 
-/// Makes level `depth` from `seed`. Every level is connected: the stairs (or the oasis)
-/// and everything placed can be reached from the start, through doors if need be.
-pub fn generate(seed: u64, depth: u8) -> Level {
+/// Makes level `depth` from `seed`, its creatures from `bestiary`. Every level is
+/// connected: the stairs (or the oasis) and everything placed can be reached from the
+/// start, through doors if need be.
+pub fn generate(seed: u64, depth: u8, bestiary: Bestiary) -> Level {
     let mut rng = Expander::new(seed);
     let mut map = Map::filled(Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT, Terrain::Sand);
     lay_ground(&mut map, &mut rng);
@@ -38,7 +39,7 @@ pub fn generate(seed: u64, depth: u8) -> Level {
     let reachable = reachable_from(&map, start);
     let goal = place_goal(&mut map, &reachable, start, depth, &mut rng);
     let mut spots = free_spots(&map, &reachable, start, goal, &mut rng);
-    let creatures = place_creatures(&mut spots, depth);
+    let creatures = place_creatures(&mut spots, depth, bestiary);
     let items = place_items(&mut spots, &mut rng);
     let mycology = (depth == 1).then(|| {
         let mut effects = Effect::ALL;
@@ -130,21 +131,38 @@ fn free_spots(map: &Map, reachable: &[Pos], start: Pos, goal: Pos, rng: &mut Exp
     spots
 }
 
-/// How many of each creature a level of `depth` holds: more, and more kinds, deeper.
-/// Jackals come from depth 2, scorpions from depth 3.
-pub fn creature_counts(depth: u8) -> [(Species, u32); 5] {
-    let d = u32::from(depth);
-    [
-        (Species::Snake, 2 + d / 2),
-        (Species::Spider, 1 + d / 3),
-        (Species::Elephant, (d + 1) / 3),
-        (Species::Jackal, d.saturating_sub(1).div_ceil(2)),
-        (Species::Scorpion, d.saturating_sub(1) / 2),
-    ]
+/// Which creatures the levels hold, and how many at each depth: a table per rules version
+/// that changed them (`Rules::bestiary`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bestiary {
+    /// Rules versions 2 to 4: snakes, spiders, elephants, jackals and scorpions.
+    Desert,
+    /// Rules version 5: the desert's, and cobras that spit from a distance.
+    Cobras,
 }
 
-fn place_creatures(spots: &mut Vec<Pos>, depth: u8) -> Vec<(Species, Pos)> {
-    let counts = creature_counts(depth);
+impl Bestiary {
+    /// How many of each creature a level of `depth` holds: more, and more kinds, deeper.
+    /// Jackals come from depth 2, scorpions from depth 3; under `Cobras`, cobras from
+    /// depth 2, placed after the others.
+    pub fn counts(self, depth: u8) -> Vec<(Species, u32)> {
+        let d = u32::from(depth);
+        let mut counts = vec![
+            (Species::Snake, 2 + d / 2),
+            (Species::Spider, 1 + d / 3),
+            (Species::Elephant, (d + 1) / 3),
+            (Species::Jackal, d.saturating_sub(1).div_ceil(2)),
+            (Species::Scorpion, d.saturating_sub(1) / 2),
+        ];
+        if self == Bestiary::Cobras {
+            counts.push((Species::Cobra, (d + 1) / 3));
+        }
+        counts
+    }
+}
+
+fn place_creatures(spots: &mut Vec<Pos>, depth: u8, bestiary: Bestiary) -> Vec<(Species, Pos)> {
+    let counts = bestiary.counts(depth);
     let mut creatures = vec![];
     for (species, count) in counts {
         for _ in 0..count {
@@ -234,11 +252,29 @@ fn reachable_from(map: &Map, start: Pos) -> Vec<Pos> {
 mod tests {
     use super::*;
 
+    const DESERT: Bestiary = Bestiary::Desert;
+
+    /// Cobras come with rules version 5 only, placed after every other creature: the
+    /// older table's levels are the same as they always were.
+    #[test]
+    fn the_cobras_table_adds_cobras_from_depth_2_and_leaves_the_others_as_they_were() {
+        for depth in 1..=8 {
+            let (old, new) = (
+                Bestiary::Desert.counts(depth),
+                Bestiary::Cobras.counts(depth),
+            );
+            assert_eq!(new[..old.len()], old[..]);
+            let cobras = new[old.len()..].iter().map(|&(_, n)| n).sum::<u32>();
+            assert_eq!(cobras > 0, depth >= 2, "depth {depth}");
+            assert!(old.iter().all(|&(s, _)| s != Species::Cobra));
+        }
+    }
+
     #[test]
     fn every_level_is_connected() {
         for seed in 0..200u64 {
             for depth in 1..=DEEPEST {
-                let level = generate(seed, depth);
+                let level = generate(seed, depth, Bestiary::Cobras);
                 let reach = reachable_from(&level.map, level.start);
                 let goal = if depth == DEEPEST {
                     Terrain::Oasis
@@ -261,13 +297,13 @@ mod tests {
 
     #[test]
     fn same_seed_same_level() {
-        assert_eq!(generate(9, 2), generate(9, 2));
-        assert_ne!(generate(9, 2).map, generate(10, 2).map);
+        assert_eq!(generate(9, 2, DESERT), generate(9, 2, DESERT));
+        assert_ne!(generate(9, 2, DESERT).map, generate(10, 2, DESERT).map);
     }
 
     #[test]
     fn mycology_only_on_the_first_level() {
-        assert!(generate(1, 1).mycology.is_some());
-        assert!(generate(1, 2).mycology.is_none());
+        assert!(generate(1, 1, DESERT).mycology.is_some());
+        assert!(generate(1, 2, DESERT).mycology.is_none());
     }
 }

@@ -14,6 +14,7 @@
 
 use thiserror::Error;
 
+use crate::level::Bestiary;
 use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 
 /// The rules versions this build plays, oldest to newest. A new game takes the newest.
@@ -24,7 +25,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 3] = [2, 3, 4];
+pub const KEPT: [u16; 4] = [2, 3, 4, 5];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -99,6 +100,7 @@ struct Switches {
     told_only_what_is_seen: bool,
     elephants_charge_only_in_sight: bool,
     hunters_search_toward_the_camel: bool,
+    bestiary: Bestiary,
 }
 
 /// Each kept version's switches, a version taking the one before it and naming what it
@@ -108,6 +110,7 @@ const fn switches(version: RulesVersion) -> Switches {
         told_only_what_is_seen: false,
         elephants_charge_only_in_sight: false,
         hunters_search_toward_the_camel: false,
+        bestiary: Bestiary::Desert,
     };
     const V3: Switches = Switches {
         told_only_what_is_seen: true,
@@ -118,10 +121,15 @@ const fn switches(version: RulesVersion) -> Switches {
         hunters_search_toward_the_camel: true,
         ..V3
     };
+    const V5: Switches = Switches {
+        bestiary: Bestiary::Cobras,
+        ..V4
+    };
     match version.0 {
         2 => V2,
         3 => V3,
-        _ => V4,
+        4 => V4,
+        _ => V5,
     }
 }
 
@@ -198,6 +206,13 @@ impl Rules {
         self.switches.elephants_charge_only_in_sight
     }
 
+    /// The creatures the levels hold (a table per version): cobras came in 5, to give a
+    /// threat that strikes from a distance, answered by keeping out of its lines.
+    #[inline]
+    pub fn bestiary(&self) -> Bestiary {
+        self.switches.bestiary
+    }
+
     /// Introduced in 4: a hunter's path search settles cells by their cost so far plus
     /// the least the rest of the way can cost (A*), a quarter of the work. The walk found
     /// is as cheap, but of equally cheap walks another may be taken. Before, it settled
@@ -252,5 +267,9 @@ mod tests {
         assert_eq!(on(2), [false, false, false]);
         assert_eq!(on(3), [true, true, false]);
         assert_eq!(on(4), [true, true, true]);
+        assert_eq!(on(5), [true, true, true]);
+        let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
+        assert_eq!(bestiary(4), Bestiary::Desert);
+        assert_eq!(bestiary(5), Bestiary::Cobras);
     }
 }

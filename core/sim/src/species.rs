@@ -15,10 +15,13 @@ pub enum Species {
     Jackal,
     /// Slow; hunts the camel it sees, and its sting poisons.
     Scorpion,
+    /// Wanders as a snake does, and spits poison at the camel it sees in a straight line
+    /// within reach (rules version 5 on).
+    Cobra,
 }
 
 impl Species {
-    pub const ALL: [Species; 7] = [
+    pub const ALL: [Species; 8] = [
         Species::Camel,
         Species::Snake,
         Species::Elephant,
@@ -26,6 +29,7 @@ impl Species {
         Species::SpiderEgg,
         Species::Jackal,
         Species::Scorpion,
+        Species::Cobra,
     ];
 
     pub fn name(self) -> &'static str {
@@ -37,6 +41,7 @@ impl Species {
             Species::SpiderEgg => "spider egg",
             Species::Jackal => "jackal",
             Species::Scorpion => "scorpion",
+            Species::Cobra => "cobra",
         }
     }
 
@@ -53,6 +58,7 @@ impl Species {
             Species::SpiderEgg => 'o',
             Species::Jackal => 'j',
             Species::Scorpion => 'S',
+            Species::Cobra => 'c',
         }
     }
 
@@ -71,6 +77,7 @@ impl Species {
             Species::Jackal => (18, 200, 67),
             // Slow: two actions in three ticks under nethack, every second tick under classic.
             Species::Scorpion => (8, 150, 150),
+            Species::Cobra => (12, 100, 100),
         };
         Stats {
             speed,
@@ -88,6 +95,7 @@ impl Species {
             Species::SpiderEgg => 2,
             Species::Jackal => 7,
             Species::Scorpion => 9,
+            Species::Cobra => 5,
         }
     }
 
@@ -101,6 +109,7 @@ impl Species {
             Species::SpiderEgg => (0, 0),
             Species::Jackal => (1, 3),
             Species::Scorpion => (1, 2),
+            Species::Cobra => (1, 2),
         }
     }
 
@@ -113,6 +122,7 @@ impl Species {
             Species::SpiderEgg => "touches",
             Species::Jackal => "bites",
             Species::Scorpion => "stings",
+            Species::Cobra => "spits at",
         }
     }
 
@@ -128,9 +138,25 @@ impl Species {
 
     /// Turns of poison its attack gives whoever it hurts, if it is venomous.
     pub fn venom(self) -> Option<u16> {
-        (self == Species::Scorpion).then_some(6)
+        match self {
+            Species::Scorpion => Some(6),
+            Species::Cobra => Some(4),
+            _ => None,
+        }
+    }
+
+    /// How far its attack reaches, in king moves: 1 but for a cobra's spit, which flies
+    /// along a clear straight line.
+    pub fn reach(self) -> u16 {
+        match self {
+            Species::Cobra => COBRA_REACH,
+            _ => 1,
+        }
     }
 }
+
+/// How far a cobra spits, in cells along a row, column or diagonal.
+pub const COBRA_REACH: u16 = 4;
 
 /// How an actor decides what to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

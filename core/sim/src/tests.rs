@@ -642,11 +642,12 @@ fn version(version: u16) -> Rules {
     Rules::new(RulesVersion::kept(version).unwrap(), Ruleset::NETHACK)
 }
 
-/// What `species` (the first of it) decides to do now, with no draws to hand: `None`
-/// if it would need one.
+/// What `species` (the first of it) decides to do now, given the same few draws each
+/// time (a wanderer heads north with them).
 fn decision(state: &State, species: Species) -> Option<Action> {
     let (id, _) = first_of(state, species).unwrap();
-    crate::decide::decide(state.world(), id, None, &mut crate::rng::Draws::new(&[])).ok()
+    let mut draws = crate::rng::Draws::new(&[0; 8]);
+    crate::decide::decide(state.world(), id, None, &mut draws).ok()
 }
 
 /// A row of sand twenty cells long, the camel at one end and an elephant at the other:
@@ -743,4 +744,34 @@ fn a_hunter_searches_toward_the_camel_only_from_version_4() {
             "version {v}"
         );
     }
+}
+
+/// A cobra spits at the camel it sees along a clear row, column or diagonal within its
+/// reach, and poisons it; beyond its reach, off a straight line, or with a cactus between,
+/// it wanders as a snake does (which needs a draw).
+#[test]
+fn a_cobra_spits_along_a_clear_line_within_its_reach() {
+    let spits = |rows: &[&str]| {
+        let (live, _) = on_level_under(version(5), 4, rows);
+        matches!(
+            decision(live.state(), Species::Cobra),
+            Some(Action::Attack { target, .. }) if live.state().world().is_player(target)
+        )
+    };
+    assert!(spits(&["@...c"]), "along a row, 4 cells");
+    assert!(
+        spits(&["@....", ".....", "..c.."]),
+        "along a diagonal, 2 cells"
+    );
+    assert!(spits(&["@", ".", ".", "c"]), "along a column, 3 cells");
+    assert!(!spits(&["@....c"]), "5 cells: beyond its reach");
+    assert!(!spits(&["@.#.c"]), "a cactus between");
+    assert!(!spits(&["@....", "...c."]), "off any straight line");
+    // A spit lands: it hurts and poisons.
+    let (mut live, _) = on_level_under(version(5), 4, &["@..c"]);
+    let poisoned = rest_until(&mut live, 10, |state| {
+        state.world().player().is_some_and(|c| c.hp() < c.max_hp())
+    });
+    assert!(poisoned, "the cobra's spit hurt the camel");
+    assert!(said(live.state(), Msg::Poisoned), "and poisoned it");
 }

@@ -2,14 +2,14 @@
 //! Hunters (jackals, scorpions) have a module of their own: `hunt`.
 
 use super::hunt::hunter;
-use super::{roll_damage, step_or_attack};
+use super::{in_reach, roll_damage, step_or_attack};
 use crate::action::Action;
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
 use crate::map::Terrain;
 use crate::rng::{Draws, NeedDraw};
 use crate::species::{Behaviour, Species};
-use crate::world::World;
+use crate::world::{Actor, World};
 
 /// Spiders stop laying when the level holds this many spiders and eggs: the desert is
 /// finite and a brood that doubled forever would end every long game the same way.
@@ -37,6 +37,7 @@ pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
             Species::Spider => spider(world, id, draws),
             Species::SpiderEgg => Ok(egg(world, id)),
             Species::Jackal | Species::Scorpion => hunter(world, id, draws),
+            Species::Cobra => cobra(world, id, draws),
         },
     }
 }
@@ -56,6 +57,22 @@ fn wander(
 #[inline]
 fn snake(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
     wander(world, id, |_| true, draws)
+}
+
+/// Spits at the camel it sees along a clear row, column or diagonal within its reach;
+/// otherwise moves as a snake does.
+#[inline]
+fn cobra(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
+    let me = world.actor_at(id);
+    let camel = world.player_id().zip(world.player());
+    let spat = |(_, c): &(ActorId, &Actor)| {
+        c.is_present() && in_reach(world, me.pos(), c.pos(), me.species())
+    };
+    if let Some((target, _)) = camel.filter(spat) {
+        let damage = roll_damage(me.species(), draws)?;
+        return Ok(Action::Attack { target, damage });
+    }
+    snake(world, id, draws)
 }
 
 /// Wanders; bites the camel; now and then lays an egg beside itself.

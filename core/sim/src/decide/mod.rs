@@ -9,7 +9,7 @@ mod player;
 
 use crate::action::Action;
 use crate::command::Command;
-use crate::geometry::Direction;
+use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
 use crate::rng::{Draws, NeedDraw};
 use crate::species::Species;
@@ -41,11 +41,33 @@ pub(crate) fn still_possible(world: &World, id: ActorId, action: &Action) -> boo
         Action::Step { to } | Action::Charge { to, .. } | Action::LayEgg { at: to } => {
             world.map().is_free(to)
         }
-        Action::Attack { target, .. } | Action::Ram { target, .. } => world
+        Action::Attack { target, .. } => world.actor(target).is_some_and(|t| {
+            t.is_present() && in_reach(world, here, t.pos(), world.actor_at(id).species())
+        }),
+        Action::Ram { target, .. } => world
             .actor(target)
             .is_some_and(|t| t.is_present() && t.pos().distance(here) == 1),
         _ => true,
     }
+}
+
+/// Whether an attack of `species` from `from` reaches `to`: beside it, or for one that
+/// reaches further, along a clear row, column or diagonal within its reach that the
+/// camel's (symmetric) sight covers.
+fn in_reach(world: &World, from: Pos, to: Pos, species: Species) -> bool {
+    let distance = from.distance(to);
+    if distance <= 1 {
+        return distance == 1;
+    }
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let straight = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+    if distance > species.reach() || !straight || !world.sees(from) {
+        return false;
+    }
+    let step = Pos::new(dx.signum(), dy.signum());
+    (1..distance as i16)
+        .map(|i| Pos::new(from.x + step.x * i, from.y + step.y * i))
+        .all(|p| world.map().is_free(p))
 }
 
 /// A step in `dir`: an attack if someone `may_attack` stands there, a bump if the way is

@@ -187,7 +187,8 @@ impl State {
             return ControlFlow::Break(Need::Draw);
         };
         self.books.draws.clear();
-        self.enter(generate(seed, depth), obs);
+        let bestiary = self.world.rules().bestiary();
+        self.enter(generate(seed, depth, bestiary), obs);
         ControlFlow::Continue(())
     }
 
