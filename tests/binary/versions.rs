@@ -1,4 +1,4 @@
-//! Every kept rules version through the real binary: games of versions 2, 3 and 4 made
+//! Every kept rules version through the real binary: games of each version (2 to 5) made
 //! by importing their goldens are listed with their version, scored and verified under
 //! their own rules, played on and exported under the version they began with; a stored
 //! game of a version this build does not keep is listed as not playable, and refused with

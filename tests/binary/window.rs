@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use common::BIN;
 use macroquad::texture::Image;
 use sandglass_sim::Event;
-use sandglass_sim::{fold, Ruleset};
+use sandglass_sim::{fold, rules, Ruleset};
 use sandglass_store::{sgr, GameId, Status, Store};
 
 /// How long any one thing may take before the test gives up on it.
@@ -365,7 +365,7 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
     );
 }
 
-/// Games of every kept rules version (imported goldens of versions 2, 3 and 4) load in
+/// Games of every kept rules version (imported goldens of each, oldest first) load in
 /// the window, play on and save under the rules they began with; a take-over from a
 /// version-2 replay keeps version 2; each log exported verifies under its own rules.
 fn older_rules_load_play_on_and_take_over(display: &Xvfb, shots: &Path) {
@@ -376,7 +376,7 @@ fn older_rules_load_play_on_and_take_over(display: &Xvfb, shots: &Path) {
             .join(format!("../replays/v{version}/nethack-short-1.sgr"))
     };
     let mut played = vec![];
-    for version in [2, 3, 4] {
+    for version in rules::KEPT {
         let name = format!("rules-v{version}");
         let store = Store::open(data.path()).unwrap();
         let file = sgr::read(&golden(version)).unwrap();

@@ -662,7 +662,7 @@ const FAR_ELEPHANT: [&str; 3] = [
 /// sight; since, only one it sees (`Rules::elephants_charge_only_in_sight`).
 #[test]
 fn an_elephant_charges_from_beyond_the_camels_sight_only_before_version_3() {
-    for (v, charges) in [(2, true), (3, false), (4, false)] {
+    for (v, charges) in [(2, true), (3, false), (4, false), (5, false)] {
         let (live, _) = on_level_under(version(v), 1, &FAR_ELEPHANT);
         let (_, at) = first_of(live.state(), Species::Elephant).unwrap();
         assert!(
@@ -677,7 +677,7 @@ fn an_elephant_charges_from_beyond_the_camels_sight_only_before_version_3() {
         assert_eq!(decided == Some(charge), charges, "version {v}: {decided:?}");
     }
     // Within sight, every version charges.
-    for v in [2, 3, 4] {
+    for v in crate::rules::KEPT {
         let (live, _) = on_level_under(version(v), 1, &["@.....E"]);
         let charge = Action::Charge {
             dir: Direction::W,
@@ -704,6 +704,7 @@ fn the_camel_hears_of_a_hatching_out_of_sight_only_before_version_3() {
         (2, far, true),
         (3, far, false),
         (4, far, false),
+        (5, far, false),
         (3, near, true),
     ] {
         let rows: &[&str] = &rows;
@@ -733,7 +734,13 @@ fn a_hunter_searches_toward_the_camel_only_from_version_4() {
         "....~j......", //
         "............",
     ];
-    for (v, dir) in [(2, Direction::W), (3, Direction::W), (4, Direction::NW)] {
+    let kept = [
+        (2, Direction::W),
+        (3, Direction::W),
+        (4, Direction::NW),
+        (5, Direction::NW),
+    ];
+    for (v, dir) in kept {
         let (live, _) = on_level_under(version(v), 3, &rows);
         let (_, at) = first_of(live.state(), Species::Jackal).unwrap();
         assert!(live.state().world().sees(at), "the jackal sees the camel");
