@@ -3,8 +3,8 @@
 //!
 //!     cargo run --release --example seed            (from fuzz/; writes fuzz/corpus/)
 //!
-//! * `sgr`: the golden replays (`replays/*.sgr`, but those over a megabyte), and short bot
-//!   games written as replay files;
+//! * `sgr`: the golden replays of every kept version (`replays/v*/*.sgr`, but those over a
+//!   megabyte), and short bot games written as replay files;
 //! * `state`: the encoded state along bot games of every ruleset: before the first level,
 //!   mid-step, between commands, on deeper levels, and after the camel died or quit;
 //! * `snapshot`: those states between commands as a store keeps them (event index,
@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 
 use sandglass_fuzz::{snapshot_input, RULESETS};
 use sandglass_sim::bot::Bot;
-use sandglass_sim::{Command, Header, LiveTape, Need, Recording, Rules, Ruleset, RulesVersion, State};
+use sandglass_sim::{
+    Command, Header, LiveTape, Need, Recording, Rules, RulesVersion, Ruleset, State,
+};
 use sandglass_store::{log, sgr, GameMeta, Store};
 
 /// Goldens longer than this are left out: libFuzzer takes its longest seed as the longest
@@ -42,16 +44,21 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) {
 }
 
 fn seed_replays(goldens: &Path, out: &Path) {
+    // One folder of goldens per kept rules version (`replays/v2`, ...).
     let mut files: Vec<PathBuf> = fs::read_dir(goldens)
         .unwrap()
         .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .flat_map(|folder| fs::read_dir(folder).unwrap().map(|e| e.unwrap().path()))
         .filter(|path| path.extension().is_some_and(|e| e == "sgr"))
         .collect();
     files.sort();
     for path in files {
         if fs::metadata(&path).unwrap().len() <= LONGEST_GOLDEN {
-            let name = path.file_name().unwrap().to_str().unwrap();
-            write(out, name, &fs::read(&path).unwrap());
+            let folder = path.parent().and_then(Path::file_name).unwrap();
+            let name = path.file_name().unwrap();
+            let name = format!("{}-{}", folder.to_str().unwrap(), name.to_str().unwrap());
+            write(out, &name, &fs::read(&path).unwrap());
         }
     }
     for (i, &ruleset) in RULESETS.iter().enumerate() {
@@ -73,9 +80,9 @@ fn seed_states(states: &Path, snapshots: &Path) {
         (RULESETS[3], 7, 7, 300),
     ];
     for (game, (ruleset, seed, bot, commands)) in games.into_iter().enumerate() {
-        let header = Header::new(seed, ruleset, 0);
-        let tape = Bot::new(bot).record(header.clone(), commands);
-        let mut state = State::new(&header, &mut ());
+        let rules = Rules::newest(ruleset);
+        let tape = Bot::new(bot).record(rules, seed, commands);
+        let mut state = State::new(rules, &mut ());
         let mut snapshot_due = false;
         for (i, &event) in tape.events.iter().enumerate() {
             if i % 997 == 0 {
@@ -139,7 +146,11 @@ fn seed_records(out: &Path) {
     let store = Store::open(dir.path()).unwrap();
     for (i, &ruleset) in RULESETS.iter().enumerate() {
         let mut session = store
-            .create(&format!("game {i}"), Header::new(i as u64, ruleset, 0), &mut ())
+            .create(
+                &format!("game {i}"),
+                Header::new(i as u64, ruleset, 0),
+                &mut (),
+            )
             .unwrap();
         Bot::new(i as u64).play(&mut session, 20).unwrap();
         if i == 1 {
@@ -175,13 +186,15 @@ fn check(corpus: &Path) {
             let (index, rest) = b.split_first_chunk::<8>().unwrap();
             let ruleset = RULESETS[usize::from(rest[0]) % RULESETS.len()];
             let index = u64::from_le_bytes(*index);
-            sandglass_store::snapshot::decode(index, &rest[1..], ruleset).is_ok()
+            sandglass_store::snapshot::decode(index, &rest[1..], Rules::newest(ruleset)).is_ok()
         }),
         ("log", |b| {
             let (index, value) = b.split_first_chunk::<8>().unwrap();
             log::decode(u64::from_le_bytes(*index), value).is_ok()
         }),
-        ("record", |b| sandglass_store::decode_record(&b[..8], &b[8..]).is_ok()),
+        ("record", |b| {
+            sandglass_store::decode_record(&b[..8], &b[8..]).is_ok()
+        }),
     ] {
         let mut count = 0;
         for entry in fs::read_dir(corpus.join(target)).unwrap() {
