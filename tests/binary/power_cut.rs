@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{games, sandglass, saves, BIN};
 use powerfs::PowerDisk;
@@ -43,9 +43,9 @@ fn start_bot(dir: &Path, args: &[&str]) -> (Child, mpsc::Receiver<String>) {
 }
 
 /// The game the bot played and the last command it acknowledged, from all it printed.
-fn acknowledged(lines: &mpsc::Receiver<String>) -> (Option<u64>, Option<u64>) {
+fn acknowledged(lines: impl IntoIterator<Item = String>) -> (Option<u64>, Option<u64>) {
     let (mut game, mut acked) = (None, None);
-    for line in lines.iter() {
+    for line in lines {
         if let Some(id) = line.strip_prefix("game ") {
             game = id.parse().ok();
         }
@@ -112,22 +112,49 @@ fn next(state: &mut u64) -> u64 {
     *state
 }
 
-/// One cycle: the bot plays (on a game, or a new one), the power goes after `after`, the
+/// When the power goes, counted from the bot's start.
+#[derive(Clone, Copy, Debug)]
+enum Moment {
+    /// This long after it starts: perhaps while it opens the store or makes its game.
+    AfterStart(Duration),
+    /// This long after its first acknowledged command, however long a loaded machine
+    /// takes to get there: in the middle of play.
+    AfterAck(Duration),
+}
+
+/// One cycle: the bot plays (on a game, or a new one), the power goes at `moment`, the
 /// bot is killed, the power comes back. Returns the game played and its last ack.
 fn cycle(
     disk: &PowerDisk,
     dir: &Path,
     args: &[&str],
-    after: Duration,
+    moment: Moment,
 ) -> (Option<u64>, Option<u64>) {
     let (mut bot, lines) = start_bot(dir, args);
+    let mut said = vec![];
+    let after = match moment {
+        Moment::AfterStart(after) => after,
+        Moment::AfterAck(after) => {
+            let patience = Instant::now() + Duration::from_secs(20);
+            while let Ok(line) =
+                lines.recv_timeout(patience.saturating_duration_since(Instant::now()))
+            {
+                let ack = line.starts_with("ack ");
+                said.push(line);
+                if ack {
+                    break;
+                }
+            }
+            after
+        }
+    };
     std::thread::sleep(after);
     disk.cut();
     let _ = bot.kill();
     let _ = bot.wait();
-    let played = acknowledged(&lines);
+    said.extend(lines.iter());
     disk.power_on();
-    played
+    acknowledged(said)
 }
 
 #[test]
@@ -162,8 +189,8 @@ fn a_power_cut_loses_no_acknowledged_command_and_no_other_game() {
     let (mut current, mut acknowledged_cuts) = (None, 0);
     for cut in 0..CUTS {
         // A cut lands in the middle of play: the bot goes on with the game of the last
-        // cut while it is alive, and every fourth time starts a game, cut in its first
-        // moments.
+        // cut while it is alive, the power going soon after its first acknowledged
+        // command; every fourth time it starts a game, cut in its first moments.
         let seed = (100 + cut).to_string();
         let alive = current.filter(|&id| cut % 4 != 0 && is_alive(&dir, id));
         let id = alive.map(|id: u64| id.to_string());
@@ -171,13 +198,16 @@ fn a_power_cut_loses_no_acknowledged_command_and_no_other_game() {
         if let Some(id) = &id {
             args.extend(["--game", id.as_str()]);
         }
-        let after = Duration::from_millis(5 + next(&mut rng) % 150);
-        let (game, acked) = cycle(&disk, &dir, &args, after);
+        let moment = match alive {
+            Some(_) => Moment::AfterAck(Duration::from_millis(next(&mut rng) % 60)),
+            None => Moment::AfterStart(Duration::from_millis(5 + next(&mut rng) % 150)),
+        };
+        let (game, acked) = cycle(&disk, &dir, &args, moment);
         let game = alive.or(game);
         acknowledged_cuts += u64::from(acked.is_some());
         match check(&dir, &kept, game, acked) {
             Ok(now) => kept = now,
-            Err(why) => failures.push(format!("cut {cut} after {after:?}: {why}")),
+            Err(why) => failures.push(format!("cut {cut} at {moment:?}: {why}")),
         }
         current = game;
     }
@@ -199,7 +229,7 @@ fn a_power_cut_loses_no_acknowledged_command_and_no_other_game() {
         &disk,
         &dir,
         &["--seed", "7", "--commands", "100000", "--game", "bot-1"],
-        Duration::from_millis(400),
+        Moment::AfterAck(Duration::from_millis(50)),
     );
     assert!(
         acked.is_some(),
