@@ -191,6 +191,17 @@ fn files_need_no_data_directory_and_unknown_games_fail_alone() {
         "{text}"
     );
     assert!(lines[1].starts_with("ok "), "{text}");
+    // A path that names no regular file is refused as such, not looked up as a game.
+    let output = verify(&dir, &["/dev/null", root_dir(&dir)]);
+    assert!(!output.status.success());
+    for line in stdout(&output).lines() {
+        assert!(line.contains("it is not a regular file"), "{line}");
+    }
+}
+
+/// The folder holding the data directory: a directory, for `verify` to refuse.
+fn root_dir(dir: &Path) -> &str {
+    dir.parent().unwrap().to_str().unwrap()
 }
 
 #[test]

@@ -127,9 +127,10 @@ pub fn run(replays: &[String], data_dir: Option<&Path>, json: bool) -> anyhow::R
     Ok(())
 }
 
-/// A path to an existing file, or anything named like a replay file; otherwise a game.
+/// Anything named like a replay file, or that names something on disk (a file, but also
+/// a directory, a device or a pipe, which reading refuses in words); otherwise a game.
 pub fn is_replay_file(name: &str) -> bool {
-    name.ends_with(".sgr") || Path::new(name).is_file()
+    name.ends_with(".sgr") || Path::new(name).exists()
 }
 
 fn verify_file(path: &Path) -> Verdict {
