@@ -94,7 +94,7 @@ pub enum HeaderError {
     },
 }
 
-/// The behaviours that changed between kept versions, each a flag.
+/// What changed between kept versions: a flag for each behaviour, a table for content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Switches {
     told_only_what_is_seen: bool,
