@@ -94,6 +94,25 @@ pub enum HeaderError {
     },
 }
 
+/// A header's constructors live with the rules it names (the tape module knows no rules).
+impl Header {
+    /// The header of a new game of `ruleset`, under the newest rules.
+    pub fn new(seed: u64, ruleset: Ruleset, created_at: u64) -> Self {
+        Header::of(Rules::newest(ruleset), seed, created_at)
+    }
+
+    /// The header of a game played under `rules`.
+    pub fn of(rules: Rules, seed: u64, created_at: u64) -> Self {
+        Header {
+            format_version: FORMAT_VERSION,
+            rules_version: rules.version().number(),
+            seed,
+            ruleset: rules.ruleset(),
+            created_at,
+        }
+    }
+}
+
 /// What changed between kept versions: a flag for each behaviour, a table for content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Switches {

@@ -3,7 +3,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::command::Command;
-use crate::rules::Rules;
 
 /// Version of the tape's encoding. Bump when `Header` or `Event` change shape.
 pub const FORMAT_VERSION: u16 = 1;
@@ -90,24 +89,6 @@ pub struct Header {
     pub ruleset: Ruleset,
     /// Seconds since the Unix epoch; metadata only, never read by the simulation.
     pub created_at: u64,
-}
-
-impl Header {
-    /// The header of a new game of `ruleset`, under the newest rules.
-    pub fn new(seed: u64, ruleset: Ruleset, created_at: u64) -> Self {
-        Header::of(Rules::newest(ruleset), seed, created_at)
-    }
-
-    /// The header of a game played under `rules`.
-    pub fn of(rules: Rules, seed: u64, created_at: u64) -> Self {
-        Header {
-            format_version: FORMAT_VERSION,
-            rules_version: rules.version().number(),
-            seed,
-            ruleset: rules.ruleset(),
-            created_at,
-        }
-    }
 }
 
 /// A game's tape: its header and its events, in memory.
