@@ -113,10 +113,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            // Said in one write, if stderr can take it (`eprintln!` would panic on a
-            // failing terminal, and write the line in pieces).
-            let line = format!("sandglass: {error:#}\n");
-            let _ = std::io::stderr().write_all(line.as_bytes());
+            cli::say_on_stderr(&format!("{error:#}"));
             ExitCode::FAILURE
         }
     }

@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::{games, sandglass, saves, BIN};
+use common::{games, sandglass, saves, summary, BIN};
 use powerfs::PowerDisk;
 
 /// Cuts per run.
@@ -64,8 +64,8 @@ fn check(
     played: Option<u64>,
     acked: Option<u64>,
 ) -> Result<Vec<(String, u64, String)>, String> {
-    let now = games(dir)?;
     let listed = saves(dir)?;
+    let now = summary(&listed);
     let name = played.and_then(|id| {
         let game = listed.iter().find(|g| g["id"] == id)?;
         Some(game["name"].as_str()?.to_owned())

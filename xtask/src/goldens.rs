@@ -168,15 +168,15 @@ pub fn run(replays: &Path) -> anyhow::Result<()> {
     for golden in GOLDENS {
         let (file, end) = record(golden)?;
         let path = dir.join(format!("{}.sgr", golden.name));
-        sgr::write(&file, &path).with_context(|| format!("cannot write {}", path.display()))?;
         let bytes = sgr::to_bytes(&file);
+        std::fs::write(&path, &bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
         let sum: String = Sha256::digest(&bytes)
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
         manifest.push(format!("{sum}  {}.sgr\n", golden.name));
-        let bytes = bytes.len();
-        let row = row(golden, file, &end, bytes)?;
+        let row = row(golden, file, &end, bytes.len())?;
         println!("wrote {}: {row}", path.display());
         writeln!(rows, "| `{}.sgr` | {row} |", golden.name)?;
     }

@@ -214,8 +214,7 @@ fn saves(dir: &Path, json: bool) -> anyhow::Result<()> {
     let games = store.games()?;
     // A damaged record hides its own game only: the others are listed, and it is named.
     for damaged in store.damaged_records()? {
-        let line = format!("sandglass: warning: {damaged}\n");
-        let _ = std::io::stderr().write_all(line.as_bytes());
+        super::say_on_stderr(&format!("warning: {damaged}"));
     }
     let empty = format!("No saved games in {}.", dir.display());
     super::print_listing(&games, json, json_line, table, &empty)?;

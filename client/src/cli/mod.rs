@@ -106,13 +106,18 @@ pub fn print_listing<T>(
     Ok(())
 }
 
-/// Warnings on stderr. A terminal that cannot take them loses them: that is no reason to
-/// stop (`eprintln!` would panic).
+/// Warnings on stderr.
 pub fn warn(warnings: &[SnapshotWarning]) {
     for warning in warnings {
-        let line = format!("sandglass: warning: {warning}\n");
-        let _ = std::io::stderr().write_all(line.as_bytes());
+        say_on_stderr(&format!("warning: {warning}"));
     }
+}
+
+/// `sandglass: WHAT` on stderr, in one write so that it is whole or not there. A terminal
+/// that cannot take it loses it: that is no reason to stop (`eprintln!` would panic).
+pub fn say_on_stderr(what: &str) {
+    let line = format!("sandglass: {what}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
 #[cfg(test)]

@@ -66,6 +66,7 @@ impl Store {
 
     /// `open`, waiting up to `wait` for the lock.
     pub fn open_waiting(dir: &Path, wait: Duration) -> Result<Store, StoreError> {
+        let made = !dir.exists();
         std::fs::create_dir_all(dir).map_err(|e| dir_error(dir, e))?;
         probe_writable(dir).map_err(|e| dir_error(dir, e))?;
         let (db, released) = match open_db(dir, wait) {
@@ -83,7 +84,7 @@ impl Store {
             });
         }
         check_layout(&db, dir)?;
-        let durable = Durability::open(dir).map_err(|e| dir_error(dir, e))?;
+        let durable = Durability::open(dir, made).map_err(|e| dir_error(dir, e))?;
         let games = db.open_tree(GAMES)?;
         let store = Store {
             dir: dir.to_owned(),

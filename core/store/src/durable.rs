@@ -46,11 +46,14 @@ pub(crate) struct Durability {
 }
 
 impl Durability {
-    /// Opens sled's log and the data directory, and syncs the directory and the one
-    /// holding it: opening may have created the database's files, and the directory.
-    pub(crate) fn open(dir: &Path) -> io::Result<Durability> {
-        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
-        File::open(parent.unwrap_or(Path::new(".")))?.sync_all()?;
+    /// Opens sled's log and the data directory, and syncs the directory (opening may have
+    /// created the database's files) and, if the directory was `made` just now, the one
+    /// holding it.
+    pub(crate) fn open(dir: &Path, made: bool) -> io::Result<Durability> {
+        if made {
+            let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+            File::open(parent.unwrap_or(Path::new(".")))?.sync_all()?;
+        }
         let durability = Durability {
             dir: dir.to_owned(),
             log: File::open(dir.join(SLED_LOG))?,
@@ -63,10 +66,9 @@ impl Durability {
     }
 
     /// Makes what sled has flushed durable: `fdatasync` of its log, then `fsync` of the
-    /// directory if its entries changed. The first failure is final: this and every
-    /// later call fail.
+    /// directory if its entries changed. The first failure is final: `check` fails from
+    /// then on.
     pub(crate) fn sync(&self) -> Result<(), StoreError> {
-        self.check()?;
         let synced = self
             .log
             .sync_data()

@@ -94,7 +94,12 @@ pub fn saves(dir: &Path) -> Result<Vec<serde_json::Value>, String> {
 
 /// Each stored game's name, commands and saved hash, by name (`saves`).
 pub fn games(dir: &Path) -> Result<Vec<(String, u64, String)>, String> {
-    let mut games: Vec<(String, u64, String)> = saves(dir)?
+    Ok(summary(&saves(dir)?))
+}
+
+/// Each game of a `saves` listing as its name, commands and saved hash, by name.
+pub fn summary(listed: &[serde_json::Value]) -> Vec<(String, u64, String)> {
+    let mut games: Vec<(String, u64, String)> = listed
         .iter()
         .map(|game| {
             let name = game["name"].as_str().unwrap().to_owned();
@@ -103,7 +108,7 @@ pub fn games(dir: &Path) -> Result<Vec<(String, u64, String)>, String> {
         })
         .collect();
     games.sort();
-    Ok(games)
+    games
 }
 
 /// The data directory's sled database itself, opened as a tool that edits it by hand
