@@ -39,7 +39,8 @@ enum Cmd {
     },
     /// Open the window on a saved game, by name or number.
     Load { game: String },
-    /// Watch a saved game or a replay file on a timeline: scrub, step, take over.
+    /// Watch a saved game or a replay file on a timeline: scrub, step, take over. A name
+    /// that holds a `/` or ends in `.sgr` is a file.
     Replay {
         #[arg(value_name = "GAME|FILE.sgr")]
         replay: String,
@@ -64,7 +65,8 @@ enum Cmd {
     /// check every hash checkpoint and the final hash. Prints one line per replay (`ok` or
     /// `FAIL` with the first event where it went wrong); exits non-zero if any failed.
     Verify {
-        /// Replay files (`.sgr`) and saved games (names or numbers).
+        /// Replay files (`.sgr`) and saved games (names or numbers). A name that holds a `/`
+        /// or ends in `.sgr` is a file.
         #[arg(required = true, value_name = "FILE.sgr|GAME")]
         replays: Vec<String>,
         /// One JSON object per line per replay: replay, kind (file or game), ok, and

@@ -159,6 +159,35 @@ fn an_unknown_game_is_refused_by_every_subcommand() {
     assert_eq!(games_in(&dir), before);
 }
 
+/// A name written like a path (it holds a `/` or ends in `.sgr`) is a replay file's: one
+/// that names nothing is said to be no file, never looked up as a game; and no game may
+/// take such a name.
+#[test]
+fn a_path_that_names_nothing_is_no_file_and_no_game_name() {
+    let (root, dir, _) = setup();
+    let before = games_in(&dir);
+    let gone = root.path().join("gone");
+    let gone = gone.to_str().unwrap();
+    let config = root.path().join("config");
+    let config = config.to_str().unwrap();
+    for name in [gone, "gone.sgr", "nowhere/bot-11"] {
+        let output = sandglass(&dir, &["verify", name]);
+        assert_eq!(
+            stdout(&output).trim(),
+            format!("FAIL {name}: there is no file at that path")
+        );
+        let output = sandglass(&dir, &["import", name]);
+        assert_clear_error(&output, "there is no file at that path");
+        let output = sandglass(&dir, &["replay", name, "--config-dir", config]);
+        assert_clear_error(&output, "there is no file at that path");
+    }
+    for name in ["runs/one", "one.sgr"] {
+        let output = sandglass(&dir, &["save-as", "bot-11", name]);
+        assert_clear_error(&output, "would read as a replay file");
+    }
+    assert_eq!(games_in(&dir), before);
+}
+
 #[test]
 fn a_name_already_taken_is_refused() {
     let (_root, dir, file) = setup();

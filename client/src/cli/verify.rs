@@ -127,10 +127,13 @@ pub fn run(replays: &[String], data_dir: Option<&Path>, json: bool) -> anyhow::R
     Ok(())
 }
 
-/// Anything named like a replay file, or that names something on disk (a file, but also
-/// a directory, a device or a pipe, which reading refuses in words); otherwise a game.
+/// Whether `name`, on the command line of `verify` or `replay`, is a replay file rather
+/// than a saved game: it is written like a path (it holds a `/` or ends in `.sgr`, which
+/// no game's name may), or it names something on disk (a file, but also a directory, a
+/// device or a pipe, which reading refuses in words). A path that names nothing is then
+/// refused as no file, not looked up as a game.
 pub fn is_replay_file(name: &str) -> bool {
-    name.ends_with(".sgr") || Path::new(name).exists()
+    name.contains('/') || name.ends_with(".sgr") || Path::new(name).exists()
 }
 
 fn verify_file(path: &Path) -> Verdict {

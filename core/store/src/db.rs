@@ -396,6 +396,9 @@ fn valid_name(name: &str) -> Result<(), &'static str> {
     if name.chars().all(|c| c.is_ascii_digit()) {
         return Err("it is all digits, which would read as a game number");
     }
+    if name.contains('/') || name.ends_with(".sgr") {
+        return Err("it holds a `/` or ends in `.sgr`, which would read as a replay file");
+    }
     Ok(())
 }
 
@@ -631,10 +634,20 @@ mod tests {
     }
 
     #[test]
-    fn names_that_could_be_ids_or_are_blank_are_refused() {
+    fn names_that_could_be_ids_or_files_or_are_blank_are_refused() {
         assert!(valid_name("camel").is_ok());
         assert!(valid_name("run 2").is_ok());
-        for bad in ["", "  ", "12", " x", "a\nb", &"x".repeat(65)] {
+        assert!(valid_name("sgr").is_ok());
+        for bad in [
+            "",
+            "  ",
+            "12",
+            " x",
+            "a\nb",
+            &"x".repeat(65),
+            "a/b",
+            "run.sgr",
+        ] {
             assert!(valid_name(bad).is_err(), "{bad:?}");
         }
     }

@@ -96,6 +96,8 @@ pub enum ReplayFileError {
     Write(io::Error),
     #[error("the file is empty")]
     Empty,
+    #[error("there is no file at that path")]
+    NoFile,
     #[error("it is not a regular file (a directory, a device or a pipe)")]
     NotAFile,
     #[error("the file is {size} bytes, more than any replay (at most {most})")]

@@ -52,7 +52,11 @@ pub fn read(path: &Path) -> Result<Recording, ReplayFileError> {
             Err(ReplayFileError::NotAFile)
         }
     };
-    regular(fs::metadata(path).map_err(ReplayFileError::Read)?)?;
+    let meta = fs::metadata(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::NotFound => ReplayFileError::NoFile,
+        _ => ReplayFileError::Read(error),
+    })?;
+    regular(meta)?;
     let mut file = fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
@@ -561,6 +565,10 @@ mod tests {
     fn only_regular_files_are_read_and_only_up_to_a_size() {
         let dir = tempfile::tempdir().unwrap();
         assert!(matches!(read(dir.path()), Err(ReplayFileError::NotAFile)));
+        assert!(matches!(
+            read(&dir.path().join("gone.sgr")),
+            Err(ReplayFileError::NoFile)
+        ));
         assert!(matches!(
             read(Path::new("/dev/zero")),
             Err(ReplayFileError::NotAFile)
