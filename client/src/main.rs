@@ -70,7 +70,8 @@ enum Cmd {
         #[arg(required = true, value_name = "FILE.sgr|GAME")]
         replays: Vec<String>,
         /// One JSON object per line per replay: replay, kind (file or game), ok, and
-        /// events and hash, or error and event (null when it is no one event).
+        /// rules_version, events, commands, draws and hash, or error and event (null when
+        /// it is no one event).
         #[arg(long)]
         json: bool,
     },

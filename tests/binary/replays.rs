@@ -217,6 +217,11 @@ fn verify_json_gives_one_object_per_replay_with_its_verdict() {
         .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect();
+    let commands = replay
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Command(_)))
+        .count();
     let ok = |replay_name: &str, kind: &str| {
         json!({
             "replay": replay_name,
@@ -224,6 +229,8 @@ fn verify_json_gives_one_object_per_replay_with_its_verdict() {
             "ok": true,
             "rules_version": rules::NEWEST,
             "events": replay.events.len(),
+            "commands": commands,
+            "draws": replay.events.len() - commands,
             "hash": format!("0x{:016x}", replay.final_hash),
         })
     };

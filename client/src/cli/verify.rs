@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use sandglass_sim::{CheckError, Recording};
+use sandglass_sim::{CheckError, Event, Recording};
 use sandglass_store::{sgr, Stage, Store};
 
 use super::progress::{file_label, Bar};
@@ -44,6 +44,8 @@ impl Kind {
 enum Verdict {
     Ok {
         events: u64,
+        /// Of the events, how many are commands; the rest are draws.
+        commands: u64,
         hash: u64,
         rules_version: u16,
     },
@@ -71,6 +73,7 @@ impl Verdict {
         let line = match self {
             Verdict::Ok {
                 events,
+                commands,
                 hash,
                 rules_version,
             } => serde_json::json!({
@@ -79,6 +82,8 @@ impl Verdict {
                 "ok": true,
                 "rules_version": rules_version,
                 "events": events,
+                "commands": commands,
+                "draws": events - commands,
                 "hash": format!("0x{hash:016x}"),
             }),
             Verdict::Fail { at, what } => serde_json::json!({
@@ -181,11 +186,16 @@ fn check(file: &Recording, checkpoint: &str, bar: &mut Bar) -> Verdict {
     });
     let error = match checked {
         Ok(state) => {
+            let commands = file
+                .events
+                .iter()
+                .filter(|e| matches!(e, Event::Command(_)));
             return Verdict::Ok {
                 events: state.events_folded(),
+                commands: commands.count() as u64,
                 hash: state.hash(),
                 rules_version: file.header.rules_version,
-            }
+            };
         }
         Err(error) => error,
     };
