@@ -165,7 +165,7 @@ fn walk(state: &State, from: Pos, is_goal: impl Fn(Pos) -> bool) -> Option<Comma
         let terrain = map.terrain(p);
         let open = terrain.is_passable() || terrain == Terrain::DoorClosed;
         // A creature in view is in the way; one out of view the camel cannot know of.
-        let blocked = world.sees(p) && map.occupant(p).is_some();
+        let blocked = map.occupant(p).is_some_and(|id| world.sees_actor(id));
         world.remembers(p) && open && !blocked
     };
     let (dir, _) = first_step(map, from, u32::MAX, is_goal, may_enter)?;
@@ -190,7 +190,7 @@ fn in_view(state: &State) -> BTreeSet<ActorId> {
     let world = state.world();
     world
         .actors()
-        .filter(|&(id, a)| !world.is_player(id) && world.sees(a.pos()))
+        .filter(|&(id, _)| !world.is_player(id) && world.sees_actor(id))
         .map(|(id, _)| id)
         .collect()
 }
@@ -246,7 +246,7 @@ mod tests {
                 Stop::Seen(what) => {
                     let in_view = world
                         .actors()
-                        .filter(|&(id, a)| !world.is_player(id) && world.sees(a.pos()))
+                        .filter(|&(id, _)| !world.is_player(id) && world.sees_actor(id))
                         .any(|(_, a)| what.ends_with(a.species().name()));
                     assert!(in_view, "seed {seed}: saw {what} but it is not in view");
                 }

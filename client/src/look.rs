@@ -3,14 +3,15 @@
 //! the creature standing there and what it is doing, the items lying there.
 
 use sandglass_sim::action::Action;
+use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT, THIRST_EVERY, WATERSKIN};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::rules;
-use sandglass_sim::species::{Species, COBRA_REACH};
+use sandglass_sim::species::{Behaviour, Species, COBRA_REACH};
 use sandglass_sim::text::{a, capitalise};
 use sandglass_sim::world::{Actor, World};
-use sandglass_sim::{State, EGG_WAITS};
+use sandglass_sim::{State, EGG_WAITS, SHRIEK_REACH};
 
 /// The lines describing `pos` as the camel knows it.
 pub fn describe(state: &State, pos: Pos) -> Vec<String> {
@@ -23,7 +24,8 @@ pub fn describe(state: &State, pos: Pos) -> Vec<String> {
     }
     let mut lines = vec![ground(world, pos)];
     if world.sees(pos) {
-        if let Some(actor) = world.map().occupant(pos).and_then(|id| world.actor(id)) {
+        let occupant = world.map().occupant(pos).filter(|&id| !world.is_hidden(id));
+        if let Some(actor) = occupant.and_then(|id| world.actor(id)) {
             lines.push(creature(state, actor));
         }
     } else {
@@ -51,6 +53,9 @@ fn ground(world: &World, pos: Pos) -> String {
         Terrain::Dune => "Dunes: soft and slow to cross",
         Terrain::Hardpan => "Hardpan: hard and quick to cross",
         Terrain::Cactus => return "A cactus: nothing passes, nothing is seen past it.".into(),
+        Terrain::Water if world.rules().desert_clock() => {
+            return "Water: too deep to wade; beside it your waterskin fills.".into()
+        }
         Terrain::Water => return "Water: too deep to wade; you see across it.".into(),
         Terrain::DoorClosed => return "A closed door: open it (o) to pass or see through.".into(),
         Terrain::DoorOpen => "An open door",
@@ -102,6 +107,9 @@ fn creature(state: &State, actor: &Actor) -> String {
 /// What a creature is about, as far as its state tells.
 fn doing(world: &World, actor: &Actor, turns: u32) -> String {
     let species = actor.species();
+    if actor.behaviour() == Behaviour::Asleep {
+        return "asleep; the nearer you pass, the likelier it wakes".into();
+    }
     if actor.knocked_out() > 0 {
         return format!("knocked out, for {} more turns", actor.knocked_out());
     }
@@ -134,8 +142,45 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
             format!("wandering; it spits at you along a clear line up to {COBRA_REACH} cells")
         }
         Species::Elephant => "grazing; it charges what it sees along a row or column".into(),
+        Species::Meerkat => format!(
+            "keeping watch; on seeing you it shrieks, waking sleepers within {SHRIEK_REACH} cells, and runs"
+        ),
         _ => "wandering".into(),
     }
+}
+
+/// The desert's clock and the camel's water, for the help screen of a game played
+/// under it (`Rules::desert_clock`); nothing for older rules.
+pub fn desert_lines(state: &State) -> Vec<String> {
+    let Some(now) = state.world().time_of_day() else {
+        return vec![];
+    };
+    let quarter = DAY_TICKS / 4;
+    vec![
+        format!(
+            "A day is {DAY_TICKS} ticks: morning, noon, evening and night, {quarter} each; now {}.",
+            now.name()
+        ),
+        format!(
+            "At noon your steps cost {}/{} and you drink twice as fast; at night snakes,",
+            HEAT.0, HEAT.1
+        ),
+        format!(
+            "cobras, scorpions and spiders are numb with cold and act at {}/{} cost.",
+            COLD.0, COLD.1
+        ),
+        format!(
+            "Your waterskin holds {WATERSKIN} sips: one every {THIRST_EVERY} turns, every {} at noon.",
+            THIRST_EVERY / 2
+        ),
+        format!(
+            "Beside water you drink from it and fill the skin; a cactus fruit gives {FRUIT_WATER} sips."
+        ),
+        "Empty, you lose a hit point a sip instead, and do not heal.".into(),
+        "Many creatures sleep: the nearer you pass, the likelier they wake. A meerkat".into(),
+        "that sees you shrieks them all awake. Where the sand stirs, a sandworm lies".into(),
+        "unseen beneath: step away before you stand beside it.".into(),
+    ]
 }
 
 /// What the game's rules version means, for the help screen.
@@ -263,13 +308,13 @@ mod tests {
         bot.play_until(&mut game, |s| {
             let w = s.world();
             w.actors()
-                .any(|(id, a)| !w.is_player(id) && w.sees(a.pos()))
+                .any(|(id, _)| !w.is_player(id) && w.sees_actor(id))
         })
         .unwrap();
         let world = game.state().world();
         let (_, seen) = world
             .actors()
-            .find(|&(id, a)| !world.is_player(id) && world.sees(a.pos()))
+            .find(|&(id, _)| !world.is_player(id) && world.sees_actor(id))
             .unwrap();
         let lines = describe(game.state(), seen.pos());
         let line = lines.iter().find(|l| l.contains(" hp,")).unwrap();
@@ -278,5 +323,42 @@ mod tests {
             line.contains(&format!("{}/{} hp", seen.hp(), seen.max_hp())),
             "{line}"
         );
+    }
+
+    /// Plays bot games of the newest rules until `found` picks an actor out of a state;
+    /// that state and the actor's place.
+    fn first_game_with(found: impl Fn(&State) -> Option<Pos>) -> (State, Pos) {
+        for seed in 1..40 {
+            let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+            let mut bot = sandglass_sim::bot::Bot::new(seed);
+            bot.play_until(&mut game, |s| found(s).is_some()).unwrap();
+            if let Some(at) = found(game.state()) {
+                return (game.state().clone(), at);
+            }
+        }
+        panic!("no game of 39 showed it");
+    }
+
+    #[test]
+    fn a_sleeper_in_view_is_said_to_sleep_and_a_hidden_one_is_sand() {
+        let asleep = |s: &State| {
+            let w = s.world();
+            w.actors()
+                .find(|&(id, a)| a.behaviour() == Behaviour::Asleep && w.sees_actor(id))
+                .map(|(_, a)| a.pos())
+        };
+        let (state, at) = first_game_with(asleep);
+        let lines = describe(&state, at).join(" ");
+        assert!(lines.contains("asleep"), "{lines}");
+        let hidden = |s: &State| {
+            let w = s.world();
+            w.actors()
+                .find(|&(id, a)| w.is_hidden(id) && w.sees(a.pos()))
+                .map(|(_, a)| a.pos())
+        };
+        let (state, at) = first_game_with(hidden);
+        let lines = describe(&state, at);
+        assert!(!lines.join(" ").contains("sandworm"), "{lines:?}");
+        assert_eq!(lines.len(), 1, "the ground alone: {lines:?}");
     }
 }

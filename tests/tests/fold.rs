@@ -145,17 +145,23 @@ fn an_altered_draw_is_caught_at_its_index() {
 /// (the fold alone cannot know the draw is wrong) to a different hash.
 #[test]
 fn an_altered_tape_folds_to_another_hash() {
-    let (rules, _, mut tape, hashes) = play(42, false, newest(), 7, 1);
+    let (rules, _, mut tape, _) = play(42, false, newest(), 7, 1);
     let Event::Draw(d) = tape[0] else {
         unreachable!("a game opens with its level seed")
     };
-    // The first level, up to the camel's first move.
-    tape.truncate(hashes[0].0);
-    let original = fold(rules, tape.iter().copied(), &mut ()).unwrap();
-    assert_eq!(original.hash(), hashes[0].1);
+    // The level seed's two draws, fed one by one: how many draws the step takes next
+    // depends on the level (its sleepers draw nothing), so a fold of a whole step of one
+    // level would end early or late on the other.
+    let after = |events: &[Event]| {
+        let mut state = State::new(rules, &mut ());
+        for &event in events {
+            state.feed(event, &mut ()).unwrap();
+        }
+        state.hash()
+    };
+    let original = after(&tape[..2]);
     tape[0] = Event::Draw(d.wrapping_add(1));
-    let altered = fold(rules, tape.iter().copied(), &mut ()).unwrap();
-    assert_ne!(altered.hash(), original.hash());
+    assert_ne!(after(&tape[..2]), original);
 }
 
 /// Every command the bot issues validates, in both rulesets and every kept rules

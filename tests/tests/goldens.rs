@@ -11,7 +11,7 @@ use std::path::Path;
 use common::{replays_dir, RECORD_COMMAND};
 use sandglass_sim::rules::{self, RulesVersion};
 use sandglass_sim::tape::TimeModel;
-use sandglass_sim::Recording;
+use sandglass_sim::{fold, Change, Observer, Recording, Rules, State};
 use sandglass_store::sgr;
 use sha2::{Digest, Sha256};
 
@@ -213,5 +213,43 @@ fn the_readmes_say_how_to_record_and_describe_every_file() {
             readme.contains(name),
             "replays/{folder}/README.md does not describe {name}"
         );
+    }
+}
+
+/// Tells what was said, by the message's kind: `Wakes(Jackal)` is `Wakes`.
+#[derive(Default)]
+struct Sayings(BTreeSet<String>);
+
+impl Observer for Sayings {
+    const SEES_EACH_WAIT: bool = false;
+
+    fn changed(&mut self, _: &State, change: &Change) {
+        if let Change::Say(msg) = change {
+            let kind = format!("{msg:?}");
+            let end = kind.find([' ', '(', '{']).unwrap_or(kind.len());
+            self.0.insert(kind[..end].to_owned());
+        }
+    }
+}
+
+/// Version 6's goldens play what it brought: sleepers waking, a meerkat's shriek, the sand
+/// stirring over a sandworm, the camel filling its waterskin and running dry.
+#[test]
+fn the_version_6_goldens_play_its_new_rules() {
+    let mut said = Sayings::default();
+    for path in GOLDEN_FILES.iter().filter(|p| p.starts_with("v6/")) {
+        let recording = read_golden(path);
+        let rules = Rules::of(&recording.header).unwrap();
+        fold(rules, recording.events, &mut said).unwrap();
+    }
+    for kind in [
+        "Wakes",
+        "Shrieks",
+        "Filled",
+        "WaterLow",
+        "WaterGone",
+        "Parched",
+    ] {
+        assert!(said.0.contains(kind), "no golden of version 6 says {kind}");
     }
 }

@@ -114,6 +114,8 @@ enum Sym {
     Jackal,
     Scorpion,
     Cobra,
+    Meerkat,
+    Sandworm,
     Food,
     Mushroom,
     Stone,
@@ -139,6 +141,8 @@ pub const GLYPHS: &[Glyph] = &[
     creature('j'), // jackal
     creature('S'), // scorpion
     creature('c'), // cobra
+    creature('m'), // meerkat
+    creature('W'), // sandworm
     thing('%'),    // dates and fruit
     thing('♠'),    // mushroom
     thing('*'),    // stone
@@ -207,6 +211,8 @@ fn species_look(species: Species) -> (Sym, Color) {
         Species::Jackal => (Sym::Jackal, rgb(0xffb347)),
         Species::Scorpion => (Sym::Scorpion, rgb(0xe070ff)),
         Species::Cobra => (Sym::Cobra, rgb(0x5ae0e0)),
+        Species::Meerkat => (Sym::Meerkat, rgb(0xffe070)),
+        Species::Sandworm => (Sym::Sandworm, rgb(0xff9ec8)),
     }
 }
 
@@ -265,7 +271,7 @@ pub fn legend() -> Vec<(char, Color, &'static str)> {
         (Terrain::Dune, "dunes (slow)"),
         (Terrain::Hardpan, "hardpan (quick)"),
         (Terrain::Cactus, "cactus"),
-        (Terrain::Water, "water"),
+        (Terrain::Water, "water (fill skin)"),
         (Terrain::DoorClosed, "closed door"),
         (Terrain::DoorOpen, "open door"),
         (Terrain::Stairs, "stairs down"),
@@ -329,7 +335,8 @@ impl Painter {
         let player = state.world().player_id();
         let seen = |a: &&super::animate::Actor| {
             let at = Pos::new(a.at.x.round() as i16, a.at.y.round() as i16);
-            Some(a.id) == player || sight.sees(state, at)
+            let hidden = sight == Sight::Camel && state.world().is_hidden(a.id);
+            Some(a.id) == player || (sight.sees(state, at) && !hidden)
         };
         // The camel last, so that it is on top of anything passing through its cell.
         let order = frame

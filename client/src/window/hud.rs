@@ -1,7 +1,9 @@
 //! Interface text around the map: the side bar, the message log, boxes and menus.
 
 use macroquad::prelude::*;
+use sandglass_sim::desert::{TimeOfDay, WATERSKIN};
 use sandglass_sim::level::DEEPEST;
+use sandglass_sim::text::capitalise;
 use sandglass_sim::State;
 
 use super::draw_map::{line_height, species_color, Layout, LOG_LINES};
@@ -13,6 +15,7 @@ pub const TITLE: Color = Color::new(1.0, 0.82, 0.45, 1.0);
 pub const ASK: Color = Color::new(1.0, 0.93, 0.35, 1.0);
 pub const GOOD: Color = Color::new(0.45, 0.85, 0.40, 1.0);
 pub const BAD: Color = Color::new(0.95, 0.35, 0.30, 1.0);
+const WATER: Color = Color::new(0.49, 0.76, 0.94, 1.0);
 const BOX: Color = Color::new(0.08, 0.065, 0.05, 0.96);
 const EDGE: Color = Color::new(0.55, 0.42, 0.25, 1.0);
 
@@ -169,8 +172,8 @@ pub struct Help<'a> {
     pub time: &'a [String],
 }
 
-/// The help screen over `area`: the keys on the left, the legend on the right, how time
-/// works along the bottom.
+/// The help screen over `area`: the keys on the left, how time works below them, the
+/// legend down the right, its whole height.
 pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     draw_rectangle(area.x, area.y, area.w, area.h, super::draw_map::BACKGROUND);
     frame(area);
@@ -181,7 +184,7 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     let time: Vec<String> = help
         .time
         .iter()
-        .flat_map(|t| wrap(t, area.w - 2.0 * size, size))
+        .flat_map(|t| wrap(t, lx - x - size, size))
         .collect();
     let time_top = area.bottom() - (time.len() as f32 + 2.5) * line;
     text.bold("Keys", x, top, size, TITLE);
@@ -211,8 +214,10 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     let mut y = top;
     text.bold("On the map", lx, y, size, TITLE);
     y += 1.5 * line;
+    let close = "Any key closes this.";
+    let legend_bottom = area.bottom() - 2.0 * line;
     for (glyph, color, name) in help.legend {
-        if y + line > time_top {
+        if y + line > legend_bottom {
             break;
         }
         text.bold(&glyph.to_string(), lx, y, size, *color);
@@ -221,11 +226,10 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     }
     let mut y = time_top;
     text.bold("Time and energy", x, y, size, TITLE);
-    let close = "Any key closes this.";
     text.draw(
         close,
         area.right() - width(close, size) - size,
-        y,
+        area.bottom() - 1.5 * line,
         size,
         DIM,
     );
@@ -440,6 +444,19 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
             &format!("{hp}/{max_hp}"),
             hp_color,
         );
+        let time = state.world().time_of_day();
+        if time.is_some() {
+            let water = state.world().water();
+            let color = if water == 0 { BAD } else { WATER };
+            let whole = WATERSKIN.into();
+            col.bar(
+                "Water",
+                water.into(),
+                whole,
+                &format!("{water}/{WATERSKIN}"),
+                color,
+            );
+        }
         let figures = Figures::of(state, id);
         for (line, color) in figures.iter().flat_map(energy_lines) {
             match line {
@@ -458,6 +475,14 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
             TEXT,
         );
         col.line(&format!("Turn   {}", state.tick().0), TEXT);
+        if let Some(time) = time {
+            let left = TimeOfDay::ticks_left(state.tick());
+            col.line(
+                &format!("{}  ({left} ticks left)", capitalise(time.name())),
+                TEXT,
+            );
+            col.wrapped(&time.effect(), 2, DIM);
+        }
         let c = camel.conditions();
         let mut states = vec![];
         if state.world().is_dashing(id) {

@@ -10,7 +10,7 @@ use super::draw_map::{self, Layout};
 use super::hud::{self, ASK, DIM, TEXT, TITLE};
 use super::{App, Go};
 use crate::input::keys::{help_lines, Key};
-use crate::look::{describe, energy_lines, rules_lines};
+use crate::look::{describe, desert_lines, energy_lines, rules_lines};
 use crate::play::{GameController, Overlay, Reaction, HISTORY_PAGE};
 
 /// Seconds between two steps of an errand (travel, run, explore, rest): quick, but each
@@ -186,7 +186,12 @@ impl GameScreen {
         let help = hud::Help {
             keys: &help_lines(),
             legend: &draw_map::legend(),
-            time: &[energy_lines(self.state()), rules_lines(self.state())].concat(),
+            time: &[
+                energy_lines(self.state()),
+                desert_lines(self.state()),
+                rules_lines(self.state()),
+            ]
+            .concat(),
         };
         hud::help(&app.text, window, layout.text, &help);
     }

@@ -64,6 +64,10 @@ pub enum Action {
         at: Pos,
     },
     Hatch,
+    /// A sleeper wakes (rules version 6 on).
+    Wake,
+    /// A meerkat's cry: every sleeper within `SHRIEK_REACH` wakes (rules version 6 on).
+    Shriek,
 }
 
 impl Action {
@@ -100,6 +104,8 @@ impl Action {
             Action::Stunned => "stunned",
             Action::LayEgg { .. } => "lay egg",
             Action::Hatch => "hatch",
+            Action::Wake => "wake",
+            Action::Shriek => "shriek",
         }
     }
 

@@ -1,6 +1,7 @@
 //! An automatic player: deterministic from its own seed (never the game's), it issues only
 //! legal commands and plays a plausible game: it explores, picks things up, eats when
-//! hurt, fights what is next to it, throws at elephants and descends.
+//! hurt, fights what is next to it, throws at elephants and descends. It knows what the
+//! camel knows and no more: the cells it remembers, the creatures it sees.
 
 use crate::command::{Command, Slot};
 use crate::drive::{Game, LiveTape};
@@ -10,7 +11,7 @@ use crate::map::Terrain;
 use crate::path::first_step;
 use crate::rng::Expander;
 use crate::rules::Rules;
-use crate::species::Species;
+use crate::species::{Behaviour, Species};
 use crate::state::{Need, State};
 use crate::tape::Tape;
 
@@ -118,9 +119,12 @@ impl Bot {
                 wishes.push(Command::Eat(slot));
             }
         }
-        // Fight whatever is adjacent.
+        // Fight whatever is adjacent, in sight and awake; let sleepers lie.
         for dir in Direction::ALL {
-            if world.map().occupant(pos.step(dir)).is_some() {
+            let occupant = world.map().occupant(pos.step(dir));
+            let seen = occupant.filter(|&id| world.sees_actor(id));
+            let awake = seen.and_then(|id| world.actor(id));
+            if awake.is_some_and(|a| a.behaviour() != Behaviour::Asleep) {
                 wishes.push(Command::Move(dir));
             }
         }
@@ -157,7 +161,15 @@ impl Bot {
         if self.dice.one_in(25) {
             wishes.push(Command::Dash);
         }
-        if let Some(dir) = route(state, pos, restless) {
+        let thirsty = world.rules().desert_clock() && world.water() <= THIRSTY;
+        let goal = if thirsty {
+            Goal::Water
+        } else {
+            Goal::Things { stairs: restless }
+        };
+        if let Some(dir) =
+            route(state, pos, goal).or_else(|| route(state, pos, Goal::Things { stairs: restless }))
+        {
             let next = pos.step(dir);
             if world.map().terrain(next) == Terrain::DoorClosed {
                 wishes.push(Command::Open(dir));
@@ -172,28 +184,55 @@ impl Bot {
     }
 }
 
-/// The first step of a cheapest walk to the nearest item or, once the bot is ready to
-/// leave, to the stairs and the oasis. Closed doors count as walkable: the bot opens
-/// them. Creatures move; only those next to the camel are in the way.
-fn route(state: &State, from: Pos, want_stairs: bool) -> Option<Direction> {
+/// The bot goes for a drink with this many sips left, or fewer.
+const THIRSTY: u16 = 5;
+
+/// Where the bot is going.
+#[derive(Clone, Copy)]
+enum Goal {
+    /// The nearest item or, once it is ready to leave, the stairs and the oasis.
+    Things { stairs: bool },
+    /// The nearest cell beside a pool.
+    Water,
+}
+
+/// The first step of a cheapest walk through remembered cells to the `goal`, or to the
+/// nearest cell never seen when the goal is not known yet. Closed doors count as
+/// walkable: the bot opens them. Creatures move; only those seen next to the camel are
+/// in the way.
+fn route(state: &State, from: Pos, goal: Goal) -> Option<Direction> {
     let world = state.world();
     let map = world.map();
-    let is_goal = |p: Pos| {
-        (want_stairs && matches!(map.terrain(p), Terrain::Stairs | Terrain::Oasis))
-            || world.items_at(p).next().is_some()
+    let known = |p: Pos| world.remembers(p);
+    let stairs = |p: Pos| known(p) && matches!(map.terrain(p), Terrain::Stairs | Terrain::Oasis);
+    let beside_water = |p: Pos| {
+        Direction::ALL
+            .iter()
+            .any(|&d| known(p.step(d)) && map.terrain(p.step(d)) == Terrain::Water)
+    };
+    let stairs_known = map.cells().any(stairs);
+    let item = |p: Pos| known(p) && world.items_at(p).next().is_some();
+    let is_goal = |p: Pos| match goal {
+        Goal::Things { stairs: true } if stairs_known => stairs(p) || item(p),
+        Goal::Things { .. } => !known(p) || item(p),
+        Goal::Water => known(p) && beside_water(p),
     };
     let may_enter = |p: Pos| {
         let terrain = map.terrain(p);
         let walkable = terrain.is_passable() || terrain == Terrain::DoorClosed;
-        walkable && !(p.distance(from) == 1 && map.occupant(p).is_some())
+        let in_the_way =
+            p.distance(from) == 1 && map.occupant(p).is_some_and(|id| world.sees_actor(id));
+        known(p) && walkable && !in_the_way
     };
     first_step(map, from, u32::MAX, is_goal, may_enter).map(|(dir, _)| dir)
 }
 
-/// Whether a creature that could hurt the camel is within a few cells.
+/// Whether a creature the camel sees that could hurt it is within a few cells.
 fn threatened(state: &State, at: Pos) -> bool {
-    state.world().actors().any(|(id, actor)| {
-        !state.world().is_player(id)
+    let world = state.world();
+    world.actors().any(|(id, actor)| {
+        !world.is_player(id)
+            && world.sees_actor(id)
             && actor.species() != Species::SpiderEgg
             && actor.pos().distance(at) <= 5
     })
@@ -205,10 +244,11 @@ fn elephant_in_line(state: &State, from: Pos) -> Option<Direction> {
         let mut at = from.step(dir);
         for _ in 0..10 {
             if let Some(id) = map.occupant(at) {
-                return state
-                    .world()
-                    .actor(id)
-                    .is_some_and(|a| a.species() == Species::Elephant);
+                let world = state.world();
+                return world.sees_actor(id)
+                    && world
+                        .actor(id)
+                        .is_some_and(|a| a.species() == Species::Elephant);
             }
             if map.terrain(at).blocks() {
                 return false;

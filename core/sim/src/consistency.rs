@@ -61,6 +61,8 @@ pub enum Inconsistency {
     LastSeen,
     #[error("the camel has killed more creatures than there have been")]
     Kills,
+    #[error("the camel's waterskin holds more than it can")]
+    Water,
     #[error("a count has grown too large to go on counting")]
     Count,
     #[error("the message log keeps more messages than it may, or more than it has counted")]

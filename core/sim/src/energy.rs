@@ -2,6 +2,7 @@
 //!
 //! Everything the two rulesets disagree on is answered here and nowhere else.
 
+use crate::desert::{COLD, HEAT};
 use serde::{Deserialize, Serialize};
 
 use crate::map::Terrain;
@@ -108,6 +109,38 @@ pub struct Pace {
     pub dashing: bool,
     pub hasted: bool,
     pub slowed: bool,
+    /// The camel in the heat of the day: its steps cost a third more (`desert`).
+    pub sweltering: bool,
+    /// A cold-blooded creature in the cold of the night: everything costs half as much
+    /// again (`desert`).
+    pub numb: bool,
+}
+
+impl Pace {
+    /// The fraction `num / den` of an action's cost, scaled by this pace; `step` says
+    /// whether the action is a step.
+    fn scale(self, mut num: u32, mut den: u32, step: bool) -> (u32, u32) {
+        if self.dashing && step {
+            den *= 2;
+        }
+        if self.hasted {
+            num *= 2;
+            den *= 3;
+        }
+        if self.slowed {
+            num *= 3;
+            den *= 2;
+        }
+        if self.sweltering && step {
+            num *= HEAT.0;
+            den *= HEAT.1;
+        }
+        if self.numb {
+            num *= COLD.0;
+            den *= COLD.1;
+        }
+        (num, den)
+    }
 }
 
 impl TimeModel {
@@ -194,16 +227,9 @@ impl TimeModel {
             Cost::Action => (1, 1),
             Cost::Step(terrain) => terrain.step_factor(),
         };
-        if pace.dashing && matches!(cost, Cost::Step(_)) {
-            den *= 2;
-        }
-        if pace.hasted {
-            num *= 2;
-            den *= 3;
-        }
-        if pace.slowed {
-            num *= 3;
-            den *= 2;
+        // Most actors go at their own pace: one test for all of them.
+        if pace != Pace::default() {
+            (num, den) = pace.scale(num, den, matches!(cost, Cost::Step(_)));
         }
         // Most actions need no division, and a division is the slowest step of a turn.
         let cost = if den == 1 {

@@ -12,7 +12,7 @@ use crate::geometry::{Direction, Pos};
 use crate::item::{Effect, Item, Look, Mycology};
 use crate::map::{Map, Terrain};
 use crate::rng::Expander;
-use crate::species::Species;
+use crate::species::{Behaviour, Sleep, Species};
 
 /// The oasis lies on this level; every level above has stairs down.
 pub const DEEPEST: u8 = 8;
@@ -23,7 +23,8 @@ pub struct Level {
     pub map: Map,
     pub start: Pos,
     pub items: Vec<(Pos, Item)>,
-    pub creatures: Vec<(Species, Pos)>,
+    /// Each creature, where it stands, and whether it is awake (`Natural`) or `Asleep`.
+    pub creatures: Vec<(Species, Pos, Behaviour)>,
     /// Drawn with the first level: which mushroom look has which effect, this game.
     pub mycology: Option<Mycology>,
 }
@@ -39,13 +40,17 @@ pub fn generate(seed: u64, depth: u8, bestiary: Bestiary) -> Level {
     let reachable = reachable_from(&map, start);
     let goal = place_goal(&mut map, &reachable, start, depth, &mut rng);
     let mut spots = free_spots(&map, &reachable, start, goal, &mut rng);
-    let creatures = place_creatures(&mut spots, depth, bestiary);
+    let mut creatures = place_creatures(&mut spots, depth, bestiary);
     let items = place_items(&mut spots, &mut rng);
     let mycology = (depth == 1).then(|| {
         let mut effects = Effect::ALL;
         rng.shuffle(&mut effects);
         Mycology::new(effects)
     });
+    // Drawn last, so that the levels of the tables before sleep are as they always were.
+    if bestiary.has_sleepers() {
+        put_to_sleep(&mut creatures, &mut rng);
+    }
     Level {
         depth,
         map,
@@ -139,12 +144,20 @@ pub enum Bestiary {
     Desert,
     /// Rules version 5: the desert's, and cobras that spit from a distance.
     Cobras,
+    /// Rules version 6: the cobras', meerkats and sandworms; many creatures asleep.
+    Burrows,
 }
 
 impl Bestiary {
+    /// Whether its levels place creatures asleep: from `Burrows` on.
+    pub fn has_sleepers(self) -> bool {
+        self == Bestiary::Burrows
+    }
+
     /// How many of each creature a level of `depth` holds: more, and more kinds, deeper.
     /// Jackals come from depth 2, scorpions from depth 3; under `Cobras`, cobras from
-    /// depth 2, placed after the others.
+    /// depth 2, placed after the others; under `Burrows`, meerkats from depth 1 and
+    /// sandworms from depth 2, placed after the cobras.
     pub fn counts(self, depth: u8) -> Vec<(Species, u32)> {
         let d = u32::from(depth);
         let mut counts = vec![
@@ -154,24 +167,46 @@ impl Bestiary {
             (Species::Jackal, d.saturating_sub(1).div_ceil(2)),
             (Species::Scorpion, d.saturating_sub(1) / 2),
         ];
-        if self == Bestiary::Cobras {
+        if self != Bestiary::Desert {
             counts.push((Species::Cobra, (d + 1) / 3));
+        }
+        if self == Bestiary::Burrows {
+            counts.push((Species::Meerkat, 1 + d / 4));
+            counts.push((Species::Sandworm, (d + 1) / 3));
         }
         counts
     }
 }
 
-fn place_creatures(spots: &mut Vec<Pos>, depth: u8, bestiary: Bestiary) -> Vec<(Species, Pos)> {
+fn place_creatures(
+    spots: &mut Vec<Pos>,
+    depth: u8,
+    bestiary: Bestiary,
+) -> Vec<(Species, Pos, Behaviour)> {
     let counts = bestiary.counts(depth);
     let mut creatures = vec![];
     for (species, count) in counts {
         for _ in 0..count {
             if let Some(at) = spots.pop() {
-                creatures.push((species, at));
+                creatures.push((species, at, Behaviour::Natural));
             }
         }
     }
     creatures
+}
+
+/// Sends to sleep every creature that always sleeps, and one in two of those that often do.
+fn put_to_sleep(creatures: &mut [(Species, Pos, Behaviour)], rng: &mut Expander) {
+    for (species, _, behaviour) in creatures {
+        let asleep = match species.sleeps() {
+            Sleep::Never => false,
+            Sleep::Often => rng.one_in(2),
+            Sleep::Always => true,
+        };
+        if asleep {
+            *behaviour = Behaviour::Asleep;
+        }
+    }
 }
 
 /// Food, stones and a spear, and a few mushrooms of random looks.
@@ -270,11 +305,48 @@ mod tests {
         }
     }
 
+    /// Meerkats and sandworms come with rules version 6 only, after the cobras; its
+    /// levels are the cobras' levels with those added and some creatures asleep.
+    #[test]
+    fn the_burrows_table_adds_to_the_cobras_and_puts_some_to_sleep() {
+        for depth in 1..=8 {
+            let (old, new) = (
+                Bestiary::Cobras.counts(depth),
+                Bestiary::Burrows.counts(depth),
+            );
+            assert_eq!(new[..old.len()], old[..]);
+            assert!(new[old.len()..]
+                .iter()
+                .all(|&(s, _)| matches!(s, Species::Meerkat | Species::Sandworm)));
+        }
+        let mut asleep = [0; 2];
+        for seed in 0..50 {
+            let (cobras, burrows) = (
+                generate(seed, 4, Bestiary::Cobras),
+                generate(seed, 4, Bestiary::Burrows),
+            );
+            assert_eq!(cobras.map, burrows.map);
+            assert!(cobras
+                .creatures
+                .iter()
+                .all(|&(_, _, b)| b == Behaviour::Natural));
+            for &(species, _, behaviour) in &burrows.creatures {
+                let sleeping = behaviour == Behaviour::Asleep;
+                match species.sleeps() {
+                    Sleep::Never => assert!(!sleeping),
+                    Sleep::Always => assert!(sleeping),
+                    Sleep::Often => asleep[usize::from(sleeping)] += 1,
+                }
+            }
+        }
+        assert!(asleep[0] > 100 && asleep[1] > 100, "{asleep:?}");
+    }
+
     #[test]
     fn every_level_is_connected() {
         for seed in 0..200u64 {
             for depth in 1..=DEEPEST {
-                let level = generate(seed, depth, Bestiary::Cobras);
+                let level = generate(seed, depth, Bestiary::Burrows);
                 let reach = reachable_from(&level.map, level.start);
                 let goal = if depth == DEEPEST {
                     Terrain::Oasis
@@ -285,7 +357,7 @@ mod tests {
                     reach.iter().any(|&p| level.map.terrain(p) == goal),
                     "seed {seed} depth {depth}: goal unreachable"
                 );
-                for &(_, at) in &level.creatures {
+                for &(_, at, _) in &level.creatures {
                     assert!(reach.contains(&at));
                 }
                 for &(at, _) in &level.items {

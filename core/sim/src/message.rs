@@ -59,6 +59,18 @@ pub enum Msg {
     Poisoned,
     Won,
     Quit,
+    /// A sleeper wakes where the camel sees it.
+    Wakes(Species),
+    /// A meerkat shrieks where the camel sees it.
+    Shrieks,
+    /// The camel fills its waterskin.
+    Filled,
+    WaterLow,
+    WaterGone,
+    /// The camel's waterskin is empty, and a sip was due.
+    Parched,
+    /// The camel stepped near a hidden sleeper (a sandworm).
+    SandStirs,
 }
 
 impl fmt::Display for Msg {
@@ -139,6 +151,13 @@ impl fmt::Display for Msg {
             Msg::Poisoned => write!(f, "You are poisoned!"),
             Msg::Won => write!(f, "You reach the oasis! You win."),
             Msg::Quit => write!(f, "You give up the crossing."),
+            Msg::Wakes(species) => write!(f, "The {} wakes up!", species.name()),
+            Msg::Shrieks => write!(f, "The meerkat shrieks! Sleepers stir."),
+            Msg::Filled => write!(f, "You fill your waterskin."),
+            Msg::WaterLow => write!(f, "Your waterskin is nearly empty."),
+            Msg::WaterGone => write!(f, "You drink the last of your water."),
+            Msg::Parched => write!(f, "You are parched, and weaken (1)."),
+            Msg::SandStirs => write!(f, "The sand stirs nearby. Something lies beneath."),
         }
     }
 }

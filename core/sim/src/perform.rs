@@ -4,6 +4,8 @@
 
 use crate::action::{Action, ActionRecord};
 use crate::command::Slot;
+use crate::decide::sleepers_near;
+use crate::desert::{sip_due, TimeOfDay, FRUIT_WATER, WATERSKIN};
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
 use crate::item::{Effect, Item};
@@ -19,6 +21,8 @@ const HASTE_TURNS: u16 = 20;
 const CONFUSION_TURNS: u16 = 10;
 /// Hit points a mushroom of healing gives back.
 const MUSHROOM_HEAL: i16 = 10;
+/// The camel is told its waterskin runs low when this many sips are left.
+const WATER_LOW: u16 = 4;
 /// The camel gets a hit point back every this many of its turns.
 pub const REGENERATE_EVERY: u32 = 8;
 
@@ -62,6 +66,9 @@ impl State {
         if self.world().actor_at(id).is_present() {
             self.perform_action(id, action, obs);
         }
+        if turn && self.world().rules().desert_clock() && self.world().is_player(id) {
+            self.perform_thirst(id, obs);
+        }
         let record = ActionRecord {
             tick: self.tick(),
             actor: id,
@@ -86,13 +93,51 @@ impl State {
     }
 
     /// The camel heals slowly, a hit point every `REGENERATE_EVERY` turns, unless
-    /// poisoned.
+    /// poisoned or, under the desert's clock, out of water.
     fn perform_regeneration(&mut self, id: ActorId, obs: &mut impl Observer) {
         let world = self.world();
         let me = world.actor_at(id);
         let due = world.turns(id).is_multiple_of(REGENERATE_EVERY);
-        if world.is_player(id) && due && me.is_present() && me.hp() < me.max_hp() {
+        let parched = world.rules().desert_clock() && world.water() == 0;
+        if world.is_player(id) && due && me.is_present() && me.hp() < me.max_hp() && !parched {
             self.perform_heal(id, 1, obs);
+        }
+    }
+
+    /// The end of the camel's turn under the desert's clock: beside water it drinks from
+    /// the pool and fills its waterskin if it is not full; away from water, when a sip is
+    /// due (`desert::sip_due`), it drinks from the skin, and with the skin empty it
+    /// weakens instead, a hit point a sip.
+    fn perform_thirst(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let world = self.world();
+        let me = world.actor_at(id);
+        if !me.is_present() || world.outcome().is_some() {
+            return;
+        }
+        let water = world.water();
+        if beside_water(world, me.pos()) {
+            if water < WATERSKIN {
+                let fill = Change::Fill {
+                    sips: WATERSKIN - water,
+                };
+                self.change(fill, obs);
+                self.say(Msg::Filled, obs);
+            }
+            return;
+        }
+        let time = TimeOfDay::at(world.tick());
+        if !sip_due(world.turns(id), time) {
+            return;
+        }
+        if water == 0 {
+            self.say(Msg::Parched, obs);
+            return self.perform_hurt(id, 1, None, obs);
+        }
+        self.change(Change::Sip, obs);
+        match water - 1 {
+            0 => self.say(Msg::WaterGone, obs),
+            WATER_LOW => self.say(Msg::WaterLow, obs),
+            _ => {}
         }
     }
 
@@ -119,6 +164,26 @@ impl State {
             Action::Crash { knock_out } => self.perform_crash(id, knock_out, obs),
             Action::LayEgg { at } => self.perform_lay_egg(at, obs),
             Action::Hatch => self.perform_hatch(id, obs),
+            Action::Wake => self.perform_wake(id, obs),
+            Action::Shriek => self.perform_shriek(id, obs),
+        }
+    }
+
+    fn perform_wake(&mut self, id: ActorId, obs: &mut impl Observer) {
+        self.change(Change::Wake { actor: id }, obs);
+        let me = self.world().actor_at(id);
+        let (at, species) = (me.pos(), me.species());
+        self.say_seen(at, Msg::Wakes(species), obs);
+    }
+
+    /// Every sleeper in the meerkat's earshot wakes; the camel hears the cry if it sees
+    /// the meerkat (and it shrieks only then).
+    fn perform_shriek(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let at = self.world().actor_at(id).pos();
+        self.say_seen(at, Msg::Shrieks, obs);
+        let sleepers: Vec<ActorId> = sleepers_near(self.world(), at).collect();
+        for actor in sleepers {
+            self.change(Change::Wake { actor }, obs);
         }
     }
 
@@ -154,6 +219,8 @@ impl State {
         if self.world().is_player(id) && self.world().map().terrain(to) == Terrain::Oasis {
             self.say(Msg::Won, obs);
             self.change(Change::End(Outcome::Won), obs);
+        } else if self.world().is_player(id) && stirring_near(self.world(), to) {
+            self.say(Msg::SandStirs, obs);
         }
     }
 
@@ -191,7 +258,12 @@ impl State {
                 }
                 self.perform_effect(id, effect, obs);
             }
-            food => self.perform_heal(id, food.nourishment(), obs),
+            food => {
+                self.perform_heal(id, food.nourishment(), obs);
+                if food == Item::CactusFruit && self.world().rules().desert_clock() {
+                    self.change(Change::Fill { sips: FRUIT_WATER }, obs);
+                }
+            }
         }
     }
 
@@ -392,7 +464,11 @@ impl State {
                 obs,
             );
         }
-        if self.world().actor_at(target).hp() > 0 {
+        let hurt = self.world().actor_at(target);
+        if hurt.hp() > 0 {
+            if hurt.behaviour() == Behaviour::Asleep {
+                self.perform_wake(target, obs);
+            }
             return;
         }
         self.change(Change::Die { actor: target, by }, obs);
@@ -409,6 +485,28 @@ impl State {
             );
         }
     }
+}
+
+/// How near a hidden sleeper the camel feels the sand stir: one step short of where it
+/// may wake the sleeper (`Species::hearing`).
+const STIR_REACH: u16 = 2;
+
+/// Whether a hidden sleeper lies within `STIR_REACH` of `at`: the tell that warns the
+/// camel of a sandworm it cannot see.
+fn stirring_near(world: &World, at: Pos) -> bool {
+    world.rules().bestiary().has_sleepers()
+        && world
+            .actors()
+            .any(|(id, a)| a.pos().distance(at) <= STIR_REACH && world.is_hidden(id))
+}
+
+/// Whether `at` is beside a pool (or on the oasis): where the camel fills its waterskin.
+fn beside_water(world: &World, at: Pos) -> bool {
+    let map = world.map();
+    map.terrain(at) == Terrain::Oasis
+        || Direction::ALL
+            .iter()
+            .any(|&d| map.terrain(at.step(d)) == Terrain::Water)
 }
 
 /// Whether the camel hears of what happens at `at`: only if it sees it (with no camel, as

@@ -25,7 +25,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 4] = [2, 3, 4, 5];
+pub const KEPT: [u16; 5] = [2, 3, 4, 5, 6];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -119,6 +119,7 @@ struct Switches {
     told_only_what_is_seen: bool,
     elephants_charge_only_in_sight: bool,
     hunters_search_toward_the_camel: bool,
+    desert_clock: bool,
     bestiary: Bestiary,
 }
 
@@ -129,6 +130,7 @@ const fn switches(version: RulesVersion) -> Switches {
         told_only_what_is_seen: false,
         elephants_charge_only_in_sight: false,
         hunters_search_toward_the_camel: false,
+        desert_clock: false,
         bestiary: Bestiary::Desert,
     };
     const V3: Switches = Switches {
@@ -144,11 +146,17 @@ const fn switches(version: RulesVersion) -> Switches {
         bestiary: Bestiary::Cobras,
         ..V4
     };
+    const V6: Switches = Switches {
+        desert_clock: true,
+        bestiary: Bestiary::Burrows,
+        ..V5
+    };
     match version.0 {
         2 => V2,
         3 => V3,
         4 => V4,
-        _ => V5,
+        5 => V5,
+        _ => V6,
     }
 }
 
@@ -226,7 +234,9 @@ impl Rules {
     }
 
     /// The creatures the levels hold (a table per version): cobras came in 5, to give a
-    /// threat that strikes from a distance, answered by keeping out of its lines.
+    /// threat that strikes from a distance, answered by keeping out of its lines;
+    /// sleepers in 6, with meerkats, sentries that wake them, and sandworms, an ambush
+    /// under the sand: a careful camel can pass a sleeper by.
     #[inline]
     pub fn bestiary(&self) -> Bestiary {
         self.switches.bestiary
@@ -239,6 +249,16 @@ impl Rules {
     #[inline]
     pub fn hunters_search_toward_the_camel(&self) -> bool {
         self.switches.hunters_search_toward_the_camel
+    }
+
+    /// Introduced in 6: the desert has a clock (`desert`). Heat at noon makes the camel's
+    /// steps cost more and its water go twice as fast; cold at night makes the
+    /// cold-blooded sluggish; the camel carries a waterskin it drinks from as it goes and
+    /// fills beside water, and without water it weakens. Before, time of day and water
+    /// did not exist, and the camel never thirsted.
+    #[inline]
+    pub fn desert_clock(&self) -> bool {
+        self.switches.desert_clock
     }
 }
 
@@ -281,14 +301,17 @@ mod tests {
                 rules.told_only_what_is_seen(),
                 rules.elephants_charge_only_in_sight(),
                 rules.hunters_search_toward_the_camel(),
+                rules.desert_clock(),
             ]
         };
-        assert_eq!(on(2), [false, false, false]);
-        assert_eq!(on(3), [true, true, false]);
-        assert_eq!(on(4), [true, true, true]);
-        assert_eq!(on(5), [true, true, true]);
+        assert_eq!(on(2), [false, false, false, false]);
+        assert_eq!(on(3), [true, true, false, false]);
+        assert_eq!(on(4), [true, true, true, false]);
+        assert_eq!(on(5), [true, true, true, false]);
+        assert_eq!(on(6), [true, true, true, true]);
         let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
         assert_eq!(bestiary(4), Bestiary::Desert);
         assert_eq!(bestiary(5), Bestiary::Cobras);
+        assert_eq!(bestiary(6), Bestiary::Burrows);
     }
 }

@@ -18,10 +18,16 @@ pub enum Species {
     /// Wanders as a snake does, and spits poison at the camel it sees in a straight line
     /// within reach (rules version 5 on).
     Cobra,
+    /// Never sleeps; shrieks when it sees the camel, waking every sleeper in earshot, and
+    /// runs (rules version 6 on).
+    Meerkat,
+    /// Sleeps under the sand, unseen, until the camel steps beside it; then hunts (rules
+    /// version 6 on).
+    Sandworm,
 }
 
 impl Species {
-    pub const ALL: [Species; 8] = [
+    pub const ALL: [Species; 10] = [
         Species::Camel,
         Species::Snake,
         Species::Elephant,
@@ -30,6 +36,8 @@ impl Species {
         Species::Jackal,
         Species::Scorpion,
         Species::Cobra,
+        Species::Meerkat,
+        Species::Sandworm,
     ];
 
     pub fn name(self) -> &'static str {
@@ -42,6 +50,8 @@ impl Species {
             Species::Jackal => "jackal",
             Species::Scorpion => "scorpion",
             Species::Cobra => "cobra",
+            Species::Meerkat => "meerkat",
+            Species::Sandworm => "sandworm",
         }
     }
 
@@ -59,6 +69,8 @@ impl Species {
             Species::Jackal => 'j',
             Species::Scorpion => 'S',
             Species::Cobra => 'c',
+            Species::Meerkat => 'm',
+            Species::Sandworm => 'W',
         }
     }
 
@@ -78,6 +90,9 @@ impl Species {
             // Slow: two actions in three ticks under nethack, every second tick under classic.
             Species::Scorpion => (8, 150, 150),
             Species::Cobra => (12, 100, 100),
+            // Quick: five actions in four ticks under nethack.
+            Species::Meerkat => (15, 150, 80),
+            Species::Sandworm => (10, 150, 120),
         };
         Stats {
             speed,
@@ -96,6 +111,8 @@ impl Species {
             Species::Jackal => 7,
             Species::Scorpion => 9,
             Species::Cobra => 5,
+            Species::Meerkat => 3,
+            Species::Sandworm => 14,
         }
     }
 
@@ -110,6 +127,8 @@ impl Species {
             Species::Jackal => (1, 3),
             Species::Scorpion => (1, 2),
             Species::Cobra => (1, 2),
+            Species::Meerkat => (1, 1),
+            Species::Sandworm => (3, 6),
         }
     }
 
@@ -123,17 +142,54 @@ impl Species {
             Species::Jackal => "bites",
             Species::Scorpion => "stings",
             Species::Cobra => "spits at",
+            Species::Meerkat => "nips",
+            Species::Sandworm => "bites",
         }
     }
 
     /// Whether it hunts the camel: follows it by sight and remembers where it saw it.
     pub fn hunts(self) -> bool {
-        matches!(self, Species::Jackal | Species::Scorpion)
+        matches!(
+            self,
+            Species::Jackal | Species::Scorpion | Species::Sandworm
+        )
     }
 
     /// Whether it runs from the camel when badly hurt.
     pub fn flees(self) -> bool {
         self == Species::Jackal
+    }
+
+    /// Whether the night's cold makes it sluggish (rules version 6 on).
+    pub fn is_cold_blooded(self) -> bool {
+        matches!(
+            self,
+            Species::Snake | Species::Cobra | Species::Scorpion | Species::Spider
+        )
+    }
+
+    /// Whether a level may place it asleep (rules version 6 on): a sandworm always is, a
+    /// meerkat (the desert's sentry) and an egg never, the others one time in two.
+    pub fn sleeps(self) -> Sleep {
+        match self {
+            Species::Sandworm => Sleep::Always,
+            Species::Camel | Species::Meerkat | Species::SpiderEgg => Sleep::Never,
+            _ => Sleep::Often,
+        }
+    }
+
+    /// How far off, in king moves, a sleeper of this species may hear the camel: a
+    /// sandworm under the sand feels only a step beside it.
+    pub fn hearing(self) -> u16 {
+        match self {
+            Species::Sandworm => 1,
+            _ => HEARING,
+        }
+    }
+
+    /// Whether, asleep, it is out of sight even where the camel sees.
+    pub fn hides_asleep(self) -> bool {
+        self == Species::Sandworm
     }
 
     /// Turns of poison its attack gives whoever it hurts, if it is venomous.
@@ -158,6 +214,18 @@ impl Species {
 /// How far a cobra spits, in cells along a row, column or diagonal.
 pub const COBRA_REACH: u16 = 4;
 
+/// How far a sleeper hears the camel, in king moves: it wakes with a chance of
+/// `(hearing + 1 - distance) / (hearing + 1)` each of its turns.
+pub const HEARING: u16 = 7;
+
+/// How readily a level places a creature asleep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sleep {
+    Never,
+    Often,
+    Always,
+}
+
 /// How an actor decides what to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Behaviour {
@@ -171,6 +239,8 @@ pub enum Behaviour {
     Wander,
     /// As its species does in the game.
     Natural,
+    /// Asleep until it hears the camel or is hurt; then `Natural` (rules version 6 on).
+    Asleep,
 }
 
 impl Behaviour {
@@ -181,6 +251,7 @@ impl Behaviour {
             Behaviour::Rest => "rest",
             Behaviour::Wander => "wander",
             Behaviour::Natural => "natural",
+            Behaviour::Asleep => "asleep",
         }
     }
 }

@@ -14,10 +14,13 @@ use crate::map::{Map, Terrain};
 use crate::message::Msg;
 use crate::rules::{Rules, RulesVersion};
 use crate::scenario::{find, Scenario};
-use crate::species::Species;
+use crate::species::{Behaviour, Species};
 use crate::state::{Need, Observer, State};
 use crate::tape::{Event, Header, Ruleset};
 use crate::world::Change;
+
+mod desert;
+mod sleep;
 
 fn scenario(toml: &str) -> (State, u64) {
     let scenario: Scenario = toml::from_str(toml).expect("test scenario parses");
@@ -358,6 +361,11 @@ fn on_level(seed: u64, ruleset: Ruleset, rows: &[&str]) -> (Live, Vec<Event>) {
 
 /// `on_level`, the game played under `rules`.
 fn on_level_under(rules: Rules, seed: u64, rows: &[&str]) -> (Live, Vec<Event>) {
+    onto(rules, seed, level_of(rows))
+}
+
+/// The first level drawn as `rows` (see `on_level`), every creature awake.
+fn level_of(rows: &[&str]) -> Level {
     let mut map = Map::filled(rows[0].len() as u16, rows.len() as u16, Terrain::Sand);
     let (mut start, mut creatures) = (Pos::new(0, 0), vec![]);
     for (y, row) in rows.iter().enumerate() {
@@ -365,20 +373,19 @@ fn on_level_under(rules: Rules, seed: u64, rows: &[&str]) -> (Live, Vec<Event>) 
             let at = Pos::new(x as i16, y as i16);
             match Species::ALL.into_iter().find(|s| s.glyph() == glyph) {
                 Some(Species::Camel) => start = at,
-                Some(species) => creatures.push((species, at)),
+                Some(species) => creatures.push((species, at, Behaviour::Natural)),
                 None => map.set_terrain(at, Terrain::from_glyph(glyph).expect("a terrain glyph")),
             }
         }
     }
-    let level = Level {
+    Level {
         depth: 1,
         map,
         start,
         items: vec![],
         creatures,
         mycology: None,
-    };
-    onto(rules, seed, level)
+    }
 }
 
 fn onto(rules: Rules, seed: u64, level: Level) -> (Live, Vec<Event>) {

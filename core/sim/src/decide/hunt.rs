@@ -71,7 +71,7 @@ fn roam(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDra
 
 /// The free neighbouring cell farthest from `threat` (by king moves, then by straight
 /// distance, then in `Direction::ALL` order); resting where it is if no cell is farther.
-fn flee(world: &World, me: &Actor, threat: Pos) -> Action {
+pub(super) fn flee(world: &World, me: &Actor, threat: Pos) -> Action {
     let distance = |p: Pos| {
         let (dx, dy) = (i32::from(p.x - threat.x), i32::from(p.y - threat.y));
         (p.distance(threat), dx * dx + dy * dy)

@@ -15,7 +15,8 @@ use crate::rng::{Draws, NeedDraw};
 use crate::species::Species;
 use crate::world::World;
 
-pub use creatures::{BROOD_LIMIT, EGG_WAITS, KNOCKOUT_TURNS};
+pub(crate) use creatures::sleepers_near;
+pub use creatures::{BROOD_LIMIT, EGG_WAITS, KNOCKOUT_TURNS, SHRIEK_REACH};
 pub use hunt::HUNT_REACH;
 
 /// What `id` does now: the player's `command`, or what its behaviour chooses.

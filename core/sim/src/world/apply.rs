@@ -12,6 +12,7 @@ use super::{Actor, Condition, Outcome, World};
 use crate::action::Action;
 use crate::bags::Bags;
 use crate::command::Slot;
+use crate::desert::WATERSKIN;
 use crate::energy::{Energy, Stats};
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
@@ -114,6 +115,16 @@ pub enum Change {
         open: bool,
     },
     Identify(Look),
+    /// The camel takes a sip from its waterskin.
+    Sip,
+    /// `sips` go into the camel's waterskin, as many as it has room for.
+    Fill {
+        sips: u16,
+    },
+    /// A sleeper wakes, and does as its species does from now on.
+    Wake {
+        actor: ActorId,
+    },
     /// The camel arrives on a new level (the first, or the next one down); the actors of
     /// the level left behind are gone.
     NewLevel(Box<Level>),
@@ -169,6 +180,9 @@ impl World {
             Change::Land { slot, at, .. } => self.apply_land(slot, at),
             Change::Door { at, open } => self.apply_door(at, open),
             Change::Identify(look) => self.mycology.identify(look),
+            Change::Sip => self.water -= 1,
+            Change::Fill { sips } => self.water = (self.water + sips).min(WATERSKIN),
+            Change::Wake { actor } => self.actors[actor.index()].behaviour = Behaviour::Natural,
             Change::NewLevel(ref level) => self.apply_new_level(level),
             Change::Say(msg) => self.messages.push(Message {
                 tick: self.tick,
@@ -321,10 +335,13 @@ impl World {
                 ));
                 self.player = Some(id);
                 self.bags = Bags::of(&STARTING_KIT);
+                if self.rules.desert_clock() {
+                    self.water = WATERSKIN;
+                }
             }
         }
-        for &(species, at) in &level.creatures {
-            self.add_actor(Actor::new(species, Behaviour::Natural, at, species.stats()));
+        for &(species, at, behaviour) in &level.creatures {
+            self.add_actor(Actor::new(species, behaviour, at, species.stats()));
         }
         self.look_around();
     }

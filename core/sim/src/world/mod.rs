@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::action::Action;
 use crate::bags::Bags;
 use crate::clocks::Clocks;
+use crate::desert::TimeOfDay;
 use crate::energy::{Clock, Energy, Pace, Stats};
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
@@ -242,6 +243,8 @@ pub struct World {
     explored: CellSet,
     /// Creatures the camel has killed.
     kills: u32,
+    /// Sips left in the camel's waterskin (rules version 6 on; 0 before, and unused).
+    water: u16,
 }
 
 impl World {
@@ -267,6 +270,7 @@ impl World {
             sight: CellSet::empty(&map),
             explored: CellSet::empty(&map),
             kills: 0,
+            water: 0,
             map,
         }
     }
@@ -415,16 +419,24 @@ impl World {
         self.clocks.get(id).is_some_and(|c| c.dashing)
     }
 
-    /// How fast `id` goes just now.
+    /// How fast `id` goes just now: its dash and conditions, and the time of day.
     #[inline]
     pub fn pace(&self, id: ActorId) -> Pace {
-        let conditions = self.actors.get(id.index()).map(|a| a.conditions);
-        let conditions = conditions.unwrap_or_default();
-        Pace {
+        let Some(actor) = self.actors.get(id.index()) else {
+            return Pace::default();
+        };
+        let conditions = actor.conditions;
+        let mut pace = Pace {
             dashing: self.is_dashing(id),
             hasted: conditions.has(Condition::Haste),
             slowed: conditions.has(Condition::Slow),
+            ..Pace::default()
+        };
+        if let Some(time) = self.time_of_day() {
+            pace.sweltering = time.is_hot() && self.is_player(id);
+            pace.numb = time.is_cold() && actor.species.is_cold_blooded();
         }
+        pace
     }
 
     /// Actions `id` has taken so far.
@@ -440,6 +452,13 @@ impl World {
         self.sight.contains(pos)
     }
 
+    /// Whether the camel sees the actor `id`: where it stands is in sight, and it is not
+    /// hidden there (`is_hidden`).
+    #[inline]
+    pub fn sees_actor(&self, id: ActorId) -> bool {
+        self.sees(self.actor_at(id).pos) && !self.is_hidden(id)
+    }
+
     /// Whether the camel has seen `pos` on this level.
     pub fn remembers(&self, pos: Pos) -> bool {
         self.explored.contains(pos)
@@ -453,6 +472,24 @@ impl World {
     /// Creatures the camel has killed.
     pub fn kills(&self) -> u32 {
         self.kills
+    }
+
+    /// Sips left in the camel's waterskin (under the desert's clock: `Rules::desert_clock`).
+    pub fn water(&self) -> u16 {
+        self.water
+    }
+
+    /// The part of the day it is, if the desert has a clock under these rules.
+    #[inline]
+    pub fn time_of_day(&self) -> Option<TimeOfDay> {
+        self.rules.desert_clock().then(|| TimeOfDay::at(self.tick))
+    }
+
+    /// Whether `id` is out of sight wherever it is: a sandworm asleep under the sand.
+    #[inline]
+    pub fn is_hidden(&self, id: ActorId) -> bool {
+        let a = self.actor_at(id);
+        a.behaviour == Behaviour::Asleep && a.species.hides_asleep()
     }
 
     /// What `action` costs `id` now.

@@ -11,6 +11,7 @@ use crate::action::Action;
 use crate::bags::Bags;
 use crate::clocks::Clocks;
 use crate::consistency::{Inconsistency, MOST_COUNT};
+use crate::desert::WATERSKIN;
 use crate::energy::{Clock, Energy, Stats};
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
@@ -54,6 +55,7 @@ pub(crate) struct WorldParts {
     pub(crate) outcome: Option<Outcome>,
     pub(crate) explored: CellSet,
     pub(crate) kills: u32,
+    pub(crate) water: u16,
 }
 
 /// Everything an actor holds, as `WorldParts` holds it, with what its clock keeps that
@@ -99,6 +101,7 @@ impl World {
             outcome,
             explored,
             kills,
+            water,
         } = parts;
         check_rules(rules.ruleset())?;
         map.check()?;
@@ -136,6 +139,7 @@ impl World {
             sight: CellSet::default(),
             explored,
             kills,
+            water,
         };
         world.check()?;
         for i in 0..world.actors.len() {
@@ -296,14 +300,18 @@ impl World {
         Ok(())
     }
 
-    /// The tick can go on counting, and the camel has killed no more creatures than there
-    /// have been (each dies once).
+    /// The tick can go on counting, the camel has killed no more creatures than there
+    /// have been (each dies once), and its waterskin holds no more than it can (a sip
+    /// more would be lost, not kept).
     fn check_counts(&self) -> Result<(), Inconsistency> {
         if self.tick.0 > MOST_COUNT {
             return Err(Inconsistency::Count);
         }
         if self.kills as usize > self.actors.len() {
             return Err(Inconsistency::Kills);
+        }
+        if self.water > WATERSKIN {
+            return Err(Inconsistency::Water);
         }
         Ok(())
     }
@@ -450,6 +458,8 @@ mod tests {
         assert_eq!(tick, Inconsistency::Count);
         let kills = refused(|w| w.kills = w.actors.len() as u32 + 1);
         assert_eq!(kills, Inconsistency::Kills);
+        let water = refused(|w| w.water = WATERSKIN + 1);
+        assert_eq!(water, Inconsistency::Water);
     }
 
     #[test]
