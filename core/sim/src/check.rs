@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use crate::bags::LETTERS;
 use crate::command::{Command, Slot};
 use crate::geometry::Direction;
 use crate::ids::ActorId;
@@ -23,7 +24,7 @@ pub enum Rejection {
     NothingHere,
     #[error("Your bags are full.")]
     BagsFull,
-    #[error("You have no item {}.", .0.letter())]
+    #[error("{}", no_item(.0))]
     NoSuchItem(Slot),
     #[error("You cannot eat {}.", a(.0.noun()))]
     CannotEat(Item),
@@ -39,6 +40,19 @@ pub enum Rejection {
     NoStairs,
     #[error("You have already dashed this turn.")]
     AlreadyDashed,
+}
+
+/// Why `slot` holds nothing: an empty letter, or (in a crafted tape) a slot past `z`,
+/// which no letter names.
+fn no_item(slot: &Slot) -> String {
+    if usize::from(slot.0) < LETTERS {
+        format!("You have no item {}.", slot.letter())
+    } else {
+        format!(
+            "There is no slot {} in your bags: they run from a to z.",
+            slot.0 + 1
+        )
+    }
 }
 
 /// Whether the camel `id` may do `command` in `world` now that it is its turn (whose

@@ -644,6 +644,24 @@ fn walking_off_the_map_is_blocked_like_a_cactus() {
     );
 }
 
+/// An empty letter is named; a slot past `z` (only a crafted tape holds one) is not
+/// called `z`.
+#[test]
+fn a_missing_item_is_named_by_its_letter_or_its_slot() {
+    let (live, _) = on_sand(8, Ruleset::CLASSIC, Pos::new(0, 0), vec![]);
+    let refused = |slot| {
+        live.state()
+            .validate(&Command::Drop(Slot(slot)))
+            .unwrap_err()
+    };
+    assert_eq!(refused(25).to_string(), "You have no item z.");
+    let past = refused(26).to_string();
+    assert_eq!(
+        past,
+        "There is no slot 27 in your bags: they run from a to z."
+    );
+}
+
 /// Rules of the kept version `version`, nethack time.
 fn version(version: u16) -> Rules {
     Rules::new(RulesVersion::kept(version).unwrap(), Ruleset::NETHACK)
