@@ -245,6 +245,7 @@ fn the_version_6_goldens_play_its_new_rules() {
     for kind in [
         "Wakes",
         "Shrieks",
+        "SandStirs",
         "Filled",
         "WaterLow",
         "WaterGone",
