@@ -6,12 +6,13 @@ use sandglass_sim::action::Action;
 use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT, THIRST_EVERY, WATERSKIN};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::geometry::Pos;
+use sandglass_sim::level::Bestiary;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::rules;
-use sandglass_sim::species::{Behaviour, Species, COBRA_REACH};
+use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE};
 use sandglass_sim::text::{a, capitalise};
 use sandglass_sim::world::{Actor, World};
-use sandglass_sim::{State, EGG_WAITS, SHRIEK_REACH};
+use sandglass_sim::{is_provoked, State, EGG_WAITS, SHRIEK_REACH};
 
 /// The lines describing `pos` as the camel knows it.
 pub fn describe(state: &State, pos: Pos) -> Vec<String> {
@@ -145,6 +146,13 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
         Species::Meerkat => format!(
             "keeping watch; on seeing you it shrieks, waking sleepers within {SHRIEK_REACH} cells, and runs"
         ),
+        Species::Hyena => format!(
+            "roaming with its pack; it howls when it sees you, and bites {PACK_BITE} harder while another hyena is beside you"
+        ),
+        Species::Tortoise if is_provoked(actor) => {
+            "enraged; it comes straight for you, trampling cacti, and crushes what it meets".into()
+        }
+        Species::Tortoise => "grazing; harmless unless hurt, and slow".into(),
         _ => "wandering".into(),
     }
 }
@@ -156,18 +164,20 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         return vec![];
     };
     let quarter = DAY_TICKS / 4;
-    vec![
+    let mut lines = vec![
         format!(
             "A day is {DAY_TICKS} ticks: morning, noon, evening and night, {quarter} each; now {}.",
             now.name()
         ),
         format!(
-            "At noon your steps cost {}/{} and you drink twice as fast; at night snakes,",
+            "At noon your steps cost {}/{} and you drink twice as fast. At night the cold",
             HEAT.0, HEAT.1
         ),
         format!(
-            "cobras, scorpions and spiders are numb with cold and act at {}/{} cost.",
-            COLD.0, COLD.1
+            "numbs {}: they act at {}/{} cost.",
+            cold_blooded(state),
+            COLD.0,
+            COLD.1
         ),
         format!(
             "Your waterskin holds {WATERSKIN} sips: one every {THIRST_EVERY} turns, every {} at noon.",
@@ -180,7 +190,33 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         "Many creatures sleep: the nearer you pass, the likelier they wake. A meerkat".into(),
         "that sees you shrieks them all awake. Where the sand stirs, a sandworm lies".into(),
         "unseen beneath: step away before you stand beside it.".into(),
-    ]
+    ];
+    if state.world().rules().bestiary() >= Bestiary::Herds {
+        lines.extend([
+            "Hyenas run in pairs: one that sees you howls the other awake and onto you,".into(),
+            format!("and each bites {PACK_BITE} harder while both stand beside you: meet them in a gap."),
+            "A tortoise grazes, harmless until hurt; then it comes for you, slow but hard-hitting,".into(),
+            "and cacti do not stop it: it tramples them flat.".into(),
+        ]);
+    }
+    lines
+}
+
+/// The cold-blooded kinds the game's levels hold, by name: "snakes, cobras, ... and spiders".
+fn cold_blooded(state: &State) -> String {
+    let kinds: Vec<String> = state
+        .world()
+        .rules()
+        .bestiary()
+        .species()
+        .filter(|s| s.is_cold_blooded())
+        .map(|s| format!("{}s", s.name()))
+        .collect();
+    match kinds.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// What the game's rules version means, for the help screen.

@@ -254,3 +254,17 @@ fn the_version_6_goldens_play_its_new_rules() {
         assert!(said.0.contains(kind), "no golden of version 6 says {kind}");
     }
 }
+
+/// The version-7 goldens meet its new creatures: a hyena's howl is heard.
+#[test]
+fn the_version_7_goldens_play_its_new_rules() {
+    let mut said = Sayings::default();
+    for path in GOLDEN_FILES.iter().filter(|p| p.starts_with("v7/")) {
+        let recording = read_golden(path);
+        let rules = Rules::of(&recording.header).unwrap();
+        fold(rules, recording.events, &mut said).unwrap();
+    }
+    for kind in ["Howls", "Tramples"] {
+        assert!(said.0.contains(kind), "no golden of version 7 says {kind}");
+    }
+}

@@ -1,14 +1,13 @@
 //! `cargo xtask bot-report`: the bot plays a game on each of many seeds, under both
-//! rulesets and the newest rules, and the report says how far it got: wins, deaths by
+//! rulesets and the newest rules (or the version `--rules` names), and the report says how far it got: wins, deaths by
 //! what, depths reached and the turns taken, as Markdown tables for BENCHMARKS.md.
 
 use std::collections::BTreeMap;
 
 use sandglass_sim::bot::Bot;
 use sandglass_sim::message::Msg;
-use sandglass_sim::rules::NEWEST;
 use sandglass_sim::score::Score;
-use sandglass_sim::{LiveTape, Outcome, Rules, Ruleset, State};
+use sandglass_sim::{LiveTape, Outcome, Rules, RulesVersion, Ruleset, State};
 
 /// A game the bot has not finished after this many commands is counted as stuck.
 const GIVE_UP: u64 = 30_000;
@@ -22,14 +21,21 @@ struct Game {
     cause: Option<&'static str>,
 }
 
-pub fn run(seeds: u64) -> anyhow::Result<()> {
-    println!("Rules version {NEWEST}, seeds 1 to {seeds}, the bot seeing what the camel sees.\n");
+pub fn run(seeds: u64, version: Option<u16>) -> anyhow::Result<()> {
+    let version = match version {
+        Some(number) => RulesVersion::kept(number)?,
+        None => RulesVersion::NEWEST,
+    };
+    println!(
+        "Rules version {}, seeds 1 to {seeds}, the bot seeing what the camel sees.\n",
+        version.number()
+    );
     println!("| ruleset | won | died | unfinished | median depth | median ticks | median ticks of a win |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     let mut tables = vec![];
     for ruleset in Ruleset::NAMED {
         let games = (1..=seeds)
-            .map(|seed| play(ruleset, seed))
+            .map(|seed| play(Rules::new(version, ruleset), seed))
             .collect::<anyhow::Result<Vec<Game>>>()?;
         let count =
             |want: fn(Option<Outcome>) -> bool| games.iter().filter(|g| want(g.outcome)).count();
@@ -76,9 +82,9 @@ pub fn run(seeds: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The bot's game on `seed` under `ruleset` and the newest rules.
-fn play(ruleset: Ruleset, seed: u64) -> anyhow::Result<Game> {
-    let mut game = LiveTape::new(Rules::newest(ruleset), seed);
+/// The bot's game on `seed` under `rules`.
+fn play(rules: Rules, seed: u64) -> anyhow::Result<Game> {
+    let mut game = LiveTape::new(rules, seed);
     Bot::new(seed).play(&mut game, GIVE_UP)?;
     let state = game.state();
     let score = Score::of(state);

@@ -40,6 +40,10 @@ enum Cmd {
     BotReport {
         #[arg(long, default_value_t = 100)]
         seeds: u64,
+        /// The rules version to play under: the newest unless named, so that a rules
+        /// change can be weighed against the version before it.
+        #[arg(long, value_name = "VERSION")]
+        rules: Option<u16>,
     },
 }
 
@@ -47,7 +51,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Cmd::RecordGoldens { dir } => goldens::run(&dir),
         Cmd::BenchWindow { bench, frame_stats } => bench_window(bench, frame_stats),
-        Cmd::BotReport { seeds } => bots::run(seeds),
+        Cmd::BotReport { seeds, rules } => bots::run(seeds, rules),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

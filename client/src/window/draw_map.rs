@@ -116,6 +116,8 @@ enum Sym {
     Cobra,
     Meerkat,
     Sandworm,
+    Hyena,
+    Tortoise,
     Food,
     Mushroom,
     Stone,
@@ -143,6 +145,8 @@ pub const GLYPHS: &[Glyph] = &[
     creature('c'), // cobra
     creature('m'), // meerkat
     creature('W'), // sandworm
+    creature('h'), // hyena
+    creature('T'), // tortoise
     thing('%'),    // dates and fruit
     thing('♠'),    // mushroom
     thing('*'),    // stone
@@ -213,6 +217,8 @@ fn species_look(species: Species) -> (Sym, Color) {
         Species::Cobra => (Sym::Cobra, rgb(0x5ae0e0)),
         Species::Meerkat => (Sym::Meerkat, rgb(0xffe070)),
         Species::Sandworm => (Sym::Sandworm, rgb(0xff9ec8)),
+        Species::Hyena => (Sym::Hyena, rgb(0xff5ad0)),
+        Species::Tortoise => (Sym::Tortoise, rgb(0x5a8cff)),
     }
 }
 

@@ -68,6 +68,13 @@ pub enum Action {
     Wake,
     /// A meerkat's cry: every sleeper within `SHRIEK_REACH` wakes (rules version 6 on).
     Shriek,
+    /// A hyena's call: its packmates in earshot wake and learn where the camel is (rules
+    /// version 7 on).
+    Howl,
+    /// A tortoise flattens the cactus at `at` to sand (rules version 7 on).
+    Trample {
+        at: Pos,
+    },
 }
 
 impl Action {
@@ -106,6 +113,8 @@ impl Action {
             Action::Hatch => "hatch",
             Action::Wake => "wake",
             Action::Shriek => "shriek",
+            Action::Howl => "howl",
+            Action::Trample { .. } => "trample",
         }
     }
 
@@ -122,7 +131,7 @@ impl Action {
     pub(crate) fn cell(&self) -> Option<Pos> {
         match *self {
             Action::Step { to } | Action::Charge { to, .. } | Action::LayEgg { at: to } => Some(to),
-            Action::Open(at) | Action::Close(at) => Some(at),
+            Action::Open(at) | Action::Close(at) | Action::Trample { at } => Some(at),
             Action::Throw { lands, .. } => Some(lands),
             _ => None,
         }

@@ -4,6 +4,7 @@
 //! camel knows and no more: the cells it remembers, the creatures it sees.
 
 use crate::command::{Command, Slot};
+use crate::decide::is_provoked;
 use crate::drive::{Game, LiveTape};
 use crate::geometry::{Direction, Pos};
 use crate::item::{Effect, Item};
@@ -14,6 +15,7 @@ use crate::rules::Rules;
 use crate::species::{Behaviour, Species};
 use crate::state::{Need, State};
 use crate::tape::Tape;
+use crate::world::Actor;
 
 pub struct Bot {
     dice: Expander,
@@ -119,12 +121,22 @@ impl Bot {
                 wishes.push(Command::Eat(slot));
             }
         }
+        // Walk away from an angry tortoise: it is too slow to follow, and hits hard.
+        if let Some(giant) = angry_tortoise_beside(state, pos) {
+            let away = Direction::ALL
+                .into_iter()
+                .filter(|&d| world.map().is_free(pos.step(d)))
+                .max_by_key(|&d| pos.step(d).distance(giant));
+            wishes.extend(away.map(Command::Move));
+        }
         // Fight whatever is adjacent, in sight and awake; let sleepers lie.
         for dir in Direction::ALL {
             let occupant = world.map().occupant(pos.step(dir));
             let seen = occupant.filter(|&id| world.sees_actor(id));
             let awake = seen.and_then(|id| world.actor(id));
-            if awake.is_some_and(|a| a.behaviour() != Behaviour::Asleep) {
+            // A tortoise left alone harms nobody.
+            let peaceful = |a: &Actor| a.species() == Species::Tortoise && !is_provoked(a);
+            if awake.is_some_and(|a| a.behaviour() != Behaviour::Asleep && !peaceful(a)) {
                 wishes.push(Command::Move(dir));
             }
         }
@@ -228,6 +240,17 @@ fn route(state: &State, from: Pos, goal: Goal) -> Option<Direction> {
 }
 
 /// Whether a creature the camel sees that could hurt it is within a few cells.
+/// Where a provoked tortoise the camel sees stands beside `at`, if one does.
+fn angry_tortoise_beside(state: &State, at: Pos) -> Option<Pos> {
+    let world = state.world();
+    Direction::ALL.into_iter().map(|d| at.step(d)).find(|&p| {
+        world.map().occupant(p).is_some_and(|id| {
+            let a = world.actor_at(id);
+            world.sees_actor(id) && a.species() == Species::Tortoise && is_provoked(a)
+        })
+    })
+}
+
 fn threatened(state: &State, at: Pos) -> bool {
     let world = state.world();
     world.actors().any(|(id, actor)| {

@@ -138,7 +138,7 @@ fn free_spots(map: &Map, reachable: &[Pos], start: Pos, goal: Pos, rng: &mut Exp
 
 /// Which creatures the levels hold, and how many at each depth: a table per rules version
 /// that changed them (`Rules::bestiary`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Bestiary {
     /// Rules versions 2 to 4: snakes, spiders, elephants, jackals and scorpions.
     Desert,
@@ -146,18 +146,27 @@ pub enum Bestiary {
     Cobras,
     /// Rules version 6: the cobras', meerkats and sandworms; many creatures asleep.
     Burrows,
+    /// Rules version 7: the burrows', hyenas in packs and tortoises that trample cacti.
+    Herds,
 }
 
 impl Bestiary {
     /// Whether its levels place creatures asleep: from `Burrows` on.
     pub fn has_sleepers(self) -> bool {
-        self == Bestiary::Burrows
+        self >= Bestiary::Burrows
+    }
+
+    /// Every kind its levels hold, hatchlings aside, in the order of `counts`: the
+    /// deepest level holds them all.
+    pub fn species(self) -> impl Iterator<Item = Species> {
+        self.counts(DEEPEST).into_iter().map(|(species, _)| species)
     }
 
     /// How many of each creature a level of `depth` holds: more, and more kinds, deeper.
     /// Jackals come from depth 2, scorpions from depth 3; under `Cobras`, cobras from
     /// depth 2, placed after the others; under `Burrows`, meerkats from depth 1 and
-    /// sandworms from depth 2, placed after the cobras.
+    /// sandworms from depth 2, placed after the cobras; under `Herds`, tortoises from
+    /// depth 4 and a pack of two hyenas from depth 7, placed last.
     pub fn counts(self, depth: u8) -> Vec<(Species, u32)> {
         let d = u32::from(depth);
         let mut counts = vec![
@@ -170,14 +179,23 @@ impl Bestiary {
         if self != Bestiary::Desert {
             counts.push((Species::Cobra, (d + 1) / 3));
         }
-        if self == Bestiary::Burrows {
+        if self >= Bestiary::Burrows {
             counts.push((Species::Meerkat, 1 + d / 4));
             counts.push((Species::Sandworm, (d + 1) / 3));
+        }
+        if self >= Bestiary::Herds {
+            counts.push((Species::Tortoise, d.saturating_sub(1) / 3));
+            counts.push((Species::Hyena, PACK * (d.saturating_sub(4) / 3)));
         }
         counts
     }
 }
 
+/// How many hyenas run together.
+const PACK: u32 = 2;
+
+/// Each creature on a spot of its own, taken from the end of `spots`; a hyena that
+/// follows another into a pack takes the free spot nearest its packmate instead.
 fn place_creatures(
     spots: &mut Vec<Pos>,
     depth: u8,
@@ -186,13 +204,28 @@ fn place_creatures(
     let counts = bestiary.counts(depth);
     let mut creatures = vec![];
     for (species, count) in counts {
-        for _ in 0..count {
-            if let Some(at) = spots.pop() {
+        for i in 0..count {
+            let spot = match creatures.last() {
+                Some(&(_, leader, _)) if species == Species::Hyena && i % PACK != 0 => {
+                    nearest(spots, leader)
+                }
+                _ => spots.pop(),
+            };
+            if let Some(at) = spot {
                 creatures.push((species, at, Behaviour::Natural));
             }
         }
     }
     creatures
+}
+
+/// Takes the spot nearest `to` out of `spots` (the last of equally near ones).
+fn nearest(spots: &mut Vec<Pos>, to: Pos) -> Option<Pos> {
+    let (index, _) = spots
+        .iter()
+        .enumerate()
+        .min_by_key(|&(i, p)| (p.distance(to), std::cmp::Reverse(i)))?;
+    Some(spots.remove(index))
 }
 
 /// Sends to sleep every creature that always sleeps, and one in two of those that often do.

@@ -40,7 +40,7 @@ pub mod world;
 pub use check::Rejection;
 pub use command::{Command, Slot};
 pub use consistency::{Inconsistency, MOST_STATE_BYTES};
-pub use decide::{BROOD_LIMIT, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS, SHRIEK_REACH};
+pub use decide::{is_provoked, BROOD_LIMIT, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS, SHRIEK_REACH};
 pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Game, Live, LiveTape};
 pub use encoding::DecodeError;
 pub use recording::{CheckError, Recording};

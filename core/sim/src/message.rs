@@ -71,6 +71,10 @@ pub enum Msg {
     Parched,
     /// The camel stepped near a hidden sleeper (a sandworm).
     SandStirs,
+    /// A hyena howled: heard wherever the camel is.
+    Howls,
+    /// A tortoise trampled a cactus where the camel sees it.
+    Tramples,
 }
 
 impl fmt::Display for Msg {
@@ -158,6 +162,8 @@ impl fmt::Display for Msg {
             Msg::WaterGone => write!(f, "You drink the last of your water."),
             Msg::Parched => write!(f, "You are parched, and weaken (1)."),
             Msg::SandStirs => write!(f, "The sand stirs nearby. Something lies beneath."),
+            Msg::Howls => write!(f, "A hyena howls, and the pack answers."),
+            Msg::Tramples => write!(f, "The tortoise tramples a cactus flat."),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::action::{Action, ActionRecord};
 use crate::command::Slot;
-use crate::decide::sleepers_near;
+use crate::decide::{pack_unaware, sleepers_near};
 use crate::desert::{sip_due, TimeOfDay, FRUIT_WATER, WATERSKIN};
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
@@ -166,6 +166,8 @@ impl State {
             Action::Hatch => self.perform_hatch(id, obs),
             Action::Wake => self.perform_wake(id, obs),
             Action::Shriek => self.perform_shriek(id, obs),
+            Action::Howl => self.perform_howl(id, obs),
+            Action::Trample { at } => self.perform_trample(at, obs),
         }
     }
 
@@ -185,6 +187,27 @@ impl State {
         for actor in sleepers {
             self.change(Change::Wake { actor }, obs);
         }
+    }
+
+    /// The hyena's packmates in earshot that do not know where the camel is wake and
+    /// learn it. A howl carries: the camel hears it wherever it is.
+    fn perform_howl(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let Some(camel) = self.world().player().map(|c| c.pos()) else {
+            return;
+        };
+        self.say(Msg::Howls, obs);
+        let unaware: Vec<ActorId> = pack_unaware(self.world(), id).collect();
+        for actor in unaware {
+            if self.world().actor_at(actor).behaviour() == Behaviour::Asleep {
+                self.change(Change::Wake { actor }, obs);
+            }
+            self.change(Change::Alert { actor, at: camel }, obs);
+        }
+    }
+
+    fn perform_trample(&mut self, at: Pos, obs: &mut impl Observer) {
+        self.change(Change::Trample { at }, obs);
+        self.say_seen(at, Msg::Tramples, obs);
     }
 
     pub(crate) fn say(&mut self, msg: Msg, obs: &mut impl Observer) {

@@ -25,7 +25,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 5] = [2, 3, 4, 5, 6];
+pub const KEPT: [u16; 6] = [2, 3, 4, 5, 6, 7];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -151,12 +151,17 @@ const fn switches(version: RulesVersion) -> Switches {
         bestiary: Bestiary::Burrows,
         ..V5
     };
+    const V7: Switches = Switches {
+        bestiary: Bestiary::Herds,
+        ..V6
+    };
     match version.0 {
         2 => V2,
         3 => V3,
         4 => V4,
         5 => V5,
-        _ => V6,
+        6 => V6,
+        _ => V7,
     }
 }
 
@@ -236,7 +241,8 @@ impl Rules {
     /// The creatures the levels hold (a table per version): cobras came in 5, to give a
     /// threat that strikes from a distance, answered by keeping out of its lines;
     /// sleepers in 6, with meerkats, sentries that wake them, and sandworms, an ambush
-    /// under the sand: a careful camel can pass a sleeper by.
+    /// under the sand: a careful camel can pass a sleeper by; hyenas and tortoises in 7,
+    /// a pack best met in a gap and a giant the cacti do not stop.
     #[inline]
     pub fn bestiary(&self) -> Bestiary {
         self.switches.bestiary
@@ -309,9 +315,11 @@ mod tests {
         assert_eq!(on(4), [true, true, true, false]);
         assert_eq!(on(5), [true, true, true, false]);
         assert_eq!(on(6), [true, true, true, true]);
+        assert_eq!(on(7), [true, true, true, true]);
         let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
         assert_eq!(bestiary(4), Bestiary::Desert);
         assert_eq!(bestiary(5), Bestiary::Cobras);
         assert_eq!(bestiary(6), Bestiary::Burrows);
+        assert_eq!(bestiary(7), Bestiary::Herds);
     }
 }

@@ -24,10 +24,16 @@ pub enum Species {
     /// Sleeps under the sand, unseen, until the camel steps beside it; then hunts (rules
     /// version 6 on).
     Sandworm,
+    /// Runs in a pack of two: one that sees the camel howls to the others, and its bite is
+    /// worse while another hyena stands beside the camel too (rules version 7 on).
+    Hyena,
+    /// A slow giant that grazes and, seeing the camel, lumbers straight at it, trampling
+    /// any cactus in its way (rules version 7 on).
+    Tortoise,
 }
 
 impl Species {
-    pub const ALL: [Species; 10] = [
+    pub const ALL: [Species; 12] = [
         Species::Camel,
         Species::Snake,
         Species::Elephant,
@@ -38,6 +44,8 @@ impl Species {
         Species::Cobra,
         Species::Meerkat,
         Species::Sandworm,
+        Species::Hyena,
+        Species::Tortoise,
     ];
 
     pub fn name(self) -> &'static str {
@@ -52,6 +60,8 @@ impl Species {
             Species::Cobra => "cobra",
             Species::Meerkat => "meerkat",
             Species::Sandworm => "sandworm",
+            Species::Hyena => "hyena",
+            Species::Tortoise => "tortoise",
         }
     }
 
@@ -71,6 +81,8 @@ impl Species {
             Species::Cobra => 'c',
             Species::Meerkat => 'm',
             Species::Sandworm => 'W',
+            Species::Hyena => 'h',
+            Species::Tortoise => 'T',
         }
     }
 
@@ -93,6 +105,10 @@ impl Species {
             // Quick: five actions in four ticks under nethack.
             Species::Meerkat => (15, 150, 80),
             Species::Sandworm => (10, 150, 120),
+            // Quick: four actions in three ticks under nethack.
+            Species::Hyena => (16, 200, 75),
+            // Very slow: one action in three ticks under both rulesets.
+            Species::Tortoise => (4, 300, 300),
         };
         Stats {
             speed,
@@ -113,6 +129,8 @@ impl Species {
             Species::Cobra => 5,
             Species::Meerkat => 3,
             Species::Sandworm => 14,
+            Species::Hyena => 6,
+            Species::Tortoise => 20,
         }
     }
 
@@ -129,6 +147,8 @@ impl Species {
             Species::Cobra => (1, 2),
             Species::Meerkat => (1, 1),
             Species::Sandworm => (3, 6),
+            Species::Hyena => (1, 3),
+            Species::Tortoise => (2, 6),
         }
     }
 
@@ -144,6 +164,8 @@ impl Species {
             Species::Cobra => "spits at",
             Species::Meerkat => "nips",
             Species::Sandworm => "bites",
+            Species::Hyena => "bites",
+            Species::Tortoise => "crushes",
         }
     }
 
@@ -151,20 +173,24 @@ impl Species {
     pub fn hunts(self) -> bool {
         matches!(
             self,
-            Species::Jackal | Species::Scorpion | Species::Sandworm
+            Species::Jackal | Species::Scorpion | Species::Sandworm | Species::Hyena
         )
     }
 
     /// Whether it runs from the camel when badly hurt.
     pub fn flees(self) -> bool {
-        self == Species::Jackal
+        matches!(self, Species::Jackal | Species::Hyena)
     }
 
     /// Whether the night's cold makes it sluggish (rules version 6 on).
     pub fn is_cold_blooded(self) -> bool {
         matches!(
             self,
-            Species::Snake | Species::Cobra | Species::Scorpion | Species::Spider
+            Species::Snake
+                | Species::Cobra
+                | Species::Scorpion
+                | Species::Spider
+                | Species::Tortoise
         )
     }
 
@@ -213,6 +239,14 @@ impl Species {
 
 /// How far a cobra spits, in cells along a row, column or diagonal.
 pub const COBRA_REACH: u16 = 4;
+
+/// Extra damage a hyena's bite does while another hyena stands beside its victim: a
+/// pack in the open pulls the camel down, one at a time in a gap it does not.
+pub const PACK_BITE: i16 = 1;
+
+/// How far a hyena's howl carries, in king moves: packmates within it wake and learn
+/// where the camel is.
+pub const HOWL_REACH: u16 = 20;
 
 /// How far a sleeper hears the camel, in king moves: it wakes with a chance of
 /// `(hearing + 1 - distance) / (hearing + 1)` each of its turns.

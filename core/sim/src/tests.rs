@@ -20,6 +20,7 @@ use crate::tape::{Event, Header, Ruleset};
 use crate::world::Change;
 
 mod desert;
+mod herds;
 mod sleep;
 
 fn scenario(toml: &str) -> (State, u64) {

@@ -1,6 +1,7 @@
 //! How snakes, elephants, spiders and eggs decide, and the actors of scenario files.
 //! Hunters (jackals, scorpions) have a module of their own: `hunt`.
 
+use super::herds::{hyena, tortoise};
 use super::hunt::{flee, hunter};
 use super::{in_reach, roll_damage, step_or_attack};
 use crate::action::Action;
@@ -40,6 +41,8 @@ pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
             Species::Jackal | Species::Scorpion | Species::Sandworm => hunter(world, id, draws),
             Species::Cobra => cobra(world, id, draws),
             Species::Meerkat => meerkat(world, id, draws),
+            Species::Hyena => hyena(world, id, draws),
+            Species::Tortoise => tortoise(world, id, draws),
         },
     }
 }

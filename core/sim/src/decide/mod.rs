@@ -4,6 +4,7 @@
 //! `Action`, with its dice already rolled, for `perform` to carry out.
 
 mod creatures;
+mod herds;
 mod hunt;
 mod player;
 
@@ -17,6 +18,8 @@ use crate::world::World;
 
 pub(crate) use creatures::sleepers_near;
 pub use creatures::{BROOD_LIMIT, EGG_WAITS, KNOCKOUT_TURNS, SHRIEK_REACH};
+pub use herds::is_provoked;
+pub(crate) use herds::pack_unaware;
 pub use hunt::HUNT_REACH;
 
 /// What `id` does now: the player's `command`, or what its behaviour chooses.

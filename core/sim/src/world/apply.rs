@@ -125,6 +125,15 @@ pub enum Change {
     Wake {
         actor: ActorId,
     },
+    /// A hunter learns where the camel is without seeing it: a packmate howled.
+    Alert {
+        actor: ActorId,
+        at: Pos,
+    },
+    /// The cactus at `at` is trampled flat: sand from now on.
+    Trample {
+        at: Pos,
+    },
     /// The camel arrives on a new level (the first, or the next one down); the actors of
     /// the level left behind are gone.
     NewLevel(Box<Level>),
@@ -183,6 +192,8 @@ impl World {
             Change::Sip => self.water -= 1,
             Change::Fill { sips } => self.water = (self.water + sips).min(WATERSKIN),
             Change::Wake { actor } => self.actors[actor.index()].behaviour = Behaviour::Natural,
+            Change::Alert { actor, at } => self.actors[actor.index()].last_seen = Some(at),
+            Change::Trample { at } => self.apply_trample(at),
             Change::NewLevel(ref level) => self.apply_new_level(level),
             Change::Say(msg) => self.messages.push(Message {
                 tick: self.tick,
@@ -299,6 +310,12 @@ impl World {
             Terrain::DoorClosed
         };
         self.map.set_terrain(at, terrain);
+        self.look_around();
+    }
+
+    /// The camel may see further once a cactus is gone.
+    fn apply_trample(&mut self, at: Pos) {
+        self.map.set_terrain(at, Terrain::Sand);
         self.look_around();
     }
 
