@@ -44,6 +44,7 @@ COMMANDS = {
     8: ("Descend", (), 2),
     9: ("Dash", (), 2),
     10: ("Quit", (), 2),
+    11: ("Wear", ("slot",), 7),
 }
 # The values each field type may hold ("legal" in the document).
 FIELD_VALUES = {"direction": range(8), "slot": range(26)}

@@ -5,6 +5,7 @@
 use sandglass_sim::action::Action;
 use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT, THIRST_EVERY, WATERSKIN};
 use sandglass_sim::energy::{Cost, Pace};
+use sandglass_sim::gear::BLANKET_SOFTENS;
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::level::Bestiary;
 use sandglass_sim::map::Terrain;
@@ -191,6 +192,12 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         "that sees you shrieks them all awake. Where the sand stirs, a sandworm lies".into(),
         "unseen beneath: step away before you stand beside it.".into(),
     ];
+    if state.world().rules().gear() {
+        lines.push(format!(
+            "Gear (W to wear, for good): a saddle blanket softens every blow by {BLANKET_SOFTENS},"
+        ));
+        lines.push("and boots make dunes as quick going as sand.".into());
+    }
     if state.world().rules().bestiary() >= Bestiary::Herds {
         lines.extend([
             "Hyenas run in pairs: one that sees you howls the other awake and onto you,".into(),

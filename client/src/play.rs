@@ -105,6 +105,7 @@ impl Inventory for Bags<'_> {
                 name: world.mycology().counted(stack.item, stack.count),
                 edible: stack.item.is_edible(),
                 throwable: stack.item.is_throwable(),
+                wearable: stack.item.is_wearable(),
             })
             .collect()
     }

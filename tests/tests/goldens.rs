@@ -255,7 +255,8 @@ fn the_version_6_goldens_play_its_new_rules() {
     }
 }
 
-/// The version-7 goldens meet its new creatures: a hyena's howl is heard.
+/// The version-7 goldens meet its new creatures and gear: a hyena's howl is heard, a
+/// tortoise tramples a cactus, the camel puts on what it found.
 #[test]
 fn the_version_7_goldens_play_its_new_rules() {
     let mut said = Sayings::default();
@@ -264,7 +265,7 @@ fn the_version_7_goldens_play_its_new_rules() {
         let rules = Rules::of(&recording.header).unwrap();
         fold(rules, recording.events, &mut said).unwrap();
     }
-    for kind in ["Howls", "Tramples"] {
+    for kind in ["Howls", "Tramples", "PutOn"] {
         assert!(said.0.contains(kind), "no golden of version 7 says {kind}");
     }
 }

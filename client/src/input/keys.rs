@@ -40,6 +40,7 @@ pub enum Input {
     PickUp,
     Drop,
     Eat,
+    Wear,
     Throw,
     Open,
     Close,
@@ -113,7 +114,7 @@ const DIRECTION_KEYS: [(KeyCode, Direction); 16] = [
 ];
 
 /// The map's command keys, with the words the help screen shows.
-pub const COMMAND_KEYS: [(char, Input, &str); 16] = [
+pub const COMMAND_KEYS: [(char, Input, &str); 17] = [
     ('.', Input::Rest, "rest"),
     ('R', Input::RestLong, "rest until healed"),
     ('x', Input::Explore, "explore"),
@@ -122,6 +123,7 @@ pub const COMMAND_KEYS: [(char, Input, &str); 16] = [
     (',', Input::PickUp, "pick up"),
     ('d', Input::Drop, "drop"),
     ('e', Input::Eat, "eat"),
+    ('W', Input::Wear, "wear"),
     ('t', Input::Throw, "throw"),
     ('o', Input::Open, "open"),
     ('c', Input::Close, "close"),

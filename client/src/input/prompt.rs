@@ -27,6 +27,7 @@ pub struct ItemView {
     pub name: String,
     pub edible: bool,
     pub throwable: bool,
+    pub wearable: bool,
 }
 
 /// The game as the prompts see it.
@@ -185,6 +186,7 @@ pub fn start(input: Input, inventory: &(impl Inventory + ?Sized)) -> Option<Flow
         Input::Descend => done(Command::Descend),
         Input::Dash => done(Command::Dash),
         Input::Eat => eat(inventory),
+        Input::Wear => wear(inventory),
         Input::Drop => drop_item(inventory),
         Input::Throw => throw(inventory),
         Input::Open => choose_direction("Open in what direction?", |d| done(Command::Open(d))),
@@ -202,6 +204,16 @@ fn eat(inventory: &(impl Inventory + ?Sized)) -> Flow {
         |item| item.edible,
         "You have nothing to eat.",
         |slot| done(Command::Eat(slot)),
+    )
+}
+
+fn wear(inventory: &(impl Inventory + ?Sized)) -> Flow {
+    choose_item(
+        inventory,
+        "What do you want to wear?",
+        |item| item.wearable,
+        "You have nothing to wear.",
+        |slot| done(Command::Wear(slot)),
     )
 }
 
@@ -240,6 +252,7 @@ mod tests {
             name,
             edible,
             throwable,
+            wearable: false,
         }
     }
 

@@ -122,6 +122,7 @@ enum Sym {
     Mushroom,
     Stone,
     Spear,
+    Gear,
 }
 
 /// The atlas's glyphs, indexed by `Sym`.
@@ -151,6 +152,7 @@ pub const GLYPHS: &[Glyph] = &[
     thing('♠'),    // mushroom
     thing('*'),    // stone
     thing('/'),    // spear
+    thing('['),    // gear
 ];
 
 const fn ground(c: char) -> Glyph {
@@ -266,6 +268,8 @@ fn item_look(item: Item) -> (Sym, Color) {
         ),
         Item::Stone => (Sym::Stone, rgb(0xb8b8b8)),
         Item::Spear => (Sym::Spear, rgb(0xe8e8f0)),
+        Item::Blanket => (Sym::Gear, rgb(0xff5a5a)),
+        Item::Boots => (Sym::Gear, rgb(0xc89060)),
     }
 }
 
@@ -296,6 +300,7 @@ pub fn legend() -> Vec<(char, Color, &'static str)> {
         (Item::Mushroom(Look::Violet), "mushroom"),
         (Item::Stone, "stone"),
         (Item::Spear, "spear"),
+        (Item::Blanket, "blanket, boots (wear)"),
     ]
     .map(|(item, name)| {
         let (sym, color) = item_look(item);
@@ -527,7 +532,7 @@ mod tests {
     #[test]
     fn the_legend_names_every_terrain_creature_and_item_glyph() {
         let legend = legend();
-        assert_eq!(legend.len(), 9 + Species::ALL.len() + 4);
+        assert_eq!(legend.len(), 9 + Species::ALL.len() + 5);
         for (sym, c) in [(Sym::Jackal, 'j'), (Sym::Cactus, 'Ψ'), (Sym::Spear, '/')] {
             assert!(legend.iter().any(|&(g, _, _)| g == c), "{sym:?}");
         }
@@ -535,6 +540,6 @@ mod tests {
 
     #[test]
     fn every_symbol_has_a_glyph() {
-        assert_eq!(GLYPHS.len(), Sym::Spear as usize + 1);
+        assert_eq!(GLYPHS.len(), Sym::Gear as usize + 1);
     }
 }

@@ -2,6 +2,7 @@
 
 use macroquad::prelude::*;
 use sandglass_sim::desert::{TimeOfDay, WATERSKIN};
+use sandglass_sim::item::unknown_name;
 use sandglass_sim::level::DEEPEST;
 use sandglass_sim::text::capitalise;
 use sandglass_sim::State;
@@ -507,6 +508,10 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
                 6,
                 TEXT,
             );
+        }
+        let worn: Vec<String> = state.world().gear().worn().map(unknown_name).collect();
+        if !worn.is_empty() {
+            col.wrapped(&format!("Wearing {}", worn.join(", ")), 8, TEXT);
         }
         col.gap();
         col.title("Bags");

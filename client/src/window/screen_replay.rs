@@ -749,7 +749,7 @@ fn in_words(command: &Command) -> String {
         Command::Move(d) | Command::Open(d) | Command::Close(d) => {
             format!("{} {}", command.name(), d.name())
         }
-        Command::Drop(slot) | Command::Eat(slot) => {
+        Command::Drop(slot) | Command::Eat(slot) | Command::Wear(slot) => {
             format!("{} {}", command.name(), slot.letter())
         }
         Command::Throw(slot, d) => format!("throw {} {}", slot.letter(), d.name()),

@@ -71,6 +71,8 @@ pub enum Action {
     /// A hyena's call: its packmates in earshot wake and learn where the camel is (rules
     /// version 7 on).
     Howl,
+    /// The camel puts on the gear in a slot (rules version 7 on).
+    Wear(Slot),
     /// A tortoise flattens the cactus at `at` to sand (rules version 7 on).
     Trample {
         at: Pos,
@@ -114,6 +116,7 @@ impl Action {
             Action::Wake => "wake",
             Action::Shriek => "shriek",
             Action::Howl => "howl",
+            Action::Wear(_) => "wear",
             Action::Trample { .. } => "trample",
         }
     }

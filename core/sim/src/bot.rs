@@ -121,6 +121,10 @@ impl Bot {
                 wishes.push(Command::Eat(slot));
             }
         }
+        // Put on whatever gear it carries.
+        if let Some(slot) = slot_of(&|i: Item| i.is_wearable() && !world.gear().wears(i)) {
+            wishes.push(Command::Wear(slot));
+        }
         // Walk away from an angry tortoise: it is too slow to follow, and hits hard.
         if let Some(giant) = angry_tortoise_beside(state, pos) {
             let away = Direction::ALL

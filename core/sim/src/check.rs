@@ -30,6 +30,10 @@ pub enum Rejection {
     CannotEat(Item),
     #[error("You cannot throw {} usefully.", a(.0.noun()))]
     CannotThrow(Item),
+    #[error("You cannot wear {}.", a(.0.noun()))]
+    CannotWear(Item),
+    #[error("You already wear {}.", a(.0.noun()))]
+    AlreadyWorn(Item),
     #[error("There is no closed door there.")]
     NoClosedDoor,
     #[error("There is no open door there.")]
@@ -77,6 +81,11 @@ pub(crate) fn check_command(
         Command::Eat(slot) => match item(slot)? {
             food if food.is_edible() => Ok(()),
             other => Err(Rejection::CannotEat(other)),
+        },
+        Command::Wear(slot) => match item(slot)? {
+            worn if world.gear().wears(worn) => Err(Rejection::AlreadyWorn(worn)),
+            gear if gear.is_wearable() => Ok(()),
+            other => Err(Rejection::CannotWear(other)),
         },
         Command::Throw(slot, _) => match item(slot)? {
             missile if missile.is_throwable() => Ok(()),

@@ -35,6 +35,8 @@ pub enum Command {
     Dash,
     /// Give up: the game ends here.
     Quit,
+    /// Put on the gear in a slot, for good (rules version 7 on).
+    Wear(Slot),
 }
 
 impl Command {
@@ -52,6 +54,7 @@ impl Command {
             Command::Descend => "descend",
             Command::Dash => "dash",
             Command::Quit => "quit",
+            Command::Wear(_) => "wear",
         }
     }
 }

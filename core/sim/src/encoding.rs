@@ -25,6 +25,7 @@ use crate::clocks::Clocks;
 use crate::command::Command;
 use crate::consistency::{Inconsistency, MOST_STATE_BYTES};
 use crate::energy::{Clock, Energy, Stats};
+use crate::gear::Gear;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
@@ -71,6 +72,10 @@ impl State {
             bincode::serde::encode_into_std_write(desert, &mut bytes, canonical())
                 .expect("a state always encodes");
         }
+        if world.rules().gear() {
+            bincode::serde::encode_into_std_write(world.gear(), &mut bytes, canonical())
+                .expect("a state always encodes");
+        }
         bytes
     }
 
@@ -84,27 +89,33 @@ impl State {
         if bytes.len() > MOST_STATE_BYTES {
             return Err(DecodeError::TooLarge(bytes.len()));
         }
-        let (decoded, desert) = parse(bytes, version)?;
-        Ok(decoded.into_state(version, desert)?)
+        let (decoded, later) = parse(bytes, version)?;
+        Ok(decoded.into_state(version, later)?)
     }
 }
 
 /// The parts `bytes` encode, all of them, as a state of rules `version` has them.
-fn parse(bytes: &[u8], version: RulesVersion) -> Result<(Decoded<'_>, Desert), DecodeError> {
+fn parse(bytes: &[u8], version: RulesVersion) -> Result<(Decoded<'_>, Later), DecodeError> {
     let limited = canonical().with_limit::<MOST_STATE_BYTES>();
     let parse = |e: bincode::error::DecodeError| DecodeError::Parse(e.to_string());
     let (decoded, mut read): (Decoded, usize) =
         bincode::serde::borrow_decode_from_slice(bytes, limited).map_err(parse)?;
-    let mut desert = Desert::default();
-    if Rules::new(version, decoded.ruleset).desert_clock() {
+    let rules = Rules::new(version, decoded.ruleset);
+    let mut later = Later::default();
+    if rules.desert_clock() {
         let (parsed, more) =
             bincode::serde::decode_from_slice(&bytes[read..], limited).map_err(parse)?;
-        (desert, read) = (parsed, read + more);
+        (later.desert, read) = (parsed, read + more);
+    }
+    if rules.gear() {
+        let (parsed, more) =
+            bincode::serde::decode_from_slice(&bytes[read..], limited).map_err(parse)?;
+        (later.gear, read) = (parsed, read + more);
     }
     if read != bytes.len() {
         return Err(DecodeError::TrailingBytes);
     }
-    Ok((decoded, desert))
+    Ok((decoded, later))
 }
 
 fn canonical() -> Configuration<LittleEndian, Fixint> {
@@ -241,15 +252,23 @@ struct Desert {
     water: u16,
 }
 
+/// What later rules versions added to the state, each encoded after the rest in the order
+/// the versions came: the desert's water (6), then the camel's gear (7).
+#[derive(Clone, Copy, Default)]
+struct Later {
+    desert: Desert,
+    gear: Gear,
+}
+
 impl Decoded<'_> {
     /// The world and the books, each checked by its own module as it is built: the world
     /// first, for the books are checked against it.
-    fn into_state(self, version: RulesVersion, desert: Desert) -> Result<State, Inconsistency> {
-        let (world, books) = self.into_parts(version, desert);
+    fn into_state(self, version: RulesVersion, later: Later) -> Result<State, Inconsistency> {
+        let (world, books) = self.into_parts(version, later);
         from_parts(world, books)
     }
 
-    fn into_parts(self, version: RulesVersion, desert: Desert) -> (WorldParts, BooksParts) {
+    fn into_parts(self, version: RulesVersion, later: Later) -> (WorldParts, BooksParts) {
         let (phase, outcome) = self.phase.split();
         let world = WorldParts {
             rules: Rules::new(version, self.ruleset),
@@ -273,7 +292,8 @@ impl Decoded<'_> {
             outcome,
             explored: self.explored,
             kills: self.kills,
-            water: desert.water,
+            water: later.desert.water,
+            gear: later.gear,
         };
         let books = BooksParts {
             phase,

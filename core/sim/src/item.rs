@@ -9,6 +9,10 @@ pub enum Item {
     Mushroom(Look),
     Stone,
     Spear,
+    /// Worn, softens every blow (rules version 7 on: `gear`).
+    Blanket,
+    /// Worn, dunes cost no more than sand (rules version 7 on: `gear`).
+    Boots,
 }
 
 /// How an unidentified mushroom looks. Which look has which effect is drawn per game.
@@ -79,6 +83,10 @@ impl Item {
         matches!(self, Item::Date | Item::CactusFruit | Item::Mushroom(_))
     }
 
+    pub fn is_wearable(self) -> bool {
+        matches!(self, Item::Blanket | Item::Boots)
+    }
+
     pub fn is_throwable(self) -> bool {
         matches!(self, Item::Stone | Item::Spear)
     }
@@ -109,6 +117,8 @@ impl Item {
             Item::Mushroom(_) => "mushroom",
             Item::Stone => "stone",
             Item::Spear => "spear",
+            Item::Blanket => "saddle blanket",
+            Item::Boots => "pair of boots",
         }
     }
 
@@ -119,6 +129,7 @@ impl Item {
             Item::Mushroom(_) => ',',
             Item::Stone => '*',
             Item::Spear => '/',
+            Item::Blanket | Item::Boots => '[',
         }
     }
 }

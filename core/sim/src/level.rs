@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::gear::FOUND_ON;
 use crate::geometry::{Direction, Pos};
 use crate::item::{Effect, Item, Look, Mycology};
 use crate::map::{Map, Terrain};
@@ -29,10 +30,11 @@ pub struct Level {
     pub mycology: Option<Mycology>,
 }
 
-/// Makes level `depth` from `seed`, its creatures from `bestiary`. Every level is
+/// Makes level `depth` from `seed`, its creatures from `bestiary`, and the camel's gear
+/// where it lies (`gear::FOUND_ON`) if the rules have `gear`. Every level is
 /// connected: the stairs (or the oasis) and everything placed can be reached from the
 /// start, through doors if need be.
-pub fn generate(seed: u64, depth: u8, bestiary: Bestiary) -> Level {
+pub fn generate(seed: u64, depth: u8, bestiary: Bestiary, gear: bool) -> Level {
     let mut rng = Expander::new(seed);
     let mut map = Map::filled(Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT, Terrain::Sand);
     lay_ground(&mut map, &mut rng);
@@ -41,7 +43,11 @@ pub fn generate(seed: u64, depth: u8, bestiary: Bestiary) -> Level {
     let goal = place_goal(&mut map, &reachable, start, depth, &mut rng);
     let mut spots = free_spots(&map, &reachable, start, goal, &mut rng);
     let mut creatures = place_creatures(&mut spots, depth, bestiary);
-    let items = place_items(&mut spots, &mut rng);
+    let mut items = place_items(&mut spots, &mut rng);
+    if gear {
+        let found_here = FOUND_ON.iter().filter(|&&(_, on)| on == depth);
+        items.extend(found_here.filter_map(|&(item, _)| Some((spots.pop()?, item))));
+    }
     let mycology = (depth == 1).then(|| {
         let mut effects = Effect::ALL;
         rng.shuffle(&mut effects);
@@ -355,8 +361,8 @@ mod tests {
         let mut asleep = [0; 2];
         for seed in 0..50 {
             let (cobras, burrows) = (
-                generate(seed, 4, Bestiary::Cobras),
-                generate(seed, 4, Bestiary::Burrows),
+                generate(seed, 4, Bestiary::Cobras, false),
+                generate(seed, 4, Bestiary::Burrows, false),
             );
             assert_eq!(cobras.map, burrows.map);
             assert!(cobras
@@ -379,7 +385,7 @@ mod tests {
     fn every_level_is_connected() {
         for seed in 0..200u64 {
             for depth in 1..=DEEPEST {
-                let level = generate(seed, depth, Bestiary::Burrows);
+                let level = generate(seed, depth, Bestiary::Herds, true);
                 let reach = reachable_from(&level.map, level.start);
                 let goal = if depth == DEEPEST {
                     Terrain::Oasis
@@ -402,13 +408,16 @@ mod tests {
 
     #[test]
     fn same_seed_same_level() {
-        assert_eq!(generate(9, 2, DESERT), generate(9, 2, DESERT));
-        assert_ne!(generate(9, 2, DESERT).map, generate(10, 2, DESERT).map);
+        assert_eq!(generate(9, 2, DESERT, false), generate(9, 2, DESERT, false));
+        assert_ne!(
+            generate(9, 2, DESERT, false).map,
+            generate(10, 2, DESERT, false).map
+        );
     }
 
     #[test]
     fn mycology_only_on_the_first_level() {
-        assert!(generate(1, 1, DESERT).mycology.is_some());
-        assert!(generate(1, 2, DESERT).mycology.is_none());
+        assert!(generate(1, 1, DESERT, false).mycology.is_some());
+        assert!(generate(1, 2, DESERT, false).mycology.is_none());
     }
 }

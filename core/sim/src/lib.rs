@@ -16,6 +16,7 @@ pub mod desert;
 pub mod drive;
 mod encoding;
 pub mod energy;
+pub mod gear;
 pub mod geometry;
 pub mod ids;
 pub mod item;

@@ -75,6 +75,8 @@ pub enum Msg {
     Howls,
     /// A tortoise trampled a cactus where the camel sees it.
     Tramples,
+    /// The camel put on a piece of gear.
+    PutOn(Item),
 }
 
 impl fmt::Display for Msg {
@@ -164,6 +166,7 @@ impl fmt::Display for Msg {
             Msg::SandStirs => write!(f, "The sand stirs nearby. Something lies beneath."),
             Msg::Howls => write!(f, "A hyena howls, and the pack answers."),
             Msg::Tramples => write!(f, "The tortoise tramples a cactus flat."),
+            Msg::PutOn(item) => write!(f, "You put on {}.", a(&unknown_name(item))),
         }
     }
 }

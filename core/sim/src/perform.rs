@@ -167,6 +167,7 @@ impl State {
             Action::Wake => self.perform_wake(id, obs),
             Action::Shriek => self.perform_shriek(id, obs),
             Action::Howl => self.perform_howl(id, obs),
+            Action::Wear(slot) => self.perform_wear(slot, obs),
             Action::Trample { at } => self.perform_trample(at, obs),
         }
     }
@@ -203,6 +204,14 @@ impl State {
             }
             self.change(Change::Alert { actor, at: camel }, obs);
         }
+    }
+
+    fn perform_wear(&mut self, slot: Slot, obs: &mut impl Observer) {
+        let Some(item) = self.world().bags().item(slot) else {
+            return;
+        };
+        self.change(Change::Wear { slot }, obs);
+        self.say(Msg::PutOn(item), obs);
     }
 
     fn perform_trample(&mut self, at: Pos, obs: &mut impl Observer) {
@@ -383,7 +392,19 @@ impl State {
             },
             obs,
         );
+        let damage = self.felt(target, damage);
         self.perform_hurt(target, damage, Some(species), obs);
+    }
+
+    /// A creature's blow of `damage` as `target` feels it: the camel's gear softens it.
+    #[inline]
+    fn felt(&self, target: ActorId, damage: i16) -> i16 {
+        let world = self.world();
+        if world.is_player(target) {
+            world.gear().soften(damage)
+        } else {
+            damage
+        }
     }
 
     fn perform_crash(&mut self, id: ActorId, knock_out: Option<u16>, obs: &mut impl Observer) {
@@ -440,6 +461,7 @@ impl State {
         damage: i16,
         obs: &mut impl Observer,
     ) {
+        let damage = self.felt(target, damage);
         self.perform_hurt(target, damage, Some(species), obs);
         let Some(turns) = species.venom() else {
             return;

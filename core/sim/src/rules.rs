@@ -120,6 +120,7 @@ struct Switches {
     elephants_charge_only_in_sight: bool,
     hunters_search_toward_the_camel: bool,
     desert_clock: bool,
+    gear: bool,
     bestiary: Bestiary,
 }
 
@@ -131,6 +132,7 @@ const fn switches(version: RulesVersion) -> Switches {
         elephants_charge_only_in_sight: false,
         hunters_search_toward_the_camel: false,
         desert_clock: false,
+        gear: false,
         bestiary: Bestiary::Desert,
     };
     const V3: Switches = Switches {
@@ -152,6 +154,7 @@ const fn switches(version: RulesVersion) -> Switches {
         ..V5
     };
     const V7: Switches = Switches {
+        gear: true,
         bestiary: Bestiary::Herds,
         ..V6
     };
@@ -266,6 +269,14 @@ impl Rules {
     pub fn desert_clock(&self) -> bool {
         self.switches.desert_clock
     }
+
+    /// Introduced in 7: gear for the camel to wear (`gear`), a saddle blanket on depth 2
+    /// and boots on depth 4, placed after every other item. Before, there was nothing
+    /// to wear.
+    #[inline]
+    pub fn gear(&self) -> bool {
+        self.switches.gear
+    }
 }
 
 #[cfg(test)]
@@ -308,14 +319,15 @@ mod tests {
                 rules.elephants_charge_only_in_sight(),
                 rules.hunters_search_toward_the_camel(),
                 rules.desert_clock(),
+                rules.gear(),
             ]
         };
-        assert_eq!(on(2), [false, false, false, false]);
-        assert_eq!(on(3), [true, true, false, false]);
-        assert_eq!(on(4), [true, true, true, false]);
-        assert_eq!(on(5), [true, true, true, false]);
-        assert_eq!(on(6), [true, true, true, true]);
-        assert_eq!(on(7), [true, true, true, true]);
+        assert_eq!(on(2), [false, false, false, false, false]);
+        assert_eq!(on(3), [true, true, false, false, false]);
+        assert_eq!(on(4), [true, true, true, false, false]);
+        assert_eq!(on(5), [true, true, true, false, false]);
+        assert_eq!(on(6), [true, true, true, true, false]);
+        assert_eq!(on(7), [true, true, true, true, true]);
         let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
         assert_eq!(bestiary(4), Bestiary::Desert);
         assert_eq!(bestiary(5), Bestiary::Cobras);

@@ -20,6 +20,7 @@ use crate::tape::{Event, Header, Ruleset};
 use crate::world::Change;
 
 mod desert;
+mod gear;
 mod herds;
 mod sleep;
 

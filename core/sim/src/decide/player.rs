@@ -36,6 +36,7 @@ pub(super) fn resolve(
         Command::Descend => Action::Descend,
         Command::Dash => Action::Dash,
         Command::Quit => Action::Quit,
+        Command::Wear(slot) => Action::Wear(slot),
     })
 }
 

@@ -187,8 +187,8 @@ impl State {
             return ControlFlow::Break(Need::Draw);
         };
         self.books.draws.clear();
-        let bestiary = self.world.rules().bestiary();
-        self.enter(generate(seed, depth, bestiary), obs);
+        let rules = self.world.rules();
+        self.enter(generate(seed, depth, rules.bestiary(), rules.gear()), obs);
         ControlFlow::Continue(())
     }
 

@@ -120,10 +120,10 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
     }
     for seed in 0..50 {
         assert_eq!(
-            generate(seed, 3, Bestiary::Burrows),
-            generate(seed, 3, Bestiary::Herds)
+            generate(seed, 3, Bestiary::Burrows, false),
+            generate(seed, 3, Bestiary::Herds, false)
         );
-        let level = generate(seed, 7, Bestiary::Herds);
+        let level = generate(seed, 7, Bestiary::Herds, true);
         let pack: Vec<Pos> = level
             .creatures
             .iter()

@@ -130,6 +130,10 @@ pub enum Change {
         actor: ActorId,
         at: Pos,
     },
+    /// The camel puts on the item in `slot`, taken from the bags.
+    Wear {
+        slot: Slot,
+    },
     /// The cactus at `at` is trampled flat: sand from now on.
     Trample {
         at: Pos,
@@ -194,6 +198,7 @@ impl World {
             Change::Wake { actor } => self.actors[actor.index()].behaviour = Behaviour::Natural,
             Change::Alert { actor, at } => self.actors[actor.index()].last_seen = Some(at),
             Change::Trample { at } => self.apply_trample(at),
+            Change::Wear { slot } => self.apply_wear(slot),
             Change::NewLevel(ref level) => self.apply_new_level(level),
             Change::Say(msg) => self.messages.push(Message {
                 tick: self.tick,
@@ -311,6 +316,12 @@ impl World {
         };
         self.map.set_terrain(at, terrain);
         self.look_around();
+    }
+
+    fn apply_wear(&mut self, slot: Slot) {
+        if let Some(item) = self.bags.take(slot) {
+            self.gear.put_on(item);
+        }
     }
 
     /// The camel may see further once a cactus is gone.

@@ -14,6 +14,7 @@ use crate::bags::Bags;
 use crate::clocks::Clocks;
 use crate::desert::TimeOfDay;
 use crate::energy::{Clock, Energy, Pace, Stats};
+use crate::gear::Gear;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Effect, Item, Mycology};
@@ -245,6 +246,8 @@ pub struct World {
     kills: u32,
     /// Sips left in the camel's waterskin (rules version 6 on; 0 before, and unused).
     water: u16,
+    /// What the camel wears (rules version 7 on; nothing before).
+    gear: Gear,
 }
 
 impl World {
@@ -271,6 +274,7 @@ impl World {
             explored: CellSet::empty(&map),
             kills: 0,
             water: 0,
+            gear: Gear::default(),
             map,
         }
     }
@@ -436,6 +440,7 @@ impl World {
             pace.sweltering = time.is_hot() && self.is_player(id);
             pace.numb = time.is_cold() && actor.species.is_cold_blooded();
         }
+        pace.shod = self.gear.has_boots() && self.is_player(id);
         pace
     }
 
@@ -472,6 +477,11 @@ impl World {
     /// Creatures the camel has killed.
     pub fn kills(&self) -> u32 {
         self.kills
+    }
+
+    /// What the camel wears (`Rules::gear`).
+    pub fn gear(&self) -> Gear {
+        self.gear
     }
 
     /// Sips left in the camel's waterskin (under the desert's clock: `Rules::desert_clock`).

@@ -13,6 +13,7 @@ use crate::clocks::Clocks;
 use crate::consistency::{Inconsistency, MOST_COUNT};
 use crate::desert::WATERSKIN;
 use crate::energy::{Clock, Energy, Stats};
+use crate::gear::Gear;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
@@ -56,6 +57,7 @@ pub(crate) struct WorldParts {
     pub(crate) explored: CellSet,
     pub(crate) kills: u32,
     pub(crate) water: u16,
+    pub(crate) gear: Gear,
 }
 
 /// Everything an actor holds, as `WorldParts` holds it, with what its clock keeps that
@@ -102,6 +104,7 @@ impl World {
             explored,
             kills,
             water,
+            gear,
         } = parts;
         check_rules(rules.ruleset())?;
         map.check()?;
@@ -140,6 +143,7 @@ impl World {
             explored,
             kills,
             water,
+            gear,
         };
         world.check()?;
         for i in 0..world.actors.len() {
