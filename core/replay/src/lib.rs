@@ -15,6 +15,7 @@
 //! and its desyncs detectable, whatever happens to the generator.
 
 mod error;
+pub mod verdict;
 
 use sandglass_sim::Rules;
 use sandglass_sim::{Command, Event, Header, Recording};
