@@ -1,6 +1,7 @@
 //! The same hash on wasm32: every golden replay of every kept rules version, verified by
 //! `sgr-verify` built for `wasm32-wasip1` and run under Node's own WASI
-//! (`core/replay/wasi/run.mjs`), must give `sandglass verify --json`'s lines, one for one.
+//! (`core/replay/wasi/run.mjs`), must give `sandglass verify --json`'s lines, one for one;
+//! and so must damaged files, refused in the same words at the same event.
 //!
 //! The wasm build goes to a target directory of its own (`target/wasi`): the `cargo test`
 //! running this holds the lock on the usual one. Without Node or the target this test says
@@ -10,10 +11,11 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use common::{stdout, BIN};
-use sandglass_sim::rules;
+use sandglass_sim::{rules, Event};
+use sandglass_store::sgr;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -64,8 +66,40 @@ fn build_wasi_verify() -> Option<PathBuf> {
     Some(target_dir.join("wasm32-wasip1/release/sgr-verify.wasm"))
 }
 
+/// `sandglass verify --json FILES` and `sgr-verify --json FILES` under Node, both run in
+/// `dir` (the WASI program's preopened `.`).
+fn both(dir: &Path, wasm: &Path, files: &[String]) -> (Output, Output) {
+    let native = Command::new(BIN)
+        .current_dir(dir)
+        .args(["verify", "--json"])
+        .args(files)
+        .output()
+        .unwrap();
+    let wasi = Command::new("node")
+        .current_dir(dir)
+        .arg(workspace().join("core/replay/wasi/run.mjs"))
+        .arg(wasm)
+        .arg("--json")
+        .args(files)
+        .output()
+        .unwrap();
+    (native, wasi)
+}
+
+/// Both outputs, one line per file, equal line by line; returns the native lines.
+fn same_lines(files: &[String], native: &Output, wasi: &Output) -> Vec<String> {
+    let (native, wasi) = (stdout(native), stdout(wasi));
+    let lines: Vec<String> = native.lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), files.len(), "{native}");
+    assert_eq!(wasi.lines().count(), files.len(), "{wasi}");
+    for (file, (n, w)) in files.iter().zip(native.lines().zip(wasi.lines())) {
+        assert_eq!(n, w, "{file}: native and wasm32 differ");
+    }
+    lines
+}
+
 #[test]
-fn every_golden_verifies_to_the_same_hash_on_wasm32_as_natively() {
+fn every_golden_verifies_to_the_same_hash_on_wasm32_as_natively_and_damage_gets_the_same_words() {
     if Command::new("node").arg("--version").output().is_err() {
         missing("Node (Debian's nodejs) is not installed");
         return;
@@ -74,33 +108,44 @@ fn every_golden_verifies_to_the_same_hash_on_wasm32_as_natively() {
         return;
     };
     let files = goldens();
-    let replays = workspace().join("replays");
-    let native = Command::new(BIN)
-        .current_dir(&replays)
-        .args(["verify", "--json"])
-        .args(&files)
-        .output()
-        .unwrap();
-    let runner = workspace().join("core/replay/wasi/run.mjs");
-    let wasi = Command::new("node")
-        .current_dir(&replays)
-        .arg(runner)
-        .arg(&wasm)
-        .arg("--json")
-        .args(&files)
-        .output()
-        .unwrap();
+    let (native, wasi) = both(&workspace().join("replays"), &wasm, &files);
     assert!(
         native.status.success() && wasi.status.success(),
         "native: {}\nwasm32: {}",
         String::from_utf8_lossy(&native.stderr),
         String::from_utf8_lossy(&wasi.stderr)
     );
-    let (native, wasi) = (stdout(&native), stdout(&wasi));
-    assert_eq!(native.lines().count(), files.len(), "{native}");
-    for (file, (n, w)) in files.iter().zip(native.lines().zip(wasi.lines())) {
-        assert!(n.contains(r#""ok":true"#), "{n}");
-        assert_eq!(n, w, "{file}: native and wasm32 differ");
+    for line in same_lines(&files, &native, &wasi) {
+        assert!(line.contains(r#""ok":true"#), "{line}");
     }
-    assert_eq!(wasi.lines().count(), files.len(), "{wasi}");
+
+    // Damaged copies of a golden: each refused, by both, in the same words.
+    let dir = tempfile::tempdir().unwrap();
+    let golden = workspace().join("replays/v6/classic-short-2.sgr");
+    let bytes = std::fs::read(&golden).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x10;
+    let mut changed = sgr::read(&golden).unwrap();
+    let last = changed.events.len() - 1;
+    if let Event::Draw(draw) = &mut changed.events[last] {
+        *draw ^= 1;
+    }
+    let damaged: [(&str, Vec<u8>); 5] = [
+        ("empty.sgr", vec![]),
+        ("truncated.sgr", bytes[..bytes.len() - 5].to_vec()),
+        ("flipped.sgr", flipped),
+        ("foreign.sgr", b"not a replay at all".to_vec()),
+        ("desync.sgr", sgr::to_bytes(&changed)),
+    ];
+    let mut files = vec![];
+    for (name, bytes) in damaged {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+        files.push(name.to_owned());
+    }
+    files.push("gone.sgr".to_owned());
+    let (native, wasi) = both(dir.path(), &wasm, &files);
+    assert!(!native.status.success() && !wasi.status.success());
+    for line in same_lines(&files, &native, &wasi) {
+        assert!(line.contains(r#""ok":false"#), "{line}");
+    }
 }
