@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use common::{bot_file, through_bytes};
 use proptest::prelude::*;
+use sandglass_replay::ReplayError;
 use sandglass_sim::ids::EventIndex;
 use sandglass_sim::rules::{self, HeaderError, Rules, VersionError};
 use sandglass_sim::tape::TimeModel;
@@ -130,7 +131,7 @@ fn a_replay_under_rules_this_build_does_not_play_is_refused_naming_both_versions
         file.header.rules_version = version;
         let error = sgr::from_bytes(&sgr::to_bytes(&file)).unwrap_err();
         assert!(
-            matches!(error, ReplayFileError::Header(HeaderError::Rules(e)) if e == refusal),
+            matches!(error, ReplayFileError::Bytes(ReplayError::Header(HeaderError::Rules(e))) if e == refusal),
             "{error}"
         );
         let message = error.to_string();
@@ -158,7 +159,7 @@ fn a_replay_whose_rules_would_stall_the_game_is_refused() {
         assert!(
             matches!(
                 error,
-                ReplayFileError::Header(HeaderError::Stalled { most: 200, .. })
+                ReplayFileError::Bytes(ReplayError::Header(HeaderError::Stalled { most: 200, .. }))
             ),
             "{error}"
         );

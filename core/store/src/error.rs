@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use sandglass_replay::ReplayError;
 use sandglass_sim::HeaderError;
 use sandglass_sim::{CheckError, Rejection};
 
@@ -94,26 +95,13 @@ pub enum ReplayFileError {
     Read(io::Error),
     #[error("cannot write it: {0}")]
     Write(io::Error),
-    #[error("the file is empty")]
-    Empty,
     #[error("there is no file at that path")]
     NoFile,
     #[error("it is not a regular file (a directory, a device or a pipe)")]
     NotAFile,
-    #[error("the file is {size} bytes, more than any replay (at most {most})")]
-    TooLarge { size: u64, most: u64 },
-    #[error("this is not a Sandglass replay file")]
-    Foreign,
-    #[error("it was written by a newer Sandglass (replay format {found}; this build reads format {supported}); update Sandglass to open it")]
-    Newer { found: u16, supported: u16 },
-    #[error("the file is truncated: it holds {found} bytes and needs at least {expected}")]
-    Truncated { found: u64, expected: u64 },
-    #[error("the file is damaged: its checksum does not match its contents")]
-    Checksum,
-    #[error("the file is damaged: {0}")]
-    Malformed(&'static str),
+    /// Its bytes are not a replay this build reads (`sandglass_replay`).
     #[error(transparent)]
-    Header(#[from] HeaderError),
+    Bytes(#[from] ReplayError),
     #[error(transparent)]
     Check(#[from] CheckError),
 }

@@ -215,15 +215,3 @@ fn bot_recording(seed: u64, commands: u64) -> sandglass_sim::Recording {
     let tape = sandglass_sim::bot::Bot::new(seed).record(rules, seed, commands);
     sandglass_sim::Recording::record(tape.header, tape.events).unwrap()
 }
-
-/// A bot game's recording of at least `events` events, the bot lingering on each level.
-#[cfg(test)]
-fn long_recording(seed: u64, events: u64) -> sandglass_sim::Recording {
-    let rules = Rules::newest(sandglass_sim::Ruleset::NETHACK);
-    let mut game = sandglass_sim::LiveTape::new(rules, seed);
-    sandglass_sim::bot::Bot::lingering(seed, 10_000)
-        .play_until(&mut game, |s| s.events_folded() >= events)
-        .unwrap();
-    let tape = game.into_tape();
-    sandglass_sim::Recording::record(tape.header, tape.events).unwrap()
-}
