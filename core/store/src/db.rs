@@ -191,6 +191,7 @@ impl Store {
         if self.games.remove(id.key())?.is_none() {
             return Err(StoreError::NoSuchGame(id.to_string()));
         }
+        self.forget_verdict(id)?;
         self.commit()?;
         self.tidy(id)?;
         for span in read {
