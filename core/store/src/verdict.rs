@@ -65,10 +65,17 @@ impl Verdict {
     /// Whether this verdict is on the game as its record describes it now, whose log
     /// digests to `log`: the same length, saved hash and rules version, the same steps.
     pub fn holds_for(&self, meta: &GameMeta, log: u64) -> bool {
+        self.fits(meta) && self.log == log
+    }
+
+    /// Whether this verdict is on the game as its record describes it now: the same
+    /// length, saved hash and rules version. Every write through the store changes the
+    /// record; only a change to the log made behind its back (a damaged disk, a hand
+    /// edit) also needs `holds_for`, which reads the log.
+    pub fn fits(&self, meta: &GameMeta) -> bool {
         self.events == meta.events
             && Some(self.hash) == meta.final_hash()
             && self.rules_version == meta.header.rules_version
-            && self.log == log
     }
 
     fn encode(&self) -> Vec<u8> {
@@ -143,7 +150,9 @@ pub enum ProofError {
     Store(StoreError),
     Check(CheckError),
     /// The game was played on while it was being proved: prove it again.
-    Moved { name: String },
+    Moved {
+        name: String,
+    },
 }
 
 impl fmt::Display for ProofError {
@@ -184,18 +193,21 @@ impl Store {
         Ok(out)
     }
 
-    /// The digest of a game's log as stored: xxh3-64 over each step's key and checksum, in
-    /// log order, through the trees of the games it was forked from. Each step's checksum
-    /// covers its bytes, so any step changed, added or lost changes the digest; nothing is
-    /// decoded or folded, so it costs a read of the log and no more.
+    /// The digest of a game's log as stored: xxh3-64 over each step's key and value, in
+    /// log order, through the trees of the games it was forked from: any step changed
+    /// (damaged, or rewritten with its checksum made anew), added or lost changes it.
+    /// Nothing is decoded or folded, so it costs a read of the log and no more.
     pub fn log_digest(&self, meta: &GameMeta) -> Result<u64, StoreError> {
         let mut digest = xxhash_rust::xxh3::Xxh3::new();
         for part in meta.parts() {
             let steps = self.trees(part.owner)?.steps;
             for entry in steps.range(key(part.start)..key(part.end)) {
                 let (k, v) = entry?;
+                // Each length first, so that no two logs run together the same.
+                digest.update(&(k.len() as u64).to_le_bytes());
                 digest.update(&k);
-                digest.update(v.get(..8).unwrap_or(&v));
+                digest.update(&(v.len() as u64).to_le_bytes());
+                digest.update(&v);
             }
         }
         Ok(digest.digest())
