@@ -52,8 +52,8 @@ enum Cmd {
         /// Commands the bot plays in each game before it quits.
         #[arg(long, default_value_t = 20)]
         commands: u64,
-        /// Build the games here (it must not exist yet) and keep them; by default a
-        /// directory removed after.
+        /// Build the games here and keep them (a directory that exists is used as it is);
+        /// by default a directory removed after.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
