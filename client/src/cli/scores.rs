@@ -420,4 +420,62 @@ mod tests {
         }
         assert_eq!(json["verified"], true);
     }
+
+    /// Three games, two of them finished (their verdicts written as they ended), one
+    /// left alive (no verdict).
+    fn three_games() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        for (seed, quit) in [(1, true), (2, true), (3, false)] {
+            let header = Header::new(seed, Ruleset::NETHACK, 0);
+            let mut session = store.create(&format!("g{seed}"), header, &mut ()).unwrap();
+            Bot::new(seed).play(&mut session, 50).unwrap();
+            if quit && session.state().outcome().is_none() {
+                session
+                    .command(sandglass_sim::Command::Quit, &mut ())
+                    .unwrap();
+            }
+        }
+        (dir, store)
+    }
+
+    #[test]
+    fn a_game_without_a_verdict_is_pending_and_unranked_until_folded_then_remembered() {
+        let (_dir, store) = three_games();
+        let first = stored(&store).unwrap();
+        assert_eq!(first.claims.len(), 2);
+        assert_eq!(first.pending.len(), 1);
+        let last = first.entries.last().unwrap();
+        assert_eq!((last.meta.name.as_str(), last.rank), ("g3", None));
+        assert_eq!(last.proof, Proof::Pending);
+        assert!(doubted(&store, &first.claims, &AtomicBool::new(false), &|_| ()).is_empty());
+        // `table` folds it and remembers it: the next table has nothing to fold.
+        let whole = table(&store).unwrap();
+        assert!(whole
+            .iter()
+            .all(|e| e.score().is_some() && e.rank.is_some()));
+        let again = stored(&store).unwrap();
+        assert!(again.pending.is_empty());
+        let scores = |t: &[Entry]| t.iter().map(|e| (e.meta.id, e.score())).collect::<Vec<_>>();
+        assert_eq!(scores(&again.entries), scores(&whole));
+    }
+
+    #[test]
+    fn a_stopped_fold_leaves_the_games_not_begun() {
+        let (_dir, store) = three_games();
+        let games = store.games().unwrap();
+        let told = AtomicU64::new(0);
+        let proved = prove(&store, &games, &AtomicBool::new(true), &|_, _| {
+            told.fetch_add(1, Ordering::Relaxed);
+        });
+        assert!(proved.is_empty());
+        assert_eq!(told.load(Ordering::Relaxed), 0);
+        let proved = prove(&store, &games, &AtomicBool::new(false), &|_, _| ());
+        let ids: Vec<GameId> = proved.iter().map(|p| p.0).collect();
+        let wanted: Vec<GameId> = games.iter().map(|m| m.id).collect();
+        assert_eq!(
+            ids, wanted,
+            "in the order asked, whichever thread finished first"
+        );
+    }
 }

@@ -163,3 +163,39 @@ impl Proving {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandglass_sim::bot::Bot;
+    use sandglass_sim::{Header, Ruleset};
+
+    #[test]
+    fn the_board_opens_with_games_unproved_and_takes_them_in_as_they_are_folded() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        for seed in 1..=4 {
+            let header = Header::new(seed, Ruleset::NETHACK, 0);
+            let mut session = store.create(&format!("g{seed}"), header, &mut ()).unwrap();
+            Bot::new(seed).play(&mut session, 30).unwrap();
+        }
+        let mut board = Board::open(&store).unwrap().unwrap();
+        assert_eq!(board.progress(), Some((0, 4)));
+        assert!(board.entries().iter().all(|e| e.rank.is_none()));
+        board.choose(2);
+        let chosen = board.entries()[2].meta.id;
+        while board.progress().is_some() {
+            board.update();
+            std::thread::yield_now();
+        }
+        assert!(board.entries().iter().all(|e| e.rank.is_some()));
+        assert_eq!(board.entries()[board.choice()].meta.id, chosen);
+        // Remembered by the thread once done: the next board has nothing to fold. The
+        // thread commits after its last news, so wait for it to let go of the store.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !scores::stored(&store).unwrap().pending.is_empty() {
+            assert!(std::time::Instant::now() < deadline, "never remembered");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+}

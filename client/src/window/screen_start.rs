@@ -390,7 +390,7 @@ fn draw_scores(app: &App, board: &Board, x: f32, y: f32, size: f32) {
     if let Some((done, of)) = board.progress() {
         rows.text(
             app,
-            &format!("Proving scores from their logs: {done} of {of} games..."),
+            &format!("Checking the scores against their logs: {done} of {of}..."),
             ASK,
         );
     }
