@@ -447,6 +447,12 @@ impl Store {
         let trees: BTreeSet<Vec<u8>> = self.db.tree_names().iter().map(|n| n.to_vec()).collect();
         let mut caught_up = false;
         for meta in self.games()? {
+            // A game that ended with its hash taken has no step after its record: the
+            // step that ended it was written with the record that says so, and an ended
+            // game takes no command. Skipping its log keeps opening a long history cheap.
+            if meta.status != Status::Alive && meta.final_hash().is_some() {
+                continue;
+            }
             let mut tail = vec![];
             if trees.contains(tree_name(meta.id, STEPS).as_bytes()) {
                 let steps = self.trees(meta.id)?.steps;
