@@ -55,11 +55,16 @@ enum Cmd {
     #[command(flatten)]
     Games(games::GamesCmd),
     /// The high-score table: every stored game, scored by folding its own log and checking
-    /// every draw and hash; a game that does not check out is listed but never ranked.
+    /// every draw and hash; a game that does not check out is listed but never ranked. A
+    /// game's fold is remembered while its log stays as it was proved.
     Scores {
         /// One JSON object per line per game (rank, name, score, status, verified, ...).
         #[arg(long)]
         json: bool,
+        /// Fold every game again, whatever was remembered, and report (and replace) any
+        /// remembered score its log does not support; exits non-zero if there was one.
+        #[arg(long)]
+        recheck: bool,
     },
     /// Check replays: fold each from its header, regenerating every draw from the seed, and
     /// check every hash checkpoint and the final hash. Prints one line per replay (`ok` or
@@ -100,8 +105,8 @@ fn main() -> ExitCode {
     let result = match command {
         Some(Cmd::Trace { scenario, ticks }) => cli::trace::run(&scenario, ticks),
         Some(Cmd::Games(cmd)) => games::run(cmd, data_dir),
-        Some(Cmd::Scores { json }) => {
-            cli::data_dir_or_default(data_dir).and_then(|dir| cli::scores::run(&dir, json))
+        Some(Cmd::Scores { json, recheck }) => {
+            cli::data_dir_or_default(data_dir).and_then(|dir| cli::scores::run(&dir, json, recheck))
         }
         Some(Cmd::Verify { replays, json }) => cli::verify::run(&replays, data_dir, json),
         Some(Cmd::Completions { shell }) => completions(shell),

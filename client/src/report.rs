@@ -1,8 +1,10 @@
 //! The lines the binary reports on stdout, each flushed at once, for whoever drives it
 //! (the end-to-end tests, scripts): `game ID hash 0xH` when a game opens, `ack K hash 0xH`
 //! once its command K is on disk, `panel shown` / `panel hidden` on F1, `hash 0xH` when
-//! the game is left (game over, back to the menu, or the window closed), and
-//! `replay N events` when a replay opens on the scrubber.
+//! the game is left (game over, back to the menu, or the window closed),
+//! `replay N events` when a replay opens on the scrubber, `scores shown N games P proving`
+//! when the high scores open (P of them still to be folded) and `scores proved` once
+//! they are.
 
 use std::io::Write;
 

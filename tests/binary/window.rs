@@ -22,8 +22,9 @@ use std::time::{Duration, Instant};
 
 use common::BIN;
 use macroquad::texture::Image;
-use sandglass_sim::Event;
+use sandglass_sim::bot::Bot;
 use sandglass_sim::{fold, rules, Ruleset};
+use sandglass_sim::{Command as GameCommand, Event, LiveTape};
 use sandglass_store::{sgr, GameId, Status, Store};
 
 /// How long any one thing may take before the test gives up on it.
@@ -52,6 +53,7 @@ fn the_window_under_xvfb() {
     scrub_a_replay_and_take_over(&display, &shots);
     older_rules_load_play_on_and_take_over(&display, &shots);
     a_still_window_sleeps_and_wakes(&display, &shots);
+    high_scores_open_at_once_over_a_thousand_games(&display, &shots);
     a_busy_data_directory_is_said_in_a_window(&display, &shots);
     eprintln!("screenshots in {}", shots.display());
 }
@@ -112,6 +114,63 @@ fn a_still_window_sleeps_and_wakes(display: &Xvfb, shots: &Path) {
         assert!(Instant::now() < deadline, "the window did not close");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// A long history: High scores over 1,000 stored games shows the table (or its progress)
+/// within a second of the key, the games whose verdict was not stored joining it as they
+/// are folded on a thread of their own.
+fn high_scores_open_at_once_over_a_thousand_games(display: &Xvfb, shots: &Path) {
+    const GAMES: u64 = 1_000;
+    /// Left without a verdict, as if played by an older build.
+    const UNPROVED: u64 = 100;
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    {
+        // Short games (five commands, then quit), stored as an import stores them, with
+        // their verdicts: quicker than playing them through the binary.
+        let store = Store::open(data.path()).unwrap();
+        let mut forget = vec![];
+        for seed in 0..GAMES {
+            let mut game = LiveTape::new(rules::Rules::newest(Ruleset::NETHACK), seed);
+            Bot::new(seed).play(&mut game, 5).unwrap();
+            if game.state().outcome().is_none() {
+                game.command(GameCommand::Quit, &mut ()).unwrap();
+            }
+            let tape = game.into_tape();
+            let name = format!("g{seed}");
+            let meta = store
+                .create_from_tape(&name, &tape.header, &tape.events, &mut |_, _| ())
+                .unwrap();
+            if seed < UNPROVED {
+                forget.push((meta.id, None));
+            }
+        }
+        store.remember(&forget).unwrap();
+    }
+    let mut window = Window::open(display, &dir_args(&data, &config));
+    let menu = window.shot(shots, "24-start-over-a-thousand-games");
+    let pressed = Instant::now();
+    window.xdotool(&["key", "--window", &window.window.clone(), "s"]);
+    let shown = window.wait_line("scores shown ");
+    let took = pressed.elapsed();
+    assert_eq!(
+        shown,
+        format!("scores shown {GAMES} games {UNPROVED} proving")
+    );
+    assert!(
+        took <= Duration::from_secs(1),
+        "High scores took {took:?} to show over {GAMES} games"
+    );
+    let table = window.shot(shots, "25-high-scores");
+    assert!(
+        changed(&menu, &table) > 0.01,
+        "the table replaced the menu: {:.3} changed",
+        changed(&menu, &table)
+    );
+    window.wait_line("scores proved");
+    window.shot(shots, "26-high-scores-proved");
+    window.key("Escape");
+    window.key("q");
+    window.wait_exit("q");
 }
 
 /// A data directory another process holds: started from a desktop there is no terminal

@@ -4,9 +4,11 @@
 //!   their README and manifest, into `DIR/v<N>/`; refuses a folder already recorded.
 //! * `bench-window`: the window's frame loop under a crowd, for BENCHMARKS.md.
 //! * `bot-report`: how the bot fares over many seeds.
+//! * `bench-history`: the score table, lists and `verify` over ten thousand stored games.
 
 mod bots;
 mod goldens;
+mod history;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +47,20 @@ enum Cmd {
         #[arg(long, value_name = "VERSION")]
         rules: Option<u16>,
     },
+    /// Build a data directory of many short finished games and time the score table (with
+    /// verdicts stored and with none), `saves`, the Load list and `verify` of every game on
+    /// one core and on all. Run `cargo build --release` first: it times that binary.
+    BenchHistory {
+        #[arg(long, default_value_t = 10_000)]
+        games: u64,
+        /// Commands the bot plays in each game before it quits.
+        #[arg(long, default_value_t = 20)]
+        commands: u64,
+        /// Build the games here and keep them (a directory that exists is used as it is);
+        /// by default a directory removed after.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -52,6 +68,11 @@ fn main() -> ExitCode {
         Cmd::RecordGoldens { dir } => goldens::run(&dir),
         Cmd::BenchWindow { bench, frame_stats } => bench_window(bench, frame_stats),
         Cmd::BotReport { seeds, rules } => bots::run(seeds, rules),
+        Cmd::BenchHistory {
+            games,
+            commands,
+            dir,
+        } => history::run(games, commands, dir),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,5 @@
-//! Progress bars for the jobs that go over every event of a game: import, export, verify.
+//! Progress bars for the jobs that go over every event of a game (import, export, verify),
+//! and for those that go over many games at once (verify, scores).
 //!
 //! A bar is drawn on stderr, and only when stderr is a terminal: indicatif's stderr target
 //! hides itself when stderr is a pipe or a file, or `TERM` is unset or `dumb`, so scripts
@@ -52,13 +53,48 @@ impl Bar {
         self.bar.set_position(done);
     }
 
-    /// Runs `f`, which writes to stderr, with the bar out of its way.
-    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        self.bar.suspend(f)
+    /// The job turns out to be on `len` events (known once its replay is found).
+    pub fn set_len(&mut self, len: u64) {
+        self.bar.set_length(len);
     }
 }
 
 impl Drop for Bar {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+const COUNT_TEMPLATE: &str = "{prefix} [{wide_bar}] {human_pos}/{human_len} {msg}";
+
+/// A bar over a job on `len` items (games, files) that several threads get through in any
+/// order, each telling the count so far; cleared when dropped.
+pub struct Count {
+    bar: ProgressBar,
+}
+
+impl Count {
+    /// A bar labelled `what`, counting `unit` ("games proved").
+    pub fn new(what: &str, len: u64, unit: &str) -> Count {
+        let style = ProgressStyle::with_template(COUNT_TEMPLATE)
+            .expect("the template names only indicatif's keys")
+            .progress_chars("=> ");
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+            .with_style(style)
+            .with_prefix(what.to_owned())
+            .with_message(unit.to_owned());
+        Count { bar }
+    }
+
+    /// `done` items are through. Counts told out of order never move the bar back.
+    pub fn set(&self, done: u64) {
+        if done > self.bar.position() {
+            self.bar.set_position(done);
+        }
+    }
+}
+
+impl Drop for Count {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
     }
@@ -77,5 +113,15 @@ mod tests {
             assert_eq!(bar.bar.message(), stage.name());
             assert_eq!(bar.bar.position(), 100);
         }
+    }
+
+    #[test]
+    fn a_count_told_out_of_order_only_goes_forward() {
+        let count = Count::new("scores", 10, "games proved");
+        count.set(4);
+        count.set(2);
+        assert_eq!(count.bar.position(), 4);
+        count.set(10);
+        assert_eq!(count.bar.position(), 10);
     }
 }

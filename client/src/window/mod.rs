@@ -11,6 +11,7 @@ mod draw_map;
 mod frames;
 mod hud;
 mod panel;
+mod scoreboard;
 mod screen_end;
 mod screen_game;
 mod screen_replay;
@@ -489,7 +490,11 @@ impl Screen {
             Screen::Game(s) => s.update(time)?,
             Screen::Replay(s) => s.update(app, time)?,
             Screen::Bench(s) => s.update(time),
-            Screen::Start(_) | Screen::End(_) => Go::Stay,
+            Screen::Start(s) => {
+                s.update();
+                Go::Stay
+            }
+            Screen::End(_) => Go::Stay,
         })
     }
 
@@ -499,7 +504,8 @@ impl Screen {
             Screen::Game(s) => s.busy(),
             Screen::Replay(s) => s.busy(),
             Screen::Bench(_) => true,
-            Screen::Start(_) | Screen::End(_) => false,
+            Screen::Start(s) => s.busy(),
+            Screen::End(_) => false,
         }
     }
 

@@ -10,8 +10,9 @@ use sandglass_store::{GameMeta, Status};
 
 use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
+use super::scoreboard::Board;
 use super::{App, Go, Tape};
-use crate::cli::scores::{self, Entry};
+use crate::cli::scores::{self, Proof};
 use crate::cli::{rules_label, utc};
 use crate::input::keys::{bind, Input, Key, Mode};
 
@@ -22,8 +23,8 @@ pub struct StartScreen {
     latest: Option<GameMeta>,
     /// The saved games, while the Load list is open.
     list: Option<List>,
-    /// The high-score table, while it is open, and its highlighted row.
-    scores: Option<(Vec<Entry>, usize)>,
+    /// The high-score table, while it is open.
+    scores: Option<Board>,
     /// The replay files found, while their list is open, and the highlighted one.
     files: Option<(Vec<PathBuf>, usize)>,
     /// Why the last choice did not work.
@@ -154,9 +155,9 @@ impl StartScreen {
                 Go::Stay
             }
             Some(Choice::Scores) => {
-                match scores::table(&app.store) {
-                    Ok(table) if !table.is_empty() => self.scores = Some((table, 0)),
-                    Ok(_) => self.error = Some("There are no games to score yet.".into()),
+                match Board::open(&app.store) {
+                    Ok(Some(board)) => self.scores = Some(board),
+                    Ok(None) => self.error = Some("There are no games to score yet.".into()),
                     Err(e) => self.error = Some(e.to_string()),
                 }
                 Go::Stay
@@ -168,9 +169,36 @@ impl StartScreen {
 
     /// The high scores: Enter watches the game's replay.
     fn scores_key(&mut self, input: Input) -> Go {
-        browse(&mut self.scores, input, |entry| {
-            Go::Watch(Tape::Game(entry.meta.id))
-        })
+        let Some(board) = &mut self.scores else {
+            return Go::Stay;
+        };
+        match input {
+            Input::Escape => {
+                self.scores = None;
+                Go::Stay
+            }
+            Input::Move(dir) => {
+                board.choose(moved(board.choice(), board.entries().len(), dir));
+                Go::Stay
+            }
+            Input::Confirm | Input::Space => {
+                Go::Watch(Tape::Game(board.entries()[board.choice()].meta.id))
+            }
+            _ => Go::Stay,
+        }
+    }
+
+    /// What the screen does by itself: the high scores take the games proved since the
+    /// last frame.
+    pub fn update(&mut self) {
+        if let Some(board) = &mut self.scores {
+            board.update();
+        }
+    }
+
+    /// Whether the screen changes by itself: games are being proved for the high scores.
+    pub fn busy(&self) -> bool {
+        self.scores.as_ref().is_some_and(|b| b.progress().is_some())
     }
 
     /// The replay files: Enter opens one on the timeline.
@@ -236,7 +264,7 @@ impl StartScreen {
         y += line * 2.0;
         match (&self.list, &self.scores, &self.files) {
             (Some(list), _, _) => draw_list(app, list, x, y, size),
-            (None, Some((table, choice)), _) => draw_scores(app, table, *choice, x, y, size),
+            (None, Some(board), _) => draw_scores(app, board, x, y, size),
             (None, None, Some((files, choice))) => draw_files(app, files, *choice, x, y, size),
             (None, None, None) => self.draw_menu(app, x, y, size),
         }
@@ -333,9 +361,10 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
 }
 
 /// The high scores, from `x`, `y` down: every stored game, its score folded from its own
-/// log; the unverified last, unranked.
-fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, y: f32, size: f32) {
-    let mut rows = Rows::titled(app, "High scores", x, y, size, choice, 4);
+/// log; those still being proved, then the unverified, last and unranked.
+fn draw_scores(app: &App, board: &Board, x: f32, y: f32, size: f32) {
+    let table = board.entries();
+    let mut rows = Rows::titled(app, "High scores", x, y, size, board.choice(), 5);
     let header = format!(
         "{:>4}  {:>6}  {:<20} {:<10} {:>5} {:>6} {:>5} {:>5}",
         "#", "score", "name", "status", "depth", "turns", "kills", "rules"
@@ -347,10 +376,10 @@ fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, y: f32, size: 
         let label = format!(
             "{rank:>4}  {score:>6}  {name:<20} {status:<10} {depth:>5} {turns:>6} {kills:>5} {rules:>5}"
         );
-        let color = if entry.unverified.is_some() {
-            BAD
-        } else {
-            TEXT
+        let color = match entry.proof {
+            Proof::Proved(_) => TEXT,
+            Proof::Pending => DIM,
+            Proof::Failed(_) => BAD,
         };
         rows.row(app, i, &label, color);
     }
@@ -358,6 +387,13 @@ fn draw_scores(app: &App, table: &[Entry], choice: usize, x: f32, y: f32, size: 
         app,
         "Every score is folded from its game's own log. Enter watches it.",
     );
+    if let Some((done, of)) = board.progress() {
+        rows.text(
+            app,
+            &format!("Checking the scores against their logs: {done} of {of}..."),
+            ASK,
+        );
+    }
 }
 
 /// The highlight after an arrow: up one row or down one, round the ends.

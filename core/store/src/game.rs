@@ -13,7 +13,8 @@ use super::db::{encode_meta, tree_name, GameTrees, Store, STEPS};
 use super::error::{PlayError, ReplayFileError, StoreError};
 use super::log::{self, index_of, key};
 use super::snapshot::{self, SnapshotError, SnapshotWarning};
-use super::{GameId, GameMeta, Stage};
+use super::verdict::Verdict;
+use super::{GameId, GameMeta, Stage, Status};
 
 /// How many steps an import writes in one sled batch.
 const BULK_BATCH: usize = 64;
@@ -421,6 +422,10 @@ impl Store {
         }
         let meta = GameMeta::new(id, name, tape.header.clone(), &tape.state, tape.hash);
         self.write_snapshots(&meta, tape.snapshots.taken)?;
+        // Checked in one fold on the way in: that fold is the game's verdict.
+        let digest = self.log_digest(&meta)?;
+        let verdict = Verdict::of(&meta, digest, &tape.state, tape.hash);
+        self.write_verdict(id, &verdict)?;
         self.commit_new(&meta)?;
         Ok(meta)
     }
@@ -442,6 +447,12 @@ impl Store {
         let trees: BTreeSet<Vec<u8>> = self.db.tree_names().iter().map(|n| n.to_vec()).collect();
         let mut caught_up = false;
         for meta in self.games()? {
+            // A game that ended with its hash taken has no step after its record: the
+            // step that ended it was written with the record that says so, and an ended
+            // game takes no command. Skipping its log keeps opening a long history cheap.
+            if meta.status != Status::Alive && meta.final_hash().is_some() {
+                continue;
+            }
             let mut tail = vec![];
             if trees.contains(tree_name(meta.id, STEPS).as_bytes()) {
                 let steps = self.trees(meta.id)?.steps;
@@ -655,7 +666,10 @@ impl Session {
     fn try_save_step(&mut self, first: u64) -> Result<(), StoreError> {
         let state = self.live.state();
         let after = state.events_folded();
-        let hash = snapshot::due(first, after).then(|| state.hash());
+        // The step that ends the game proves its verdict too: the state it reached is the
+        // fold of the log just written, so the table never needs to fold it again.
+        let ended = self.meta.status == Status::Alive && state.outcome().is_some();
+        let hash = (snapshot::due(first, after) || ended).then(|| state.hash());
         self.trees
             .steps
             .insert(key(first), log::encode(&self.step))?;
@@ -665,6 +679,11 @@ impl Session {
         }
         let mut meta = self.meta.clone();
         meta.record(state, hash);
+        if let (true, Some(hash)) = (ended, hash) {
+            let digest = self.store.log_digest(&meta)?;
+            let verdict = Verdict::of(&meta, digest, state, hash);
+            self.store.write_verdict(meta.id, &verdict)?;
+        }
         self.store.games.insert(meta.id.key(), encode_meta(&meta))?;
         self.store.commit()?;
         self.meta = meta;

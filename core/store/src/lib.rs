@@ -8,7 +8,10 @@
 //!   order is tape order; see [`log`]). A fork's log begins in the trees of the games it
 //!   was forked from (see `history`);
 //! * `game/{id}/snapshots`: the state at some command boundaries, keyed by event index
-//!   (see [`snapshot`]).
+//!   (see [`snapshot`]);
+//! * `verdicts`: what each game's log was proved to fold to, its score with it, keyed by
+//!   its id: a cache for the high-score table, trusted only while it still describes the
+//!   game (see `verdict`).
 //!
 //! Every accepted command and the draws it caused go to disk as one value (the step), then
 //! the snapshot when one is due and the updated metadata record, and are flushed before the
@@ -27,6 +30,7 @@ mod reserve;
 mod seal;
 pub mod sgr;
 pub mod snapshot;
+mod verdict;
 
 use std::fmt;
 
@@ -40,6 +44,7 @@ pub use history::Span;
 pub use reserve::RESERVE_FILE;
 pub use seal::SEAL_FILE;
 pub use snapshot::{SnapshotError, SnapshotWarning, SNAPSHOT_EVERY};
+pub use verdict::{ProofError, Verdict};
 
 /// A game's number in its data directory. Never reused, even after a delete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
