@@ -114,18 +114,12 @@ pub struct Pace {
     /// A cold-blooded creature in the cold of the night: everything costs half as much
     /// again (`desert`).
     pub numb: bool,
-    /// The camel in boots: dunes cost it no more than sand (`gear`).
-    pub shod: bool,
 }
 
 impl Pace {
-    /// The fraction `num / den` of an action's cost, scaled by this pace; `onto` is the
-    /// ground the action steps onto, if it is a step.
-    fn scale(self, mut num: u32, mut den: u32, onto: Option<Terrain>) -> (u32, u32) {
-        let step = onto.is_some();
-        if self.shod && onto == Some(Terrain::Dune) {
-            (num, den) = Terrain::Sand.step_factor();
-        }
+    /// The fraction `num / den` of an action's cost, scaled by this pace; `step` says
+    /// whether the action is a step.
+    fn scale(self, mut num: u32, mut den: u32, step: bool) -> (u32, u32) {
         if self.dashing && step {
             den *= 2;
         }
@@ -235,11 +229,7 @@ impl TimeModel {
         };
         // Most actors go at their own pace: one test for all of them.
         if pace != Pace::default() {
-            let onto = match cost {
-                Cost::Step(terrain) => Some(terrain),
-                _ => None,
-            };
-            (num, den) = pace.scale(num, den, onto);
+            (num, den) = pace.scale(num, den, matches!(cost, Cost::Step(_)));
         }
         // Most actions need no division, and a division is the slowest step of a turn.
         let cost = if den == 1 {

@@ -13,12 +13,12 @@ use crate::action::Action;
 use crate::bags::Bags;
 use crate::clocks::Clocks;
 use crate::desert::TimeOfDay;
-use crate::energy::{Clock, Energy, Pace, Stats};
+use crate::energy::{Clock, Cost, Energy, Pace, Stats};
 use crate::gear::Gear;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Effect, Item, Mycology};
-use crate::map::Map;
+use crate::map::{Map, Terrain};
 use crate::message::MessageLog;
 use crate::rules::Rules;
 use crate::sight::CellSet;
@@ -440,7 +440,6 @@ impl World {
             pace.sweltering = time.is_hot() && self.is_player(id);
             pace.numb = time.is_cold() && actor.species.is_cold_blooded();
         }
-        pace.shod = self.gear.has_boots() && self.is_player(id);
         pace
     }
 
@@ -506,8 +505,12 @@ impl World {
     #[inline]
     pub fn cost_of(&self, id: ActorId, action: &Action) -> u16 {
         let stats = self.actor_at(id).stats();
-        self.time()
-            .cost(&stats, action.cost(&self.map), self.pace(id))
+        let mut cost = action.cost(&self.map);
+        // Boots: dunes are sand to the camel's feet (one test, false before version 7).
+        if self.gear.has_boots() && cost == Cost::Step(Terrain::Dune) && self.is_player(id) {
+            cost = Cost::Step(Terrain::Sand);
+        }
+        self.time().cost(&stats, cost, self.pace(id))
     }
 
     /// How many ticks after this one `id` first has the energy to act, if it takes no
