@@ -78,7 +78,10 @@ fn boots_make_dunes_as_quick_as_sand() {
     let (mut live, mut tape) = with_items(&["@~."], &[Item::Boots]);
     let step_cost = |state: &State, to: Pos| {
         let world = state.world();
-        world.cost_of(world.player_id().unwrap(), &crate::action::Action::Step { to })
+        world.cost_of(
+            world.player_id().unwrap(),
+            &crate::action::Action::Step { to },
+        )
     };
     let (dune, sand) = (Pos::new(1, 0), Pos::new(2, 0));
     assert!(step_cost(live.state(), dune) > step_cost(live.state(), sand));
