@@ -232,17 +232,29 @@ impl Observer for Sayings {
     }
 }
 
-/// Version 6's goldens play what it brought: sleepers waking, a meerkat's shriek, the sand
-/// stirring over a sandworm, the camel filling its waterskin and running dry.
-#[test]
-fn the_version_6_goldens_play_its_new_rules() {
+/// Asserts that the goldens of rules `version` between them say every message of `kinds`
+/// (by the message's name): that they play what the version brought.
+fn assert_goldens_say(version: u16, kinds: &[&str]) {
     let mut said = Sayings::default();
-    for path in GOLDEN_FILES.iter().filter(|p| p.starts_with("v6/")) {
+    let folder = format!("v{version}/");
+    for path in GOLDEN_FILES.iter().filter(|p| p.starts_with(&folder)) {
         let recording = read_golden(path);
         let rules = Rules::of(&recording.header).unwrap();
         fold(rules, recording.events, &mut said).unwrap();
     }
-    for kind in [
+    for kind in kinds {
+        assert!(
+            said.0.contains(*kind),
+            "no golden of version {version} says {kind}"
+        );
+    }
+}
+
+/// Version 6's goldens play what it brought: sleepers waking, a meerkat's shriek, the sand
+/// stirring over a sandworm, the camel filling its waterskin and running dry.
+#[test]
+fn the_version_6_goldens_play_its_new_rules() {
+    let kinds = [
         "Wakes",
         "Shrieks",
         "SandStirs",
@@ -250,22 +262,13 @@ fn the_version_6_goldens_play_its_new_rules() {
         "WaterLow",
         "WaterGone",
         "Parched",
-    ] {
-        assert!(said.0.contains(kind), "no golden of version 6 says {kind}");
-    }
+    ];
+    assert_goldens_say(6, &kinds);
 }
 
 /// The version-7 goldens meet its new creatures and gear: a hyena's howl is heard, a
 /// tortoise tramples a cactus, the camel puts on what it found.
 #[test]
 fn the_version_7_goldens_play_its_new_rules() {
-    let mut said = Sayings::default();
-    for path in GOLDEN_FILES.iter().filter(|p| p.starts_with("v7/")) {
-        let recording = read_golden(path);
-        let rules = Rules::of(&recording.header).unwrap();
-        fold(rules, recording.events, &mut said).unwrap();
-    }
-    for kind in ["Howls", "Tramples", "PutOn"] {
-        assert!(said.0.contains(kind), "no golden of version 7 says {kind}");
-    }
+    assert_goldens_say(7, &["Howls", "Tramples", "PutOn"]);
 }
