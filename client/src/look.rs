@@ -11,7 +11,7 @@ use sandglass_sim::level::Bestiary;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::rules;
 use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE};
-use sandglass_sim::text::{a, capitalise};
+use sandglass_sim::text::{a, capitalise, plural};
 use sandglass_sim::world::{Actor, World};
 use sandglass_sim::{is_provoked, State, EGG_WAITS, SHRIEK_REACH};
 
@@ -217,7 +217,7 @@ fn cold_blooded(state: &State) -> String {
         .bestiary()
         .species()
         .filter(|s| s.is_cold_blooded())
-        .map(|s| format!("{}s", s.name()))
+        .map(|s| plural(s.name()))
         .collect();
     match kinds.split_last() {
         Some((last, [])) => last.clone(),

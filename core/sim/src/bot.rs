@@ -243,7 +243,6 @@ fn route(state: &State, from: Pos, goal: Goal) -> Option<Direction> {
     first_step(map, from, u32::MAX, is_goal, may_enter).map(|(dir, _)| dir)
 }
 
-/// Whether a creature the camel sees that could hurt it is within a few cells.
 /// Where a provoked tortoise the camel sees stands beside `at`, if one does.
 fn angry_tortoise_beside(state: &State, at: Pos) -> Option<Pos> {
     let world = state.world();
@@ -255,6 +254,7 @@ fn angry_tortoise_beside(state: &State, at: Pos) -> Option<Pos> {
     })
 }
 
+/// Whether a creature the camel sees that could hurt it is within a few cells.
 fn threatened(state: &State, at: Pos) -> bool {
     let world = state.world();
     world.actors().any(|(id, actor)| {
