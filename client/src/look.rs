@@ -13,7 +13,7 @@ use sandglass_sim::rules;
 use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE};
 use sandglass_sim::text::{a, capitalise, plural};
 use sandglass_sim::world::{Actor, World};
-use sandglass_sim::{is_provoked, State, EGG_WAITS, SHRIEK_REACH};
+use sandglass_sim::{is_provoked, State, EGG_WAITS, SHRIEK_REACH, TAMING_ODDS};
 
 /// The lines describing `pos` as the camel knows it.
 pub fn describe(state: &State, pos: Pos) -> Vec<String> {
@@ -112,6 +112,11 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
     if actor.behaviour() == Behaviour::Asleep {
         return "asleep; the nearer you pass, the likelier it wakes".into();
     }
+    if actor.is_ally() {
+        return "your ally; it keeps near you and bites what comes for you (walk into it \
+            to change places)"
+            .into();
+    }
     if actor.knocked_out() > 0 {
         return format!("knocked out, for {} more turns", actor.knocked_out());
     }
@@ -204,6 +209,13 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             format!("and each bites {PACK_BITE} harder while both stand beside you: meet them in a gap."),
             "A tortoise grazes, harmless until hurt; then it comes for you, slow but hard-hitting,".into(),
             "and cacti do not stop it: it tramples them flat.".into(),
+        ]);
+    }
+    if state.world().rules().allies() {
+        lines.extend([
+            format!("A date thrown to a jackal (t) wins it over one time in {TAMING_ODDS}; you keep one ally"),
+            "at a time, drawn on a green tile. It keeps near you, bites what comes for you, and".into(),
+            "follows you down the stairs from beside you. Walk into it to change places.".into(),
         ]);
     }
     lines

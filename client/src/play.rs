@@ -104,7 +104,7 @@ impl Inventory for Bags<'_> {
                 slot,
                 name: world.mycology().counted(stack.item, stack.count),
                 edible: stack.item.is_edible(),
-                throwable: stack.item.is_throwable(),
+                throwable: world.can_throw(stack.item),
                 wearable: stack.item.is_wearable(),
             })
             .collect()

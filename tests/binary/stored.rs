@@ -107,10 +107,14 @@ fn a_layout_1_game_with_a_damaged_log_keeps_its_old_log_and_hides_no_other() {
 fn one_game(commands: u64) -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("data");
-    // A seed whose game lasts long enough (over 10,000 events) to hold snapshots.
-    common::bot_game(&dir, 3, commands);
+    common::bot_game(&dir, ONE_GAME_SEED, commands);
     (root, dir)
 }
+
+/// A seed whose game lasts long enough (over 10,000 events in 800 commands) to hold
+/// snapshots, and the name `one_game` stores it under.
+const ONE_GAME_SEED: u64 = 4;
+const ONE_GAME: &str = "bot-4";
 
 #[test]
 fn a_database_cut_short_is_refused_not_read_as_a_shorter_game() {
@@ -133,7 +137,7 @@ fn a_database_cut_short_is_refused_not_read_as_a_shorter_game() {
     let mut said = vec![];
     for args in [
         &["saves"][..],
-        &["export", "bot-3", "x.sgr"],
+        &["export", ONE_GAME, "x.sgr"],
         &["bot", "--seed", "1", "--commands", "5"],
         &["saves"],
     ] {
@@ -148,7 +152,7 @@ fn a_database_cut_short_is_refused_not_read_as_a_shorter_game() {
     let output = sandglass(&dir, &["saves", "--json"]);
     assert!(output.status.success(), "{output:?}");
     let left: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
-    assert_eq!(left["name"], "bot-3");
+    assert_eq!(left["name"], ONE_GAME);
 }
 
 #[test]
@@ -397,7 +401,7 @@ fn crafted_snapshots_are_skipped_and_rebuilt_never_trusted_blindly() {
         }
         let output = sandglass(
             &dir,
-            &["bot", "--seed", "1", "--game", "bot-3", "--commands", "1"],
+            &["bot", "--seed", "1", "--game", ONE_GAME, "--commands", "1"],
         );
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "round {round}: {output:?}");
@@ -422,7 +426,7 @@ fn crafted_snapshots_are_skipped_and_rebuilt_never_trusted_blindly() {
                 db.flush().unwrap();
             }
         }
-        let output = sandglass(&dir, &["verify", "bot-3"]);
+        let output = sandglass(&dir, &["verify", ONE_GAME]);
         assert!(
             output.status.success(),
             "round {round}: rebuilt, it checks: {output:?}"

@@ -272,3 +272,10 @@ fn the_version_6_goldens_play_its_new_rules() {
 fn the_version_7_goldens_play_its_new_rules() {
     assert_goldens_say(7, &["Howls", "Tramples", "PutOn"]);
 }
+
+/// The version-8 goldens make a friend: the camel throws a jackal a date and it is an
+/// ally from then on.
+#[test]
+fn the_version_8_goldens_play_its_new_rules() {
+    assert_goldens_say(8, &["Tamed"]);
+}

@@ -361,11 +361,15 @@ impl Painter {
             let (sym, color) = species_look(shown.species);
             // A creature stands on a dark tile of its own: it reads as a piece on the
             // board, whatever the ground, and a moving one slides rather than flickers.
-            // The camel's tile is gold, and a creature being hurt flashes red.
+            // The camel's tile is gold, an ally's green, and a creature being hurt
+            // flashes red.
+            let ally = state.world().actor(shown.id).is_some_and(|a| a.is_ally());
             let under = if shown.hurt {
                 Some(rgb(0xb01c1c))
             } else if Some(shown.id) == player {
                 Some(rgb(0x7a5c1c))
+            } else if ally {
+                Some(rgb(0x1f6b35))
             } else {
                 None
             };

@@ -119,6 +119,15 @@ fn contents(ui: &mut Ui, state: &State) {
         });
 }
 
+/// An actor's name in the panel, an ally's marked as one.
+fn name(state: &State, id: ActorId, actor: &Actor) -> String {
+    let name = state.world().name_of(id);
+    match actor.is_ally() {
+        true => format!("{name} (ally)"),
+        false => name.to_owned(),
+    }
+}
+
 fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
     let Some(figures) = Figures::of(state, id) else {
         return;
@@ -137,7 +146,7 @@ fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
         cell(
             ui,
             w_name,
-            RichText::new(state.world().name_of(id)).color(color),
+            RichText::new(name(state, id, actor)).color(color),
         );
         cell(ui, w_pos, mono(format!("{},{}", pos.x, pos.y)));
         cell(ui, w_speed, mono(figures.speed.clone()));

@@ -34,6 +34,8 @@ pub enum Action {
     PickUp,
     Drop(Slot),
     Eat(Slot),
+    /// `hit` is whom it hits and the damage, or for a date whether it wins them over
+    /// (1 or 0: `decide::player::throw`).
     Throw {
         slot: Slot,
         lands: Pos,
@@ -77,6 +79,12 @@ pub enum Action {
     Trample {
         at: Pos,
     },
+    /// The camel steps onto its ally's cell, at `to`, and the ally onto the camel's
+    /// (rules version 8 on).
+    Swap {
+        with: ActorId,
+        to: Pos,
+    },
 }
 
 impl Action {
@@ -85,7 +93,9 @@ impl Action {
     pub fn cost(&self, map: &Map) -> Cost {
         match *self {
             Action::Rest | Action::Gather | Action::Dash | Action::Quit => Cost::Free,
-            Action::Step { to } | Action::Charge { to, .. } => Cost::Step(map.terrain(to)),
+            Action::Step { to } | Action::Charge { to, .. } | Action::Swap { to, .. } => {
+                Cost::Step(map.terrain(to))
+            }
             _ => Cost::Action,
         }
     }
@@ -118,6 +128,7 @@ impl Action {
             Action::Howl => "howl",
             Action::Wear(_) => "wear",
             Action::Trample { .. } => "trample",
+            Action::Swap { .. } => "swap",
         }
     }
 
@@ -125,6 +136,7 @@ impl Action {
     pub(crate) fn target(&self) -> Option<ActorId> {
         match *self {
             Action::Attack { target, .. } | Action::Ram { target, .. } => Some(target),
+            Action::Swap { with, .. } => Some(with),
             Action::Throw { hit, .. } => hit.map(|(target, _)| target),
             _ => None,
         }
@@ -134,6 +146,7 @@ impl Action {
     pub(crate) fn cell(&self) -> Option<Pos> {
         match *self {
             Action::Step { to } | Action::Charge { to, .. } | Action::LayEgg { at: to } => Some(to),
+            Action::Swap { to, .. } => Some(to),
             Action::Open(at) | Action::Close(at) | Action::Trample { at } => Some(at),
             Action::Throw { lands, .. } => Some(lands),
             _ => None,

@@ -133,14 +133,28 @@ impl Bot {
                 .max_by_key(|&d| pos.step(d).distance(giant));
             wishes.extend(away.map(Command::Move));
         }
-        // Fight whatever is adjacent, in sight and awake; let sleepers lie.
+        // Tame a jackal beside it with a date, where the rules allow.
+        let date = slot_of(&|i: Item| i == Item::Date).filter(|_| world.rules().allies());
+        for dir in Direction::ALL {
+            let occupant = world.map().occupant(pos.step(dir));
+            let seen = occupant.filter(|&id| world.sees_actor(id));
+            if let (Some(date), Some(id)) = (date, seen) {
+                if world.tames(id) {
+                    wishes.push(Command::Throw(date, dir));
+                }
+            }
+        }
+        // Fight whatever is adjacent, in sight and awake; let sleepers and allies lie.
         for dir in Direction::ALL {
             let occupant = world.map().occupant(pos.step(dir));
             let seen = occupant.filter(|&id| world.sees_actor(id));
             let awake = seen.and_then(|id| world.actor(id));
             // A tortoise left alone harms nobody.
             let peaceful = |a: &Actor| a.species() == Species::Tortoise && !is_provoked(a);
-            if awake.is_some_and(|a| a.behaviour() != Behaviour::Asleep && !peaceful(a)) {
+            let foe = |a: &Actor| {
+                !matches!(a.behaviour(), Behaviour::Asleep | Behaviour::Ally) && !peaceful(a)
+            };
+            if awake.is_some_and(foe) {
                 wishes.push(Command::Move(dir));
             }
         }

@@ -88,7 +88,7 @@ pub(crate) fn check_command(
             other => Err(Rejection::CannotWear(other)),
         },
         Command::Throw(slot, _) => match item(slot)? {
-            missile if missile.is_throwable() => Ok(()),
+            missile if world.can_throw(missile) => Ok(()),
             other => Err(Rejection::CannotThrow(other)),
         },
         Command::Open(dir) => match map.terrain(me.pos().step(dir)) {

@@ -59,6 +59,8 @@ pub enum Inconsistency {
     KeptAction,
     #[error("a hunter remembers the camel outside the map")]
     LastSeen,
+    #[error("a creature is the camel's ally under rules that have no allies")]
+    Ally,
     #[error("the camel has killed more creatures than there have been")]
     Kills,
     #[error("the camel's waterskin holds more than it can")]

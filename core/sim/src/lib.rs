@@ -41,7 +41,10 @@ pub mod world;
 pub use check::Rejection;
 pub use command::{Command, Slot};
 pub use consistency::{Inconsistency, MOST_STATE_BYTES};
-pub use decide::{is_provoked, BROOD_LIMIT, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS, SHRIEK_REACH};
+pub use decide::{
+    is_provoked, ALLY_KEEPS_WITHIN, ALLY_REACH, BROOD_LIMIT, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS,
+    SHRIEK_REACH, TAMING_ODDS,
+};
 pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Game, Live, LiveTape};
 pub use encoding::DecodeError;
 pub use recording::{CheckError, Recording};

@@ -152,6 +152,13 @@ impl Map {
         self.terrain(pos).is_passable() && self.occupant(pos).is_none()
     }
 
+    /// The free cell nearest `to` by king moves (of equally near ones, the first in
+    /// rows from the top), other than `to` itself.
+    pub fn nearest_free(&self, to: Pos) -> Option<Pos> {
+        let free = self.cells().filter(|&p| p != to && self.is_free(p));
+        free.min_by_key(|p| p.distance(to))
+    }
+
     pub(crate) fn set_terrain(&mut self, pos: Pos, terrain: Terrain) {
         if let Some(i) = self.index(pos) {
             self.terrain[i] = terrain;

@@ -77,6 +77,8 @@ pub enum Msg {
     Tramples,
     /// The camel put on a piece of gear.
     PutOn(Item),
+    /// A creature caught the date the camel threw it, and is its ally from now on.
+    Tamed(Species),
 }
 
 impl fmt::Display for Msg {
@@ -142,7 +144,18 @@ impl fmt::Display for Msg {
             Msg::Thrown {
                 item,
                 hit: Some(target),
-            } => write!(f, "The {} hits the {}.", item.noun(), target.name()),
+            } if item.is_throwable() => {
+                write!(f, "The {} hits the {}.", item.noun(), target.name())
+            }
+            Msg::Thrown {
+                item,
+                hit: Some(target),
+            } => write!(
+                f,
+                "The {} sniffs at the {} and leaves it.",
+                target.name(),
+                item.noun()
+            ),
             Msg::Thrown { item, hit: None } => {
                 write!(f, "The {} lands in the sand.", item.noun())
             }
@@ -167,6 +180,11 @@ impl fmt::Display for Msg {
             Msg::Howls => write!(f, "A hyena howls, and the pack answers."),
             Msg::Tramples => write!(f, "The tortoise tramples a cactus flat."),
             Msg::PutOn(item) => write!(f, "You put on {}.", a(&unknown_name(item))),
+            Msg::Tamed(s) => write!(
+                f,
+                "The {} gobbles the date and falls in at your side.",
+                s.name()
+            ),
         }
     }
 }

@@ -169,6 +169,7 @@ impl State {
             Action::Howl => self.perform_howl(id, obs),
             Action::Wear(slot) => self.perform_wear(slot, obs),
             Action::Trample { at } => self.perform_trample(at, obs),
+            Action::Swap { with, .. } => self.perform_swap(id, with, obs),
         }
     }
 
@@ -248,6 +249,17 @@ impl State {
             },
             obs,
         );
+        self.arrived(id, to, obs);
+    }
+
+    fn perform_swap(&mut self, id: ActorId, with: ActorId, obs: &mut impl Observer) {
+        self.change(Change::Swap { actor: id, with }, obs);
+        let to = self.world().actor_at(id).pos();
+        self.arrived(id, to, obs);
+    }
+
+    /// What the camel finds where it steps: the oasis, or sand stirring over a sleeper.
+    fn arrived(&mut self, id: ActorId, to: Pos, obs: &mut impl Observer) {
         if self.world().is_player(id) && self.world().map().terrain(to) == Terrain::Oasis {
             self.say(Msg::Won, obs);
             self.change(Change::End(Outcome::Won), obs);
@@ -335,6 +347,13 @@ impl State {
         let Some(item) = self.world().bags().item(slot) else {
             return;
         };
+        let caught = hit.filter(|&(_, won)| won > 0).map(|(target, _)| target);
+        if let Some(target) = caught.filter(|&t| item == Item::Date && self.world().tames(t)) {
+            let tamed = self.world().actor_at(target).species();
+            self.change(Change::Consume { slot }, obs);
+            self.change(Change::Tame { actor: target }, obs);
+            return self.say(Msg::Tamed(tamed), obs);
+        }
         let land = Change::Land {
             slot,
             item,
@@ -350,7 +369,7 @@ impl State {
             },
             obs,
         );
-        if let Some((target, damage)) = hit {
+        if let Some((target, damage)) = hit.filter(|_| item.is_throwable()) {
             self.perform_hurt(target, damage, Some(species), obs);
         }
     }

@@ -25,7 +25,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 6] = [2, 3, 4, 5, 6, 7];
+pub const KEPT: [u16; 7] = [2, 3, 4, 5, 6, 7, 8];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -121,6 +121,8 @@ struct Switches {
     hunters_search_toward_the_camel: bool,
     desert_clock: bool,
     gear: bool,
+    hunters_step_only_onto_free_cells: bool,
+    allies: bool,
     bestiary: Bestiary,
 }
 
@@ -133,6 +135,8 @@ const fn switches(version: RulesVersion) -> Switches {
         hunters_search_toward_the_camel: false,
         desert_clock: false,
         gear: false,
+        hunters_step_only_onto_free_cells: false,
+        allies: false,
         bestiary: Bestiary::Desert,
     };
     const V3: Switches = Switches {
@@ -158,13 +162,19 @@ const fn switches(version: RulesVersion) -> Switches {
         bestiary: Bestiary::Herds,
         ..V6
     };
+    const V8: Switches = Switches {
+        hunters_step_only_onto_free_cells: true,
+        allies: true,
+        ..V7
+    };
     match version.0 {
         2 => V2,
         3 => V3,
         4 => V4,
         5 => V5,
         6 => V6,
-        _ => V7,
+        7 => V7,
+        _ => V8,
     }
 }
 
@@ -277,6 +287,25 @@ impl Rules {
     pub fn gear(&self) -> bool {
         self.switches.gear
     }
+
+    /// Introduced in 8: a hunter never steps onto a cell another creature stands on.
+    /// Before, a hunter beside the cell where it last saw the camel stepped onto it even
+    /// when another creature had come to stand there since: the two shared the cell,
+    /// the map named only the newcomer, and once either left, the map named neither (a
+    /// state those versions' snapshots must still be able to hold: `World::check`).
+    #[inline]
+    pub fn hunters_step_only_onto_free_cells(&self) -> bool {
+        self.switches.hunters_step_only_onto_free_cells
+    }
+
+    /// Introduced in 8: a date thrown to a jackal tames it (`decide::ally`). An ally
+    /// keeps near the camel, bites the creatures that come for it, and goes down the
+    /// stairs with it from beside it; hunters bite an ally in their way. Before, a date
+    /// could only be eaten.
+    #[inline]
+    pub fn allies(&self) -> bool {
+        self.switches.allies
+    }
 }
 
 #[cfg(test)]
@@ -320,14 +349,17 @@ mod tests {
                 rules.hunters_search_toward_the_camel(),
                 rules.desert_clock(),
                 rules.gear(),
+                rules.hunters_step_only_onto_free_cells(),
+                rules.allies(),
             ]
         };
-        assert_eq!(on(2), [false, false, false, false, false]);
-        assert_eq!(on(3), [true, true, false, false, false]);
-        assert_eq!(on(4), [true, true, true, false, false]);
-        assert_eq!(on(5), [true, true, true, false, false]);
-        assert_eq!(on(6), [true, true, true, true, false]);
-        assert_eq!(on(7), [true, true, true, true, true]);
+        assert_eq!(on(2), [false, false, false, false, false, false, false]);
+        assert_eq!(on(3), [true, true, false, false, false, false, false]);
+        assert_eq!(on(4), [true, true, true, false, false, false, false]);
+        assert_eq!(on(5), [true, true, true, false, false, false, false]);
+        assert_eq!(on(6), [true, true, true, true, false, false, false]);
+        assert_eq!(on(7), [true, true, true, true, true, false, false]);
+        assert_eq!(on(8), [true, true, true, true, true, true, true]);
         let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
         assert_eq!(bestiary(4), Bestiary::Desert);
         assert_eq!(bestiary(5), Bestiary::Cobras);

@@ -177,6 +177,11 @@ impl Species {
         )
     }
 
+    /// Whether a date thrown to it makes it the camel's ally (rules version 8 on).
+    pub fn is_tameable(self) -> bool {
+        self == Species::Jackal
+    }
+
     /// Whether it runs from the camel when badly hurt.
     pub fn flees(self) -> bool {
         matches!(self, Species::Jackal | Species::Hyena)
@@ -275,6 +280,9 @@ pub enum Behaviour {
     Natural,
     /// Asleep until it hears the camel or is hurt; then `Natural` (rules version 6 on).
     Asleep,
+    /// The camel's friend: it keeps near the camel and bites its foes (rules version 8
+    /// on: `Rules::allies`).
+    Ally,
 }
 
 impl Behaviour {
@@ -286,6 +294,7 @@ impl Behaviour {
             Behaviour::Wander => "wander",
             Behaviour::Natural => "natural",
             Behaviour::Asleep => "asleep",
+            Behaviour::Ally => "ally",
         }
     }
 }

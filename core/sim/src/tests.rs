@@ -19,6 +19,7 @@ use crate::state::{Need, Observer, State};
 use crate::tape::{Event, Header, Ruleset};
 use crate::world::Change;
 
+mod allies;
 mod desert;
 mod gear;
 mod herds;
@@ -192,7 +193,7 @@ fn a_rejected_command_changes_nothing_and_appends_nothing() {
         Command::Eat(Slot(2)),
         Command::Descend,
         Command::Drop(Slot(25)),
-        Command::Throw(Slot(0), Direction::N),
+        Command::Wear(Slot(0)),
     ] {
         assert!(live.command(bad, &mut (), &mut tape).is_err(), "{bad:?}");
         assert_eq!(live.state().hash(), hash);
@@ -420,6 +421,13 @@ fn rest_until(live: &mut Live, turns: usize, mut done: impl FnMut(&State) -> boo
     done(live.state())
 }
 
+/// The slot of the first stack of `item` in the camel's bags.
+fn slot_of(state: &State, item: Item) -> Slot {
+    let stacks = state.world().bags().stacks();
+    let mut slots = stacks.filter(|(_, s)| s.item == item).map(|(slot, _)| slot);
+    slots.next().unwrap()
+}
+
 fn said(state: &State, msg: Msg) -> bool {
     state.world().messages().recent().any(|m| m.msg == msg)
 }
@@ -551,6 +559,74 @@ fn a_hunter_remembers_where_it_saw_the_camel_and_loses_the_trail_there() {
     });
     assert!(lost);
     assert_eq!(live.state().world().actor(scorpion).unwrap().pos(), seen_at);
+}
+
+/// Where a hunter's trail ends, another creature may stand by the time it gets there.
+/// Before rules version 8 the hunter stepped onto it all the same, and the two shared
+/// the cell, the map naming only the hunter; since 8 it waits beside it.
+#[test]
+fn a_hunter_steps_onto_a_taken_trail_end_only_before_version_8() {
+    for (v, shares) in [(7, true), (8, false)] {
+        let rows = ["S.@..#..", ".....#..", ".....#.."];
+        let (live, _) = onto(version(v), 3, level_of(&rows));
+        let (scorpion, _) = first_of(live.state(), Species::Scorpion).unwrap();
+        let seen_at = Pos::new(2, 0);
+        let mut state = live.into_state();
+        state.set_up(Change::Move {
+            actor: state.world().player_id().unwrap(),
+            from: seen_at,
+            to: Pos::new(7, 2),
+        });
+        let newcomer = crate::ids::ActorId(state.world().actor_count() as u32);
+        state.set_up(Change::Spawn {
+            actor: newcomer,
+            species: Species::Tortoise,
+            behaviour: Behaviour::Rest,
+            stats: Species::Tortoise.stats(),
+            at: seen_at,
+        });
+        let mut live = Live::resume(3, state);
+        rest_until(&mut live, 30, |_| false);
+        let world = live.state().world();
+        let at = world.actor(scorpion).unwrap().pos();
+        assert_eq!(
+            at == seen_at,
+            shares,
+            "version {v}: the scorpion is at {at:?}"
+        );
+        assert_eq!(world.map().occupant(Pos::new(1, 0)).is_some(), !shares);
+        assert_eq!(world.actor(newcomer).unwrap().pos(), seen_at);
+    }
+}
+
+/// A version-7 game where a scorpion stepped onto a spider's cell (its trail's end), and
+/// the spider then left it: from then on the map named neither. Every state of the game
+/// is still one its version's snapshots hold.
+#[test]
+fn a_version_7_game_with_a_creature_the_map_does_not_name_snapshots_whole() {
+    let rules = version(7);
+    let mut game = crate::drive::LiveTape::new(rules, 206);
+    crate::bot::Bot::new(206).play(&mut game, 1000).unwrap();
+    let tape = game.into_tape();
+    let mut unnamed = 0;
+    let each_event = |state: &State| {
+        let world = state.world();
+        let named = world
+            .actors()
+            .filter(|&(id, a)| world.map().occupant(a.pos()) == Some(id));
+        if named.count() < world.actors().count() {
+            unnamed += 1;
+            let back = State::decode(&state.encode(), rules.version()).unwrap();
+            assert_eq!(back.hash(), state.hash());
+        }
+        Ok::<_, crate::drive::FoldError>(state.events_folded() + 1)
+    };
+    crate::recording::fold_visiting(rules, 206, &tape.events, &mut (), each_event).unwrap();
+    assert!(
+        unnamed > 0,
+        "the scorpion never shared a cell in {} events",
+        tape.events.len()
+    );
 }
 
 #[test]

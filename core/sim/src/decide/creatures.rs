@@ -1,6 +1,7 @@
 //! How snakes, elephants, spiders and eggs decide, and the actors of scenario files.
 //! Hunters (jackals, scorpions) have a module of their own: `hunt`.
 
+use super::ally::ally;
 use super::herds::{hyena, tortoise};
 use super::hunt::{flee, hunter};
 use super::{in_reach, roll_damage, step_or_attack};
@@ -32,6 +33,7 @@ pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
         Behaviour::Rest => Ok(Action::Rest),
         Behaviour::Wander => wander(world, id, |_| false, draws),
         Behaviour::Asleep => listen(world, id, draws),
+        Behaviour::Ally => ally(world, id, draws),
         Behaviour::Natural => match me.species() {
             Species::Camel => wander(world, id, |_| false, draws),
             Species::Snake => snake(world, id, draws),

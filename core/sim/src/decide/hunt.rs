@@ -35,11 +35,21 @@ pub(super) fn hunter(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
         let damage = roll_damage(me.species(), draws)?;
         return Ok(Action::Attack { target, damage });
     }
-    match way_to(world, me.pos(), quarry) {
-        Some(dir) => Ok(Action::Step {
-            to: me.pos().step(dir),
-        }),
-        None => roam(world, id, draws),
+    if let Some(target) = ally_beside(world, me.pos()) {
+        let damage = roll_damage(me.species(), draws)?;
+        return Ok(Action::Attack { target, damage });
+    }
+    // The search may end on the quarry's cell whoever stands there now: since rules
+    // version 8 a hunter does not step onto a creature that took the camel's place.
+    let to = way_to(world, me.pos(), quarry).map(|dir| me.pos().step(dir));
+    match to {
+        Some(to)
+            if !world.rules().hunters_step_only_onto_free_cells()
+                || world.map().occupant(to).is_none() =>
+        {
+            Ok(Action::Step { to })
+        }
+        _ => roam(world, id, draws),
     }
 }
 
@@ -53,6 +63,19 @@ fn way_to(world: &World, from: Pos, quarry: Pos) -> Option<Direction> {
     } else {
         first_step(map, from, HUNT_REACH, |p| p == quarry, free).map(|(dir, _)| dir)
     }
+}
+
+/// An ally of the camel's beside `at`, that a hunter on the camel's trail bites first
+/// (rules version 8 on: before, there were no allies).
+fn ally_beside(world: &World, at: Pos) -> Option<ActorId> {
+    if !world.rules().allies() {
+        return None;
+    }
+    let map = world.map();
+    let beside = Direction::ALL
+        .into_iter()
+        .filter_map(|d| map.occupant(at.step(d)));
+    beside.into_iter().find(|&id| world.actor_at(id).is_ally())
 }
 
 /// At a third of its hit points or fewer.

@@ -1,6 +1,7 @@
 //! The camel's command, resolved into an action: where a confused camel stumbles, what a
 //! kick or a thrown stone does.
 
+use super::ally::TAMING_ODDS;
 use super::step_or_attack;
 use crate::action::Action;
 use crate::command::{Command, Slot};
@@ -24,7 +25,12 @@ pub(super) fn resolve(
             } else {
                 dir
             };
-            step_or_attack(world, id, dir, |_| true, draws)?
+            let to = me.pos().step(dir);
+            match world.map().occupant(to) {
+                // An ally gives way: the two change places.
+                Some(with) if world.actor_at(with).is_ally() => Action::Swap { with, to },
+                _ => step_or_attack(world, id, dir, |_| true, draws)?,
+            }
         }
         Command::Rest => Action::Rest,
         Command::PickUp => Action::PickUp,
@@ -40,7 +46,9 @@ pub(super) fn resolve(
     })
 }
 
-/// A thrown item flies until it hits a creature or a wall, and lands there.
+/// A thrown item flies until it hits a creature or a wall, and lands there. A missile
+/// rolls its damage; a date rolls whether it wins over a creature that can be tamed (1 in
+/// `TAMING_ODDS`, as 1 for yes and 0 for no in the place of damage: `perform_throw`).
 fn throw(
     world: &World,
     id: ActorId,
@@ -58,8 +66,13 @@ fn throw(
     loop {
         let next = at.step(dir);
         if let Some(target) = map.occupant(next) {
-            let (low, high) = item.thrown_damage();
-            let damage = draws.between(low, high)? as i16;
+            let damage = match item.is_throwable() {
+                true => {
+                    let (low, high) = item.thrown_damage();
+                    draws.between(low, high)? as i16
+                }
+                false => i16::from(draws.below(TAMING_ODDS)? == 0),
+            };
             return Ok(Action::Throw {
                 slot,
                 lands: next,

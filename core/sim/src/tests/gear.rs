@@ -1,8 +1,8 @@
 //! The camel's gear: a saddle blanket and boots (rules version 7).
 
-use super::{level_of, onto, rest_until, said, version};
+use super::{level_of, onto, rest_until, said, slot_of, version};
 use crate::check::Rejection;
-use crate::command::{Command, Slot};
+use crate::command::Command;
 use crate::drive::Live;
 use crate::geometry::Pos;
 use crate::item::Item;
@@ -17,15 +17,6 @@ fn with_items(rows: &[&str], items: &[Item]) -> (Live, Vec<Event>) {
     let mut level = level_of(rows);
     level.items = items.iter().map(|&item| (level.start, item)).collect();
     onto(version(7), 4, level)
-}
-
-fn slot_of(state: &State, item: Item) -> Slot {
-    let stacks = state.world().bags().stacks();
-    stacks
-        .filter(|(_, s)| s.item == item)
-        .map(|(slot, _)| slot)
-        .next()
-        .unwrap()
 }
 
 /// Picks up everything at the camel's feet and puts on `item`.

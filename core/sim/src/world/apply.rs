@@ -138,6 +138,15 @@ pub enum Change {
     Trample {
         at: Pos,
     },
+    /// `actor` is the camel's ally from now on, forgetting what it was about.
+    Tame {
+        actor: ActorId,
+    },
+    /// `actor` and `with` change places.
+    Swap {
+        actor: ActorId,
+        with: ActorId,
+    },
     /// The camel arrives on a new level (the first, or the next one down); the actors of
     /// the level left behind are gone.
     NewLevel(Box<Level>),
@@ -199,6 +208,8 @@ impl World {
             Change::Alert { actor, at } => self.actors[actor.index()].last_seen = Some(at),
             Change::Trample { at } => self.apply_trample(at),
             Change::Wear { slot } => self.apply_wear(slot),
+            Change::Tame { actor } => self.apply_tame(actor),
+            Change::Swap { actor, with } => self.apply_swap(actor, with),
             Change::NewLevel(ref level) => self.apply_new_level(level),
             Change::Say(msg) => self.messages.push(Message {
                 tick: self.tick,
@@ -324,6 +335,28 @@ impl World {
         }
     }
 
+    fn apply_tame(&mut self, id: ActorId) {
+        let actor = &mut self.actors[id.index()];
+        actor.behaviour = Behaviour::Ally;
+        actor.waiting = None;
+        actor.last_seen = None;
+        self.recheck_idle(id);
+    }
+
+    fn apply_swap(&mut self, actor: ActorId, with: ActorId) {
+        let (a, b) = (
+            self.actors[actor.index()].pos,
+            self.actors[with.index()].pos,
+        );
+        self.map.set_occupant(a, Some(with));
+        self.map.set_occupant(b, Some(actor));
+        self.actors[actor.index()].pos = b;
+        self.actors[with.index()].pos = a;
+        if self.is_player(actor) {
+            self.look_around();
+        }
+    }
+
     /// The camel may see further once a cactus is gone.
     fn apply_trample(&mut self, at: Pos) {
         self.map.set_terrain(at, Terrain::Sand);
@@ -332,9 +365,10 @@ impl World {
 
     fn apply_new_level(&mut self, level: &Level) {
         let player = self.player;
+        let followers = self.followers();
         for i in 0..self.actors.len() {
             let id = ActorId(i as u32);
-            if Some(id) != player && self.actors[i].present {
+            if Some(id) != player && self.actors[i].present && !followers.contains(&id) {
                 self.remove(id);
             }
         }
@@ -371,7 +405,35 @@ impl World {
         for &(species, at, behaviour) in &level.creatures {
             self.add_actor(Actor::new(species, behaviour, at, species.stats()));
         }
+        for id in followers {
+            self.arrive_beside_the_camel(id, level.start);
+        }
         self.look_around();
+    }
+
+    /// The allies beside the camel, who go down the stairs with it.
+    fn followers(&self) -> Vec<ActorId> {
+        let Some(camel) = self.player().filter(|c| c.present).map(|c| c.pos) else {
+            return vec![];
+        };
+        let beside = |a: &Actor| a.present && a.behaviour == Behaviour::Ally;
+        let beside = |a: &Actor| beside(a) && a.pos.distance(camel) <= 1;
+        let ids = (0..self.actors.len()).map(|i| ActorId(i as u32));
+        ids.filter(|id| beside(&self.actors[id.index()])).collect()
+    }
+
+    /// A follower comes onto the new level on the free cell nearest the camel's, having
+    /// left behind whatever it was doing; with no cell free, it stays behind.
+    fn arrive_beside_the_camel(&mut self, id: ActorId, start: Pos) {
+        let Some(at) = self.map.nearest_free(start) else {
+            return self.remove(id);
+        };
+        self.map.set_occupant(at, Some(id));
+        let actor = &mut self.actors[id.index()];
+        actor.pos = at;
+        actor.charging = None;
+        actor.waiting = None;
+        actor.last_seen = None;
     }
 
     fn keep_initiative(&mut self, actor: ActorId, value: u32) {

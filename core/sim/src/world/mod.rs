@@ -191,6 +191,10 @@ impl Actor {
         self.present
     }
     #[inline]
+    pub fn is_ally(&self) -> bool {
+        self.behaviour == Behaviour::Ally
+    }
+    #[inline]
     pub fn knocked_out(&self) -> u16 {
         self.knocked_out
     }
@@ -476,6 +480,20 @@ impl World {
     /// Creatures the camel has killed.
     pub fn kills(&self) -> u32 {
         self.kills
+    }
+
+    /// Whether a date thrown to `id` makes it the camel's ally: one of a tameable
+    /// species, while the camel has no ally. One friend at a time: a camel trailing a
+    /// pack of jackals would have nothing left to fear.
+    pub fn tames(&self, id: ActorId) -> bool {
+        let tameable = self.actor(id).is_some_and(|a| a.species.is_tameable());
+        tameable && !self.actors().any(|(_, a)| a.is_ally())
+    }
+
+    /// Whether the camel may throw `item`: a missile, or since rules version 8 a date,
+    /// to tame a jackal with (`Rules::allies`).
+    pub fn can_throw(&self, item: Item) -> bool {
+        item.is_throwable() || (item == Item::Date && self.rules.allies())
     }
 
     /// What the camel wears (`Rules::gear`).

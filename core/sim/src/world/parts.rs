@@ -234,13 +234,19 @@ impl World {
             if a.present && a.last_seen.is_some_and(|at| !on_map(at)) {
                 return Err(Inconsistency::LastSeen);
             }
+            if a.behaviour == Behaviour::Ally && !self.rules.allies() {
+                return Err(Inconsistency::Ally);
+            }
         }
         Ok(())
     }
 
     /// The map's occupants are exactly the actors there, each on the cell that names it:
     /// a move clears the cell it leaves, attacks find their target by the cell, and an
-    /// occupant that is not there would block its cell, or be attacked, for ever.
+    /// occupant that is not there would block its cell, or be attacked, for ever. Before
+    /// rules version 8 a hunter could step onto a taken cell
+    /// (`Rules::hunters_step_only_onto_free_cells`), leaving an actor there the map does
+    /// not name: those versions' games reach such states, so their snapshots may hold them.
     fn check_occupants(&self) -> Result<(), Inconsistency> {
         let mut named = 0;
         for (pos, id) in self.map.occupants() {
@@ -252,7 +258,7 @@ impl World {
         }
         // An actor stands on one cell, so the named cells name distinct actors, every one
         // there: all of them exactly when the counts agree.
-        if named != self.actors().count() {
+        if named != self.actors().count() && self.rules.hunters_step_only_onto_free_cells() {
             return Err(Inconsistency::Occupants);
         }
         Ok(())
@@ -544,6 +550,46 @@ mod tests {
         }
         let gone = |w: &mut WorldParts, _: &mut _| w.actors[snake].present = false;
         assert_eq!(refusal(&state, gone), Inconsistency::Occupants);
+    }
+
+    /// A game under rules version `v`, some way in.
+    fn played_under(v: u16) -> State {
+        let rules = Rules::new(
+            crate::rules::RulesVersion::kept(v).unwrap(),
+            Ruleset::NETHACK,
+        );
+        let mut game = crate::drive::LiveTape::new(rules, 11);
+        crate::bot::Bot::new(3).play(&mut game, 60).unwrap();
+        game.state().clone()
+    }
+
+    /// A present actor its cell does not name is a state versions before 8 reach
+    /// (`Rules::hunters_step_only_onto_free_cells`): their snapshots may hold it; a
+    /// newer snapshot holding it is damaged.
+    #[test]
+    fn an_actor_no_cell_names_is_refused_only_from_version_8() {
+        let unnamed = |state: &State| {
+            let at = state
+                .world()
+                .actor_at(ActorId(creature(state) as u32))
+                .pos();
+            damaged(state, |w, _| w.map.set_occupant(at, None)).map(|_| ())
+        };
+        for v in 2..=7 {
+            assert_eq!(unnamed(&played_under(v)), Ok(()), "version {v}");
+        }
+        assert_eq!(unnamed(&game()), Err(Inconsistency::Occupants));
+    }
+
+    /// Allies came in version 8: an older state holding one is damaged.
+    #[test]
+    fn an_ally_is_refused_before_version_8() {
+        let tame = |state: &State| {
+            let creature = creature(state);
+            damaged(state, |w, _| w.actors[creature].behaviour = Behaviour::Ally).map(|_| ())
+        };
+        assert_eq!(tame(&played_under(7)), Err(Inconsistency::Ally));
+        assert_eq!(tame(&game()), Ok(()));
     }
 
     #[test]
