@@ -14,6 +14,7 @@ use crate::errand::{known_stairs, Errand, Running};
 use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
 use crate::input::messages::{quoted, Messages};
 use crate::input::prompt::{self, Flow, Inventory, ItemView, Prompt};
+use crate::look::desert_lines;
 use crate::report;
 
 pub struct GameController {
@@ -34,13 +35,22 @@ pub struct GameController {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Overlay {
     None,
-    Help,
+    /// The help screen: its first page (the keys, time and energy), or its second (the
+    /// desert and its creatures, under the rules that have them).
+    Help(HelpPage),
     /// Typing the name of a copy of this game.
     SaveAs(String),
     /// The look cursor, on a cell.
     Look(Pos),
     /// The whole message history, scrolled this many lines up from its end.
     History(usize),
+}
+
+/// A page of the help screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HelpPage {
+    Keys,
+    Desert,
 }
 
 /// What a key press came to, for the window.
@@ -254,9 +264,12 @@ impl GameController {
             return Ok(Reaction::Stay);
         }
         match std::mem::replace(&mut self.overlay, Overlay::None) {
-            Overlay::Help => {
+            Overlay::Help(page) => {
+                let more = page == HelpPage::Keys && !desert_lines(self.state()).is_empty();
                 if !is_any_key(key) {
-                    self.overlay = Overlay::Help;
+                    self.overlay = Overlay::Help(page);
+                } else if more && key == Key::Char(' ') {
+                    self.overlay = Overlay::Help(HelpPage::Desert);
                 }
                 return Ok(Reaction::Stay);
             }
@@ -317,7 +330,7 @@ impl GameController {
         let state = self.session.state();
         let here = state.world().player().map(|c| c.pos());
         match input {
-            Input::Help => self.overlay = Overlay::Help,
+            Input::Help => self.overlay = Overlay::Help(HelpPage::Keys),
             Input::SaveAs => self.overlay = Overlay::SaveAs(store.free_name(&self.meta().name)?),
             Input::Look => self.overlay = Overlay::Look(here.unwrap_or(Pos::new(0, 0))),
             Input::History => self.overlay = Overlay::History(0),
@@ -556,11 +569,17 @@ mod tests {
         let (_dir, store, mut game) = new_game();
         read_all(&mut game, &store);
         press(&mut game, &store, &[Key::Char('?')]);
-        assert_eq!(game.overlay(), &Overlay::Help);
+        assert_eq!(game.overlay(), &Overlay::Help(HelpPage::Keys));
         // The shift of `?` alone is no key press.
         press(&mut game, &store, &[Key::Code(KeyCode::LeftShift)]);
-        assert_eq!(game.overlay(), &Overlay::Help);
+        assert_eq!(game.overlay(), &Overlay::Help(HelpPage::Keys));
         press(&mut game, &store, &[Key::Char('x')]);
+        assert_eq!(game.overlay(), &Overlay::None);
+        // Space turns to the desert's page (a new game has the desert's clock), and any
+        // key closes that.
+        press(&mut game, &store, &[Key::Char('?'), Key::Char(' ')]);
+        assert_eq!(game.overlay(), &Overlay::Help(HelpPage::Desert));
+        press(&mut game, &store, &[Key::Char(' ')]);
         assert_eq!(game.overlay(), &Overlay::None);
         let menu = press(&mut game, &store, &[Key::Code(KeyCode::Escape)]);
         assert_eq!(menu, Reaction::Menu);

@@ -163,18 +163,23 @@ pub fn panel(
     }
 }
 
-/// What the help screen shows.
+/// What a page of the help screen shows.
 pub struct Help<'a> {
-    /// Keys and what they do.
+    /// Keys and what they do (none on a page without them).
     pub keys: &'a [(String, String)],
     /// Every glyph of the map, in its colour, with what it is.
     pub legend: &'a [(char, Color, &'a str)],
-    /// How time and energy work, with this game's numbers.
-    pub time: &'a [String],
+    /// The page's text, under its title: how time and energy work, with this game's
+    /// numbers, or the desert's rules.
+    pub title: &'a str,
+    pub lines: &'a [String],
+    /// What the keys do here, in the bottom corner.
+    pub footer: &'a str,
 }
 
-/// The help screen over `area`: the keys on the left, how time works below them, the
-/// legend down the right, its whole height.
+/// A page of the help screen over `area`: the keys on the left, the page's text below
+/// them (or from the top, on a page without keys), the legend down the right, its whole
+/// height.
 pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     draw_rectangle(area.x, area.y, area.w, area.h, super::draw_map::BACKGROUND);
     frame(area);
@@ -182,19 +187,24 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     let (x, top) = (area.x + size, area.y + size);
     let legend_w = width("Ψ  dates, cactus fruit", size) + 2.0 * size;
     let lx = area.right() - legend_w;
-    let time: Vec<String> = help
-        .time
+    let lines: Vec<String> = help
+        .lines
         .iter()
         .flat_map(|t| wrap(t, lx - x - size, size))
         .collect();
-    let time_top = area.bottom() - (time.len() as f32 + 2.5) * line;
-    text.bold("Keys", x, top, size, TITLE);
-    // The keys in as many columns as it takes to fit above the lines on time.
-    let room = (((time_top - top) / line) as usize)
+    let lines_top = match help.keys.is_empty() {
+        true => top,
+        false => area.bottom() - (lines.len() as f32 + 2.5) * line,
+    };
+    if !help.keys.is_empty() {
+        text.bold("Keys", x, top, size, TITLE);
+    }
+    // The keys in as many columns as it takes to fit above the page's text.
+    let room = (((lines_top - top) / line) as usize)
         .saturating_sub(2)
         .max(1);
     let columns = help.keys.len().div_ceil(room).max(1);
-    let rows = help.keys.len().div_ceil(columns);
+    let rows = help.keys.len().div_ceil(columns).max(1);
     let column_w = (lx - x - size) / columns as f32;
     for (column, keys) in help.keys.chunks(rows).enumerate() {
         let cx = x + column as f32 * column_w;
@@ -215,7 +225,6 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     let mut y = top;
     text.bold("On the map", lx, y, size, TITLE);
     y += 1.5 * line;
-    let close = "Any key closes this.";
     let legend_bottom = area.bottom() - 2.0 * line;
     for (glyph, color, name) in help.legend {
         if y + line > legend_bottom {
@@ -225,17 +234,17 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
         text.draw(name, lx + 3.0 * width("x", size), y, size, TEXT);
         y += line;
     }
-    let mut y = time_top;
-    text.bold("Time and energy", x, y, size, TITLE);
+    let mut y = lines_top;
+    text.bold(help.title, x, y, size, TITLE);
     text.draw(
-        close,
-        area.right() - width(close, size) - size,
+        help.footer,
+        area.right() - width(help.footer, size) - size,
         area.bottom() - 1.5 * line,
         size,
         DIM,
     );
     y += 1.5 * line;
-    for t in &time {
+    for t in &lines {
         text.draw(t, x, y, size, DIM);
         y += line;
     }

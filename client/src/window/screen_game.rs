@@ -11,7 +11,7 @@ use super::hud::{self, ASK, DIM, TEXT, TITLE};
 use super::{App, Go};
 use crate::input::keys::{help_lines, Key};
 use crate::look::{describe, desert_lines, energy_lines, rules_lines};
-use crate::play::{GameController, Overlay, Reaction, HISTORY_PAGE};
+use crate::play::{GameController, HelpPage, Overlay, Reaction, HISTORY_PAGE};
 
 /// Seconds between two steps of an errand (travel, run, explore, rest): quick, but each
 /// step is seen.
@@ -131,7 +131,7 @@ impl GameScreen {
     /// history, Save as, or a menu of items. The energy panel gives way to it.
     pub fn asks(&self) -> bool {
         match self.game.overlay() {
-            Overlay::Help | Overlay::SaveAs(_) | Overlay::History(_) => true,
+            Overlay::Help(_) | Overlay::SaveAs(_) | Overlay::History(_) => true,
             Overlay::Look(_) => false,
             Overlay::None => self
                 .game
@@ -144,7 +144,7 @@ impl GameScreen {
         let state = self.game.state();
         let (text, size, area) = (&app.text, layout.text, layout.map);
         match self.game.overlay() {
-            Overlay::Help => self.draw_help(app, layout),
+            Overlay::Help(page) => self.draw_help(app, layout, *page),
             Overlay::SaveAs(name) => {
                 let lines = [
                     (format!("Name: {name}_"), ASK),
@@ -180,18 +180,31 @@ impl GameScreen {
         }
     }
 
-    /// The keys, what every glyph is, and how time works, over the whole window.
-    fn draw_help(&self, app: &App, layout: &Layout) {
+    /// A page of the help over the whole window, the legend of every glyph beside it:
+    /// the keys and how time works, or the desert and its creatures.
+    fn draw_help(&self, app: &App, layout: &Layout, page: HelpPage) {
         let window = Rect::new(0.0, 0.0, screen_width(), screen_height());
+        let state = self.state();
+        let desert = desert_lines(state);
+        let keys = help_lines();
+        let (keys, title, lines, footer) = match page {
+            HelpPage::Keys => (
+                &keys[..],
+                "Time and energy",
+                [energy_lines(state), rules_lines(state)].concat(),
+                match desert.is_empty() {
+                    true => "Any key closes this.",
+                    false => "Space: more; any other key closes.",
+                },
+            ),
+            HelpPage::Desert => (&[][..], "The desert", desert, "Any key closes this."),
+        };
         let help = hud::Help {
-            keys: &help_lines(),
+            keys,
             legend: &draw_map::legend(),
-            time: &[
-                energy_lines(self.state()),
-                desert_lines(self.state()),
-                rules_lines(self.state()),
-            ]
-            .concat(),
+            title,
+            lines: &lines,
+            footer,
         };
         hud::help(&app.text, window, layout.text, &help);
     }
