@@ -96,6 +96,10 @@ fn conf(width: i32, height: i32) -> macroquad::conf::Conf {
     }
 }
 
+/// The window's size the first time it opens, when the display's size is not known; the
+/// size the web viewer asks for, which its page overrides.
+const DEFAULT_WINDOW: [u32; 2] = [1280, 720];
+
 /// Below this the map's cells are under 10 pixels, too small to read, and the window
 /// says so instead of drawing the screen.
 pub const MIN_WINDOW: [u32; 2] = [860, 540];

@@ -19,7 +19,8 @@ use super::screen_end::EndScreen;
 use super::screen_game::GameScreen;
 use super::screen_replay::{Replay, ReplayScreen, Tape};
 use super::screen_start::StartScreen;
-use super::{conf, display, draw_map, hud, style_egui, App, Go, Screen, MIN_WINDOW};
+use super::{conf, display, draw_map, hud, style_egui, App, Go, Screen};
+use super::{DEFAULT_WINDOW, MIN_WINDOW};
 use crate::input::keys::KeyQueue;
 use crate::play::{GameController, Start};
 use crate::settings::Settings;
@@ -163,9 +164,6 @@ fn say_in_window(conf: macroquad::conf::Conf, message: String) {
         }
     });
 }
-
-/// The window's size the first time it opens, when the display's size is not known.
-const DEFAULT_WINDOW: [u32; 2] = [1280, 720];
 
 /// Opens the screen `go` names; `None` to close the window. A game that cannot be opened
 /// from the menu sends the player back to it with the reason.

@@ -17,14 +17,14 @@ use sandglass_replay::{check_size, from_bytes};
 use sandglass_sim::Recording;
 
 use super::screen_replay::{Replay, ReplayScreen};
-use super::{conf, draw_map, hud, style_egui, App, Go, Screen};
+use super::{conf, draw_map, hud, style_egui, App, Go, Screen, DEFAULT_WINDOW};
 use crate::input::keys::{Key, KeyQueue};
 use crate::settings::Settings;
 
 /// Opens the viewer in the page's canvas; returns at once, the browser runs the frames.
 pub fn run() {
-    // The page sizes the canvas: the size asked for here is the native window's.
-    macroquad::Window::from_config(conf(1280, 720), main_loop());
+    let [width, height] = DEFAULT_WINDOW.map(|side| side as i32);
+    macroquad::Window::from_config(conf(width, height), main_loop());
 }
 
 /// What the page shows: the replay being watched, or what it waits for.
