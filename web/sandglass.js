@@ -54,11 +54,13 @@ miniquad_add_plugin({
             document.getElementById("status").textContent = status;
             console.log("sandglass status: " + status);
         };
-        env.sandglass_frame_rate = function (fps) {
+        // The frames drawn in the last second, and the viewer's own work in each.
+        env.sandglass_frame_rate = function (fps, work_ms) {
             const rate = document.getElementById("fps");
             rate.textContent = fps.toFixed(1) + " frames per second";
             rate.dataset.fps = fps;
-            console.log("sandglass frames per second: " + fps.toFixed(1));
+            console.log("sandglass frames per second: " + fps.toFixed(1) +
+                        ", work " + work_ms.toFixed(1) + " ms a frame");
         };
     },
 });

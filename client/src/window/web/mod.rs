@@ -53,6 +53,7 @@ async fn main_loop() {
     let mut frames = FrameRate::default();
     loop {
         let time = get_time();
+        let start = page::now_ms();
         repeat_all_miniquad_input(&mut keys, subscriber);
         let pressed = keys.take();
         if let Some(file) = get_dropped_files().into_iter().next() {
@@ -84,7 +85,7 @@ async fn main_loop() {
             }
             Showing::Waiting { said } => draw_waiting(&app, said.as_deref()),
         }
-        frames.frame(time);
+        frames.frame(time, page::now_ms() - start);
         next_frame().await;
     }
 }
@@ -209,21 +210,28 @@ fn draw_waiting(app: &App, said: Option<&str>) {
     );
 }
 
-/// Counts frames and tells the page their rate once a second.
+/// Counts frames and tells the page their rate once a second, with the time the
+/// viewer's own work took in each (the rest of a frame is the browser's: WebGL, the
+/// page's compositing).
 #[derive(Default)]
 struct FrameRate {
     since: f64,
     frames: u32,
+    work_ms: f64,
 }
 
 impl FrameRate {
-    fn frame(&mut self, time: f64) {
+    fn frame(&mut self, time: f64, work_ms: f64) {
         self.frames += 1;
+        self.work_ms += work_ms;
         let elapsed = time - self.since;
         if elapsed >= 1.0 {
-            page::frame_rate(f64::from(self.frames) / elapsed);
-            self.since = time;
-            self.frames = 0;
+            let frames = f64::from(self.frames);
+            page::frame_rate(frames / elapsed, self.work_ms / frames);
+            *self = FrameRate {
+                since: time,
+                ..FrameRate::default()
+            };
         }
     }
 }

@@ -18,7 +18,7 @@ extern "C" {
     fn sandglass_now_ms() -> f64;
     fn sandglass_verdict(ptr: *const u8, len: u32, json_ptr: *const u8, json_len: u32, ok: u32);
     fn sandglass_status(ptr: *const u8, len: u32);
-    fn sandglass_frame_rate(fps: f64);
+    fn sandglass_frame_rate(fps: f64, work_ms: f64);
 }
 
 /// The replay the page was opened on (`?replay=URL`), if any.
@@ -69,8 +69,8 @@ pub fn status(what: &str) {
     unsafe { sandglass_status(what.as_ptr(), what.len() as u32) }
 }
 
-/// The frames drawn in the last second.
-pub fn frame_rate(fps: f64) {
-    // SAFETY: a number, nothing shared.
-    unsafe { sandglass_frame_rate(fps) }
+/// The frames drawn in the last second, and the viewer's own work in each, on average.
+pub fn frame_rate(fps: f64, work_ms: f64) {
+    // SAFETY: numbers, nothing shared.
+    unsafe { sandglass_frame_rate(fps, work_ms) }
 }
