@@ -278,7 +278,7 @@ fn the_page_verifies_a_golden_to_the_native_hash_and_draws_its_map() {
 }
 
 #[test]
-fn a_damaged_or_foreign_file_is_refused_on_the_page_in_the_words_of_verify() {
+fn a_damaged_foreign_or_missing_file_is_refused_on_the_page_in_the_words_of_verify() {
     if !ready() {
         return;
     }
@@ -310,6 +310,17 @@ fn a_damaged_or_foreign_file_is_refused_on_the_page_in_the_words_of_verify() {
         assert!(run.stdout.contains(r#"class="fail""#), "{}", run.stdout);
         assert!(run.stdout.contains(line), "{}", run.stdout);
     }
+    // A file the server does not have.
+    let url = format!("http://{address}/?replay=/replays/gone.sgr");
+    let run = browse(&url, &["--dump-dom", "--virtual-time-budget=5000"], |_| {
+        false
+    });
+    let line = run.said("sandglass verdict: ");
+    assert_eq!(
+        line,
+        Some("FAIL gone.sgr: cannot fetch it: the server sent no file from that address")
+    );
+    assert!(run.stdout.contains(r#"class="fail""#), "{}", run.stdout);
 }
 
 #[test]

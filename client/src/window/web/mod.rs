@@ -90,6 +90,9 @@ async fn main_loop() {
     }
 }
 
+/// Why a replay named by `?replay=URL` is not shown when the server sent none.
+const FETCH_FAILED: &str = "cannot fetch it: the server sent no file from that address";
+
 /// The replay at `url` (on the page's own server), fetched, then opened as a dropped one.
 async fn fetch(app: &App, url: &str) -> Showing {
     let name = url.rsplit('/').next().unwrap_or(url);
@@ -99,8 +102,10 @@ async fn fetch(app: &App, url: &str) -> Showing {
     next_frame().await;
     match load_file(url).await {
         Ok(bytes) => open(app, name, &bytes).await,
-        Err(error) => {
-            let verdict = Verdict::refused(format!("cannot fetch it from the server: {error}"));
+        // The browser tells a missing file, a refusal and a failed connection apart to
+        // no one: the request failed, that is all macroquad hears.
+        Err(_) => {
+            let verdict = Verdict::refused(FETCH_FAILED);
             page::verdict(&verdict, &name, 0.0);
             refused(&verdict, &name)
         }
