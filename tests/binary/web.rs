@@ -4,9 +4,10 @@
 //! of it (the final hash with it), and draw the map; a damaged file must be refused there
 //! in verify's words; and the million-event golden, played at 64x, reports its frame rate.
 //!
-//! Each test reads what the page logs on the console (`sandglass ...`, web/sandglass.js)
-//! from Chromium's stderr, and kills the browser once it has what it waits for, or at a
-//! deadline. Without Chromium or the page, the tests say so and pass, except in CI (`CI`
+//! Most tests read what the page logs on the console (`sandglass ...`, web/sandglass.js)
+//! from Chromium's stderr, and kill the browser once it has what it waits for, or at a
+//! deadline; the one that drops a file on the page and presses a key drives Chromium
+//! through the DevTools protocol (`Devtools`). Without Chromium or the page, the tests say so and pass, except in CI (`CI`
 //! set), where a missing one is a failure.
 
 mod common;
@@ -20,6 +21,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use common::{stdout, BIN};
+use serde_json::json;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -363,4 +365,182 @@ fn the_million_event_golden_plays_at_64x_and_reports_its_frame_rate() {
     }
     eprintln!("the page: {verdict}");
     eprintln!("frames per second at 64x, one a second: {playing:#?}");
+}
+
+#[test]
+fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
+    if !ready() {
+        return;
+    }
+    let folder = workspace().join("replays/v7");
+    let name = "nethack-short-1.sgr";
+    let address = serve(&[]);
+    let mut browser = Devtools::open();
+    browser.call(
+        "Page.navigate",
+        json!({ "url": format!("http://{address}/") }),
+    );
+    // The frame rate is said once the viewer's loop runs, a second after it starts.
+    browser.wait_for(
+        "document.getElementById('fps').textContent != ''",
+        "the viewer to run",
+    );
+    let path = folder.join(name).canonicalize().unwrap();
+    let data = json!({ "items": [], "files": [path], "dragOperationsMask": 1 });
+    for kind in ["dragEnter", "dragOver", "drop"] {
+        let event = json!({ "type": kind, "x": 640, "y": 400, "data": data });
+        browser.call("Input.dispatchDragEvent", event);
+    }
+    let watching = format!("document.getElementById('status').textContent == 'watching {name}'");
+    browser.wait_for(&watching, "the dropped file to be shown");
+    let json = browser.evaluate("document.getElementById('verdict').dataset.json");
+    assert_eq!(json, native_json(&folder, name));
+    // Escape leaves the replay, as in the window: here, for the page's menu.
+    for kind in ["keyDown", "keyUp"] {
+        let key =
+            json!({ "type": kind, "key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27 });
+        browser.call("Input.dispatchKeyEvent", key);
+    }
+    let waiting = "document.getElementById('status').textContent == 'waiting for a file'";
+    browser.wait_for(waiting, "Escape to leave the replay");
+}
+
+/// Chromium driven through the DevTools protocol over a pair of pipes
+/// (`--remote-debugging-pipe`: JSON messages ended by a NUL byte, the browser reading fd 3
+/// and writing fd 4), attached to its one page.
+struct Devtools {
+    browser: std::process::Child,
+    to: std::fs::File,
+    from: mpsc::Receiver<serde_json::Value>,
+    sent: u64,
+    session: String,
+    _profile: tempfile::TempDir,
+}
+
+impl Devtools {
+    fn open() -> Devtools {
+        use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
+        use std::os::unix::process::CommandExt;
+        let pipe = || {
+            let mut fds = [0; 2];
+            // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+            assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+            // SAFETY: both are new descriptors, owned by nothing else.
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) }
+        };
+        let (browser_reads, we_write) = pipe();
+        let (we_read, browser_writes) = pipe();
+        let profile = tempfile::tempdir().unwrap();
+        let mut command = Command::new(CHROMIUM);
+        command
+            .args(["--headless=new", "--no-sandbox", "--no-first-run"])
+            .args(["--use-gl=swiftshader", "--enable-unsafe-swiftshader"])
+            .args(["--remote-debugging-pipe", "--window-size=1280,800"])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let (reads, writes) = (browser_reads.into_raw_fd(), browser_writes.into_raw_fd());
+        // SAFETY: only async-signal-safe calls between fork and exec. Both ends are moved
+        // above 4 first, so that neither is overwritten by the other's dup2.
+        unsafe {
+            command.pre_exec(move || {
+                let reads = libc::fcntl(reads, libc::F_DUPFD, 10);
+                let writes = libc::fcntl(writes, libc::F_DUPFD, 10);
+                if reads < 0 || writes < 0 || libc::dup2(reads, 3) < 0 || libc::dup2(writes, 4) < 0
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let browser = command.spawn().expect("chromium starts");
+        // SAFETY: the browser's ends, ours to close now that it holds its copies.
+        drop(unsafe { (OwnedFd::from_raw_fd(reads), OwnedFd::from_raw_fd(writes)) });
+        let (messages, from) = mpsc::channel();
+        let we_read = std::fs::File::from(we_read);
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(we_read);
+            let mut message = vec![];
+            while reader.read_until(0, &mut message).is_ok_and(|n| n > 0) {
+                message.pop();
+                if let Ok(value) = serde_json::from_slice(&message) {
+                    if messages.send(value).is_err() {
+                        break;
+                    }
+                }
+                message.clear();
+            }
+        });
+        let mut devtools = Devtools {
+            browser,
+            to: std::fs::File::from(we_write),
+            from,
+            sent: 0,
+            session: String::new(),
+            _profile: profile,
+        };
+        let targets = devtools.call("Target.getTargets", json!({}));
+        let page = targets["targetInfos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|target| target["type"] == "page")
+            .expect("a page")["targetId"]
+            .clone();
+        let attach = json!({ "targetId": page, "flatten": true });
+        let attached = devtools.call("Target.attachToTarget", attach);
+        devtools.session = attached["sessionId"].as_str().unwrap().to_owned();
+        devtools
+    }
+
+    /// Sends a command (to the page, once attached) and waits for its answer.
+    fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        self.sent += 1;
+        let mut message = json!({ "id": self.sent, "method": method, "params": params });
+        if !self.session.is_empty() {
+            message["sessionId"] = json!(self.session);
+        }
+        let mut bytes = serde_json::to_vec(&message).unwrap();
+        bytes.push(0);
+        self.to.write_all(&bytes).unwrap();
+        let start = Instant::now();
+        loop {
+            let left = DEADLINE.saturating_sub(start.elapsed());
+            let answer = self.from.recv_timeout(left).unwrap_or_else(|_| {
+                panic!("no answer to {method} in {DEADLINE:?}");
+            });
+            if answer["id"] == self.sent {
+                assert!(answer.get("error").is_none(), "{method}: {answer}");
+                return answer["result"].clone();
+            }
+        }
+    }
+
+    /// What a JavaScript expression comes to on the page, as text.
+    fn evaluate(&mut self, expression: &str) -> String {
+        let params = json!({ "expression": expression, "returnByValue": true });
+        let result = self.call("Runtime.evaluate", params);
+        match &result["result"]["value"] {
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// Waits until `expression` is true on the page; fails the test at the deadline.
+    fn wait_for(&mut self, expression: &str, what: &str) {
+        let start = Instant::now();
+        while self.evaluate(expression) != "true" {
+            assert!(start.elapsed() < DEADLINE, "waited {DEADLINE:?} for {what}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Devtools {
+    fn drop(&mut self) {
+        let _ = self.browser.kill();
+        let _ = self.browser.wait();
+    }
 }

@@ -48,7 +48,7 @@ async fn main_loop() {
     };
     let mut showing = match page::replay_url() {
         Some(url) => fetch(&app, &url).await,
-        None => Showing::Waiting { said: None },
+        None => waiting(None),
     };
     let mut frames = FrameRate::default();
     loop {
@@ -76,10 +76,10 @@ async fn main_loop() {
                     Ok(Go::Stay) => {
                         screen.draw(&mut app, time);
                     }
-                    Ok(Go::Menu) => showing = Showing::Waiting { said: None },
+                    Ok(Go::Menu) => showing = waiting(None),
                     Err(error) => {
                         let said = format!("{error:#}");
-                        showing = Showing::Waiting { said: Some(said) };
+                        showing = waiting(Some(said));
                     }
                 }
             }
@@ -107,7 +107,7 @@ async fn fetch(app: &App, url: &str) -> Showing {
         Err(_) => {
             let verdict = Verdict::refused(FETCH_FAILED);
             page::verdict(&verdict, &name, 0.0);
-            refused(&verdict, &name)
+            waiting(Some(verdict.text(&name, 0.0)))
         }
     }
 }
@@ -125,7 +125,7 @@ async fn open(app: &App, name: String, bytes: &[u8]) -> Showing {
     let (verdict, file) = verify(bytes);
     page::verdict(&verdict, &name, page::now_ms() - start);
     let Some(file) = file.filter(|_| !verdict.failed()) else {
-        return refused(&verdict, &name);
+        return waiting(Some(verdict.text(&name, 0.0)));
     };
     page::status(&format!("laying out {name}"));
     say(
@@ -144,9 +144,7 @@ async fn open(app: &App, name: String, bytes: &[u8]) -> Showing {
             }
             Showing::Replay(Screen::Replay(Box::new(screen)))
         }
-        Err(error) => Showing::Waiting {
-            said: Some(format!("{error:#}")),
-        },
+        Err(error) => waiting(Some(format!("{error:#}"))),
     }
 }
 
@@ -159,11 +157,10 @@ fn verify(bytes: &[u8]) -> (Verdict, Option<Recording>) {
     }
 }
 
-fn refused(verdict: &Verdict, name: &str) -> Showing {
+/// The page's menu, saying why the last file is not shown, if one is not.
+fn waiting(said: Option<String>) -> Showing {
     page::status("waiting for a file");
-    Showing::Waiting {
-        said: Some(verdict.text(name, 0.0)),
-    }
+    Showing::Waiting { said }
 }
 
 /// One frame that says `what`, for the work that follows it and holds the next frame.
