@@ -21,10 +21,17 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use common::{stdout, BIN};
+use sandglass_sim::rules;
 use serde_json::json;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The goldens of the newest rules version this build keeps.
+fn newest_goldens() -> PathBuf {
+    let newest = rules::KEPT[rules::KEPT.len() - 1];
+    workspace().join(format!("replays/v{newest}"))
 }
 
 /// The Chromium Debian installs.
@@ -241,7 +248,7 @@ fn the_page_verifies_a_golden_to_the_native_hash_and_draws_its_map() {
     if !ready() {
         return;
     }
-    let folder = workspace().join("replays/v7");
+    let folder = newest_goldens();
     let name = "classic-million-4.sgr";
     let address = serve(&[(name, std::fs::read(folder.join(name)).unwrap())]);
     let shots = tempfile::tempdir().unwrap();
@@ -284,7 +291,7 @@ fn a_damaged_foreign_or_missing_file_is_refused_on_the_page_in_the_words_of_veri
     if !ready() {
         return;
     }
-    let golden = std::fs::read(workspace().join("replays/v7/classic-short-2.sgr")).unwrap();
+    let golden = std::fs::read(newest_goldens().join("classic-short-2.sgr")).unwrap();
     let mut flipped = golden.clone();
     flipped[golden.len() / 2] ^= 0x10;
     let damaged = [
@@ -330,7 +337,7 @@ fn the_million_event_golden_plays_at_64x_and_reports_its_frame_rate() {
     if !ready() {
         return;
     }
-    let folder = workspace().join("replays/v7");
+    let folder = newest_goldens();
     let name = "classic-million-4.sgr";
     let address = serve(&[(name, std::fs::read(folder.join(name)).unwrap())]);
     let url = format!("http://{address}/?replay=/replays/{name}&speed=64");
@@ -372,7 +379,7 @@ fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
     if !ready() {
         return;
     }
-    let folder = workspace().join("replays/v7");
+    let folder = newest_goldens();
     let name = "nethack-short-1.sgr";
     let address = serve(&[]);
     let mut browser = Devtools::open();
