@@ -4,10 +4,10 @@
 //! of it (the final hash with it), and draw the map; a damaged file must be refused there
 //! in verify's words; and the million-event golden, played at 64x, reports its frame rate.
 //!
-//! Most tests read what the page logs on the console (`sandglass ...`, web/sandglass.js)
-//! from Chromium's stderr, and kill the browser once it has what it waits for, or at a
-//! deadline; the one that drops a file on the page and presses a key drives Chromium
-//! through the DevTools protocol (`Devtools`). Without Chromium or the page, the tests say so and pass, except in CI (`CI`
+//! The tests drive Chromium through the DevTools protocol (`Devtools`): open the page,
+//! wait (in real time, up to a deadline) for what it shows, read its DOM, drop a file,
+//! press a key, take a screenshot. The frame rate is read from what the page logs on the
+//! console once a second (`sandglass ...`, web/sandglass.js), on Chromium's stderr. Without Chromium or the page, the tests say so and pass, except in CI (`CI`
 //! set), where a missing one is a failure.
 
 mod common;
@@ -122,26 +122,10 @@ fn answer(mut stream: TcpStream, files: &BTreeMap<String, Served>) {
     let _ = stream.write_all(body);
 }
 
-/// What one run of the browser left: the page's console lines (`sandglass ...`) and its
-/// standard output (the DOM, with `--dump-dom`).
-struct Run {
-    console: Vec<String>,
-    stdout: String,
-}
-
-impl Run {
-    /// The text of the first console line that starts with `prefix`, after it.
-    fn said(&self, prefix: &str) -> Option<&str> {
-        self.console
-            .iter()
-            .find_map(|line| line.strip_prefix(prefix))
-    }
-}
-
-/// Opens `url` in headless Chromium with `flags` until it exits by itself (`--screenshot`
-/// and `--dump-dom` do once the page's virtual time is spent) or its console shows what
-/// `enough` waits for; killed then, or at the deadline, which fails the test.
-fn browse(url: &str, flags: &[&str], enough: impl Fn(&[String]) -> bool) -> Run {
+/// Opens `url` in headless Chromium and returns the page's console lines (`sandglass
+/// ...`) once they hold what `enough` waits for; the browser is killed then, or at the
+/// deadline, which fails the test.
+fn console(url: &str, enough: impl Fn(&[String]) -> bool) -> Vec<String> {
     let profile = tempfile::tempdir().unwrap();
     let mut child = Command::new(CHROMIUM)
         .args(["--headless=new", "--no-sandbox", "--no-first-run"])
@@ -149,10 +133,9 @@ fn browse(url: &str, flags: &[&str], enough: impl Fn(&[String]) -> bool) -> Run 
         .args(["--use-gl=swiftshader", "--enable-unsafe-swiftshader"])
         .args(["--enable-logging=stderr", "--v=0", "--window-size=1280,800"])
         .arg(format!("--user-data-dir={}", profile.path().display()))
-        .args(flags)
         .arg(url)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("chromium starts");
@@ -167,40 +150,21 @@ fn browse(url: &str, flags: &[&str], enough: impl Fn(&[String]) -> bool) -> Run 
             }
         }
     });
-    let mut out = child.stdout.take().unwrap();
-    let dom = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = std::io::Read::read_to_string(&mut out, &mut text);
-        text
-    });
     let start = Instant::now();
     let mut said = vec![];
-    let exited = loop {
-        if let Ok(line) = console.recv_timeout(Duration::from_millis(200)) {
-            said.push(line);
-        }
-        if enough(&said) {
-            break false;
-        }
-        if child.try_wait().unwrap().is_some() {
-            break true;
-        }
-        if start.elapsed() > DEADLINE {
+    while !enough(&said) {
+        if start.elapsed() > DEADLINE || child.try_wait().unwrap().is_some() {
             let _ = child.kill();
             let _ = child.wait();
             panic!("the page said only this in {DEADLINE:?}: {said:#?}");
         }
-    };
-    if !exited {
-        let _ = child.kill();
+        if let Ok(line) = console.recv_timeout(Duration::from_millis(200)) {
+            said.push(line);
+        }
     }
+    let _ = child.kill();
     let _ = child.wait();
-    // What was logged before the browser went.
-    said.extend(console.try_iter());
-    Run {
-        console: said,
-        stdout: dom.join().unwrap_or_default(),
-    }
+    said
 }
 
 /// The page's own message in one of Chromium's console lines on stderr:
@@ -221,26 +185,27 @@ fn native_json(dir: &Path, name: &str) -> String {
     stdout(&output).trim_end().to_owned()
 }
 
-/// Pixels of the screenshot's map area (the canvas left of the side bar, above the
-/// messages) that are not the area's most common colour, the background, and how many
-/// colours it holds.
-fn map_area(png: &Path) -> (usize, usize) {
-    let decoder = png::Decoder::new(std::fs::File::open(png).unwrap());
+/// The window's background and the camel's tile, gold or, while it is hurt, red, as
+/// `client/src/window/draw_map.rs` paints them (`BACKGROUND`, and the tiles in `Painter`).
+const BACKGROUND: [u8; 3] = [0x15, 0x11, 0x0d];
+const CAMEL_TILES: [[u8; 3]; 2] = [[0x7a, 0x5c, 0x1c], [0xb0, 0x1c, 0x1c]];
+
+/// Of a screenshot: the share of its pixels that are the background, and how many are the
+/// camel's tile. The page's menu is four fifths background and has no camel.
+fn background_and_camel(png: &[u8]) -> (f64, usize) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
     let mut reader = decoder.read_info().unwrap();
     let mut pixels = vec![0; reader.output_buffer_size()];
     let frame = reader.next_frame(&mut pixels).unwrap();
     let channels = frame.color_type.samples();
-    let (width, height) = (frame.width as usize, frame.height as usize);
-    let mut colours: BTreeMap<&[u8], usize> = BTreeMap::new();
-    for y in height / 10..height * 7 / 10 {
-        for x in 0..width * 3 / 4 {
-            let at = (y * width + x) * channels;
-            *colours.entry(&pixels[at..at + 3]).or_default() += 1;
-        }
+    let pixels = pixels[..frame.buffer_size()].chunks_exact(channels);
+    let all = pixels.len();
+    let (mut background, mut camel) = (0, 0);
+    for pixel in pixels {
+        background += usize::from(pixel[..3] == BACKGROUND);
+        camel += usize::from(CAMEL_TILES.iter().any(|tile| pixel[..3] == *tile));
     }
-    let all: usize = colours.values().sum();
-    let background = colours.values().copied().max().unwrap_or(0);
-    (all - background, colours.len())
+    (background as f64 / all as f64, camel)
 }
 
 #[test]
@@ -251,38 +216,31 @@ fn the_page_verifies_a_golden_to_the_native_hash_and_draws_its_map() {
     let folder = newest_goldens();
     let name = "classic-million-4.sgr";
     let address = serve(&[(name, std::fs::read(folder.join(name)).unwrap())]);
-    let shots = tempfile::tempdir().unwrap();
-    let shot = shots.path().join("page.png");
-    let url = format!("http://{address}/?replay=/replays/{name}");
-    // Ten seconds of the page's virtual time after it has loaded: a few seconds of the
-    // replay playing at 1x.
-    let run = browse(
-        &url,
-        &[
-            &format!("--screenshot={}", shot.display()),
-            "--virtual-time-budget=10000",
-        ],
-        |_| false,
+    let mut browser = Devtools::open();
+    browser.go_to(&format!("http://{address}/?replay=/replays/{name}"));
+    browser.wait_for(
+        &status_is(&format!("watching {name}")),
+        "the replay to open",
     );
-    let json = run.said("sandglass json: ").unwrap_or_else(|| {
-        panic!("no verdict on the page: {:#?}", run.console);
-    });
+    let json = browser.evaluate("document.getElementById('verdict').dataset.json");
     assert_eq!(
         json,
         native_json(&folder, name),
         "page and native verify differ"
     );
     assert!(json.contains(r#""ok":true"#), "{json}");
-    let watching = format!("watching {name}");
+    let line = browser.evaluate("document.title");
     assert!(
-        run.console.iter().any(|l| l.ends_with(&watching)),
-        "the replay never opened: {:#?}",
-        run.console
+        line.starts_with(&format!("Sandglass: ok {name} ")),
+        "{line}"
     );
-    let (drawn, colours) = map_area(&shot);
+    // The frames after the one that opened it: the map, playing.
+    browser.wait_for("document.getElementById('fps').dataset.fps > 0", "a frame");
+    std::thread::sleep(Duration::from_secs(1));
+    let (background, camel) = background_and_camel(&browser.screenshot());
     assert!(
-        drawn > 20_000 && colours > 20,
-        "the map was not drawn: {drawn} pixels off the background, {colours} colours"
+        background < 0.7 && camel >= 20,
+        "no map: {background:.2} of the page is background, {camel} pixels the camel's tile"
     );
 }
 
@@ -303,33 +261,35 @@ fn a_damaged_foreign_or_missing_file_is_refused_on_the_page_in_the_words_of_veri
         std::fs::write(dir.path().join(name), bytes).unwrap();
     }
     let address = serve(&damaged);
+    let mut browser = Devtools::open();
+    let mut refused = |name: &str| {
+        browser.go_to(&format!("http://{address}/?replay=/replays/{name}"));
+        let failed = "document.getElementById('verdict').className == 'fail'";
+        browser.wait_for(failed, "the verdict");
+        // The words, in the page itself.
+        let line = browser.evaluate("document.getElementById('verdict').textContent");
+        assert!(line.starts_with(&format!("FAIL {name}: ")), "{line}");
+        (
+            line,
+            browser.evaluate("document.getElementById('verdict').dataset.json"),
+        )
+    };
     for (name, _) in &damaged {
-        let url = format!("http://{address}/?replay=/replays/{name}");
-        let run = browse(&url, &["--dump-dom", "--virtual-time-budget=5000"], |_| {
-            false
-        });
-        let json = run.said("sandglass json: ").unwrap_or_else(|| {
-            panic!("{name}: no verdict on the page: {:#?}", run.console);
-        });
+        let (_, json) = refused(name);
         assert_eq!(json, native_json(dir.path(), name), "{name}");
         assert!(json.contains(r#""ok":false"#), "{json}");
-        // The words, in the page itself, marked as a failure.
-        let line = run.said("sandglass verdict: ").unwrap();
-        assert!(line.starts_with(&format!("FAIL {name}: ")), "{line}");
-        assert!(run.stdout.contains(r#"class="fail""#), "{}", run.stdout);
-        assert!(run.stdout.contains(line), "{}", run.stdout);
     }
     // A file the server does not have.
-    let url = format!("http://{address}/?replay=/replays/gone.sgr");
-    let run = browse(&url, &["--dump-dom", "--virtual-time-budget=5000"], |_| {
-        false
-    });
-    let line = run.said("sandglass verdict: ");
+    let (line, _) = refused("gone.sgr");
     assert_eq!(
         line,
-        Some("FAIL gone.sgr: cannot fetch it: the server sent no file from that address")
+        "FAIL gone.sgr: cannot fetch it: the server sent no file from that address"
     );
-    assert!(run.stdout.contains(r#"class="fail""#), "{}", run.stdout);
+}
+
+/// A JavaScript test of the page's status line.
+fn status_is(status: &str) -> String {
+    format!("document.getElementById('status').textContent == '{status}'")
 }
 
 #[test]
@@ -343,7 +303,7 @@ fn the_million_event_golden_plays_at_64x_and_reports_its_frame_rate() {
     let url = format!("http://{address}/?replay=/replays/{name}&speed=64");
     // In real time: five whole seconds of the replay playing, each reported.
     let watching = format!("status: watching {name}");
-    let run = browse(&url, &[], |said| {
+    let said = console(&url, |said| {
         let from = said.iter().position(|l| l.ends_with(&watching));
         from.is_some_and(|at| {
             let rates = said[at..]
@@ -352,15 +312,14 @@ fn the_million_event_golden_plays_at_64x_and_reports_its_frame_rate() {
             rates.count() > 5
         })
     });
-    let verdict = run.said("sandglass verdict: ").unwrap();
-    assert!(verdict.starts_with(&format!("ok {name} ")), "{verdict}");
-    let at = run
-        .console
+    let verdict = said
         .iter()
-        .position(|l| l.ends_with(&watching))
+        .find_map(|l| l.strip_prefix("sandglass verdict: "))
         .unwrap();
+    assert!(verdict.starts_with(&format!("ok {name} ")), "{verdict}");
+    let at = said.iter().position(|l| l.ends_with(&watching)).unwrap();
     // `sandglass frames per second: 20.4, work 3.1 ms a frame`
-    let rates: Vec<&str> = run.console[at..]
+    let rates: Vec<&str> = said[at..]
         .iter()
         .filter_map(|l| l.strip_prefix("sandglass frames per second: "))
         .collect();
@@ -398,7 +357,7 @@ fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
         let event = json!({ "type": kind, "x": 640, "y": 400, "data": data });
         browser.call("Input.dispatchDragEvent", event);
     }
-    let watching = format!("document.getElementById('status').textContent == 'watching {name}'");
+    let watching = status_is(&format!("watching {name}"));
     browser.wait_for(&watching, "the dropped file to be shown");
     let json = browser.evaluate("document.getElementById('verdict').dataset.json");
     assert_eq!(json, native_json(&folder, name));
@@ -408,8 +367,10 @@ fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
             json!({ "type": kind, "key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27 });
         browser.call("Input.dispatchKeyEvent", key);
     }
-    let waiting = "document.getElementById('status').textContent == 'waiting for a file'";
-    browser.wait_for(waiting, "Escape to leave the replay");
+    browser.wait_for(
+        &status_is("waiting for a file"),
+        "Escape to leave the replay",
+    );
 }
 
 /// Chromium driven through the DevTools protocol over a pair of pipes
@@ -525,6 +486,16 @@ impl Devtools {
         }
     }
 
+    fn go_to(&mut self, url: &str) {
+        self.call("Page.navigate", json!({ "url": url }));
+    }
+
+    /// The page as it is on screen, a PNG.
+    fn screenshot(&mut self) -> Vec<u8> {
+        let shot = self.call("Page.captureScreenshot", json!({ "format": "png" }));
+        base64(shot["data"].as_str().unwrap())
+    }
+
     /// What a JavaScript expression comes to on the page, as text.
     fn evaluate(&mut self, expression: &str) -> String {
         let params = json!({ "expression": expression, "returnByValue": true });
@@ -550,4 +521,26 @@ impl Drop for Devtools {
         let _ = self.browser.kill();
         let _ = self.browser.wait();
     }
+}
+
+/// Standard base64, as the DevTools protocol sends binary data.
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let bits = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |bits, (i, &d)| bits | u32::from(d) << (18 - 6 * i));
+        out.extend(&bits.to_be_bytes()[1..chunk.len()]);
+    }
+    out
 }
