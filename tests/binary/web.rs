@@ -7,8 +7,9 @@
 //! The tests drive Chromium through the DevTools protocol (`Devtools`): open the page,
 //! wait (in real time, up to a deadline) for what it shows, read its DOM, drop a file,
 //! press a key, take a screenshot. The frame rate is read from what the page logs on the
-//! console once a second (`sandglass ...`, web/sandglass.js), on Chromium's stderr. Without Chromium or the page, the tests say so and pass, except in CI (`CI`
-//! set), where a missing one is a failure.
+//! console once a second (`sandglass ...`, web/sandglass.js), on Chromium's stderr.
+//! Without Chromium or the page, the tests say so and pass, except in CI (`CI` set),
+//! where a missing one is a failure.
 
 mod common;
 
@@ -122,17 +123,27 @@ fn answer(mut stream: TcpStream, files: &BTreeMap<String, Served>) {
     let _ = stream.write_all(body);
 }
 
+/// Headless Chromium, its window 1280 by 800, with its profile in `profile`.
+fn chromium(profile: &Path) -> Command {
+    let mut command = Command::new(CHROMIUM);
+    command
+        .args(["--headless=new", "--no-sandbox", "--no-first-run"])
+        // A container's /dev/shm is often too small for Chromium's shared memory.
+        .arg("--disable-dev-shm-usage")
+        // WebGL without a GPU: SwiftShader, Chromium's own software renderer.
+        .args(["--use-gl=swiftshader", "--enable-unsafe-swiftshader"])
+        .arg("--window-size=1280,800")
+        .arg(format!("--user-data-dir={}", profile.display()));
+    command
+}
+
 /// Opens `url` in headless Chromium and returns the page's console lines (`sandglass
 /// ...`) once they hold what `enough` waits for; the browser is killed then, or at the
 /// deadline, which fails the test.
 fn console(url: &str, enough: impl Fn(&[String]) -> bool) -> Vec<String> {
     let profile = tempfile::tempdir().unwrap();
-    let mut child = Command::new(CHROMIUM)
-        .args(["--headless=new", "--no-sandbox", "--no-first-run"])
-        // WebGL without a GPU: SwiftShader, Chromium's own software renderer.
-        .args(["--use-gl=swiftshader", "--enable-unsafe-swiftshader"])
-        .args(["--enable-logging=stderr", "--v=0", "--window-size=1280,800"])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
+    let mut child = chromium(profile.path())
+        .args(["--enable-logging=stderr", "--v=0"])
         .arg(url)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -399,12 +410,9 @@ impl Devtools {
         let (browser_reads, we_write) = pipe();
         let (we_read, browser_writes) = pipe();
         let profile = tempfile::tempdir().unwrap();
-        let mut command = Command::new(CHROMIUM);
+        let mut command = chromium(profile.path());
         command
-            .args(["--headless=new", "--no-sandbox", "--no-first-run"])
-            .args(["--use-gl=swiftshader", "--enable-unsafe-swiftshader"])
-            .args(["--remote-debugging-pipe", "--window-size=1280,800"])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("--remote-debugging-pipe")
             .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
