@@ -2,6 +2,9 @@
 //! and shows the frame. The screens never block on more than the one flushed write of
 //! a command, and nothing is simulated to draw a frame. What the binary reports on
 //! stdout as it goes is `crate::report`'s.
+//!
+//! The loop is `native`'s, or in a browser `web`'s, around the same screens; this module
+//! holds what both share (`App`, `Go`, `Screen` and how a screen is drawn).
 
 mod animate;
 mod atlas;

@@ -1,5 +1,5 @@
-//! The native window: opening it (on the start screen, a game or a replay), the frame
-//! loop that paces and times its frames, and the screens that need saved games.
+//! The native window: opening it (on the start screen, a game or a replay), opening the
+//! screens that need saved games, and the frame loop that paces and times its frames.
 
 use std::cell::RefCell;
 use std::hash::{BuildHasher, Hasher};
