@@ -7,11 +7,17 @@
 //!   explore, rest) and `look` (a cell in words) beside it; nothing drawn.
 //! * `timing`: an actor's energy as figures, for the side bar and the energy panel.
 //! * `window`: the macroquad frame loop and the screens that draw the rest.
+//!
+//! Built for `wasm32` (the web replay viewer, `window::web`), the library is the replay
+//! screen and what it draws with: the subcommands and live play, which need saved games,
+//! files and threads, are left out.
 
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod errand;
 pub mod input;
 pub mod look;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod play;
 pub mod report;
 pub mod settings;

@@ -1,15 +1,29 @@
 //! The `sandglass` binary: the command line, and which part of the client each
-//! subcommand runs. Everything it does lives in the `sandglass` library.
+//! subcommand runs. Everything it does lives in the `sandglass` library. Built for
+//! `wasm32`, it is the web replay viewer (`sandglass::window::web`) instead.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::io::Write;
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
 
+#[cfg(not(target_arch = "wasm32"))]
 use clap::{CommandFactory, Parser, Subcommand};
+#[cfg(not(target_arch = "wasm32"))]
 use clap_complete::Shell;
+#[cfg(not(target_arch = "wasm32"))]
 use sandglass::cli::{self, games, RulesetArg};
+#[cfg(not(target_arch = "wasm32"))]
 use sandglass::window::{self, Opening, Options};
 
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    sandglass::window::web::run();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Parser)]
 #[command(
     name = "sandglass",
@@ -27,6 +41,7 @@ struct Cli {
     command: Option<Cmd>,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Subcommand)]
 enum Cmd {
     /// Open the window on a new game (with no subcommand, it opens on the start screen).
@@ -87,6 +102,7 @@ enum Cmd {
     Completions { shell: Shell },
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let Cli {
         data_dir,
@@ -129,6 +145,7 @@ fn main() -> ExitCode {
 
 /// Written whole to stdout once made: clap_complete panics on a failed write, where a
 /// closed pipe should be one line of error like any other.
+#[cfg(not(target_arch = "wasm32"))]
 fn completions(shell: Shell) -> anyhow::Result<()> {
     let mut script = vec![];
     clap_complete::generate(shell, &mut Cli::command(), "sandglass", &mut script);

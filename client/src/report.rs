@@ -8,6 +8,7 @@
 
 use std::io::Write;
 
+#[cfg(not(target_arch = "wasm32"))]
 use sandglass_store::GameId;
 
 pub fn line(line: &str) {
@@ -17,6 +18,7 @@ pub fn line(line: &str) {
     let _ = out.flush();
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn game(id: GameId, hash: u64) {
     line(&format!("game {id} hash 0x{hash:016x}"));
 }

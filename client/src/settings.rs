@@ -5,8 +5,11 @@
 
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(not(target_arch = "wasm32"))]
+use std::path::PathBuf;
 
+#[cfg(not(target_arch = "wasm32"))]
 use directories::ProjectDirs;
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +30,7 @@ pub struct Settings {
 
 /// Where settings live: `dir` if given (tests, portable installs), otherwise the
 /// platform's config directory. `None` only if the platform has no home directory.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn config_dir(dir: Option<&Path>) -> Option<PathBuf> {
     match dir {
         Some(dir) => Some(dir.to_path_buf()),

@@ -5,10 +5,12 @@
 //! * `bench-window`: the window's frame loop under a crowd, for BENCHMARKS.md.
 //! * `bot-report`: how the bot fares over many seeds.
 //! * `bench-history`: the score table, lists and `verify` over ten thousand stored games.
+//! * `web`: the web replay viewer's page, built into `web/dist/`; `--serve` serves it.
 
 mod bots;
 mod goldens;
 mod history;
+mod web;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,6 +63,16 @@ enum Cmd {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+    /// Build the web replay viewer for wasm32-unknown-unknown into web/dist/ (the page,
+    /// its .wasm and macroquad's loader).
+    Web {
+        /// Then serve the workspace on 127.0.0.1 (python3's http.server): the page at
+        /// /web/dist/, the goldens under /replays/.
+        #[arg(long)]
+        serve: bool,
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+    },
 }
 
 fn main() -> ExitCode {
@@ -73,6 +85,7 @@ fn main() -> ExitCode {
             commands,
             dir,
         } => history::run(games, commands, dir),
+        Cmd::Web { serve, port } => web::run(serve.then_some(port)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

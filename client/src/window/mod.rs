@@ -2,23 +2,38 @@
 //! and shows the frame. The screens never block on more than the one flushed write of
 //! a command, and nothing is simulated to draw a frame. What the binary reports on
 //! stdout as it goes is `crate::report`'s.
+//!
+//! The loop is `native`'s, or in a browser `web`'s, around the same screens; this module
+//! holds what both share (`App`, `Go`, `Screen` and how a screen is drawn).
 
 mod animate;
 mod atlas;
+#[cfg(not(target_arch = "wasm32"))]
 mod bench;
+#[cfg(not(target_arch = "wasm32"))]
 mod display;
+// The game screen's parts (help, legend, captions) are not in the web viewer.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod draw_map;
+#[cfg(not(target_arch = "wasm32"))]
 mod frames;
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod hud;
+#[cfg(not(target_arch = "wasm32"))]
+mod native;
 mod panel;
+#[cfg(not(target_arch = "wasm32"))]
 mod scoreboard;
+#[cfg(not(target_arch = "wasm32"))]
 mod screen_end;
+#[cfg(not(target_arch = "wasm32"))]
 mod screen_game;
 mod screen_replay;
+#[cfg(not(target_arch = "wasm32"))]
 mod screen_start;
 #[cfg(target_os = "linux")]
 mod waker;
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(not(target_os = "linux"), not(target_arch = "wasm32")))]
 mod waker {
     /// Nothing here wakes a sleeping window, so the window never sleeps.
     pub struct Waker;
@@ -29,126 +44,46 @@ mod waker {
         }
     }
 }
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
-use std::cell::RefCell;
-use std::hash::{BuildHasher, Hasher};
 use std::path::PathBuf;
-use std::rc::Rc;
-use std::time::Instant;
 
-use anyhow::Context;
-use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
 use macroquad::prelude::*;
-use sandglass_sim::{Header, Ruleset, State};
-use sandglass_store::{GameId, Status, Store};
+#[cfg(not(target_arch = "wasm32"))]
+use sandglass_sim::Ruleset;
+use sandglass_sim::State;
+#[cfg(not(target_arch = "wasm32"))]
+use sandglass_store::{GameId, Store};
 
-use crate::input::keys::{bind, Input, Key, KeyQueue, Mode};
-use crate::play::{GameController, Start};
+use crate::input::keys::{bind, Input, Key, Mode};
 use crate::settings::Settings;
 use draw_map::Layout;
 
+#[cfg(not(target_arch = "wasm32"))]
 pub use bench::BenchArgs;
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::{run, Opening, Options};
 
+#[cfg(not(target_arch = "wasm32"))]
 use bench::BenchScreen;
-use frames::{FrameStats, Pacer};
+#[cfg(not(target_arch = "wasm32"))]
 use screen_end::EndScreen;
+#[cfg(not(target_arch = "wasm32"))]
 use screen_game::GameScreen;
-use screen_replay::{Replay, ReplayScreen};
+#[cfg(not(target_arch = "wasm32"))]
+use screen_replay::Replay;
+use screen_replay::ReplayScreen;
 
+#[cfg(not(target_arch = "wasm32"))]
 pub use screen_replay::Tape;
+#[cfg(not(target_arch = "wasm32"))]
 use screen_start::StartScreen;
 
-/// What the window opens on.
-pub enum Opening {
-    Menu,
-    NewGame {
-        seed: Option<u64>,
-        ruleset: Ruleset,
-    },
-    /// A saved game, by name or number.
-    Load(String),
-    /// The scrubber, on a replay file or a saved game.
-    Replay(String),
-    Bench(BenchArgs),
-}
-
-pub struct Options {
-    pub data_dir: PathBuf,
-    /// Where settings are remembered; `None` if this system has no config folder.
-    pub config_dir: Option<PathBuf>,
-    /// Write frame time statistics here when the window closes; also lifts the frame
-    /// cap, to measure what the loop can do.
-    pub frame_stats: Option<PathBuf>,
-}
-
-/// Opens the window and runs until it is closed.
-pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
-    let settings = options
-        .config_dir
-        .as_deref()
-        .map(Settings::load)
-        .unwrap_or_default();
-    let conf = window_conf(&settings);
-    // Whatever can fail before a window is needed fails here, as a plain error in the
-    // terminal. A data directory that cannot be opened (another window has it, say) is
-    // said in a window too: started from a desktop, there is no terminal to read.
-    let store = match Store::open(&options.data_dir) {
-        Ok(store) => store,
-        Err(error) => {
-            let error = anyhow::Error::from(error);
-            if has_display() {
-                let said = crate::input::messages::quoted(&format!("{error:#}."));
-                say_in_window(conf, sandglass_sim::text::capitalise(&said));
-            }
-            return Err(error);
-        }
-    };
-    let first = match opening {
-        Opening::Menu => Go::Menu,
-        Opening::NewGame { seed, ruleset } => Go::NewGame { seed, ruleset },
-        Opening::Load(game) => {
-            let meta = store.find(&game)?;
-            if meta.status == Status::Alive {
-                Go::Play(meta.id)
-            } else {
-                Go::Over(meta.id)
-            }
-        }
-        Opening::Replay(name) => {
-            let tape = if crate::cli::verify::is_replay_file(&name) {
-                Tape::File(name.into())
-            } else {
-                Tape::Game(store.find(&name)?.id)
-            };
-            Go::Show(Box::new(Replay::open(&store, tape)?))
-        }
-        Opening::Bench(args) => Go::Bench(args),
-    };
-    let result = Rc::new(RefCell::new(Ok(())));
-    let out = Rc::clone(&result);
-    macroquad::Window::from_config(may_sleep(conf), async move {
-        let app = App {
-            store,
-            text: hud::Text::load(),
-            painter: draw_map::Painter::new(),
-            settings,
-            config_dir: options.config_dir,
-        };
-        *out.borrow_mut() = main_loop(app, first, options.frame_stats).await;
-    });
-    result.replace(Ok(()))
-}
-
-/// The window as the player last left it (or at `DEFAULT_WINDOW`).
-fn window_conf(settings: &Settings) -> macroquad::conf::Conf {
-    // As large as the player last left it; the first time, most of the display, or a
-    // size most displays hold when the display cannot be asked.
-    let [width, height] = settings
-        .window
-        .map(|[w, h]| [w.clamp(MIN_WINDOW[0], 8192), h.clamp(MIN_WINDOW[1], 8192)])
-        .or_else(|| display::size().map(|size| display::first_window(size, MIN_WINDOW)))
-        .unwrap_or(DEFAULT_WINDOW)
-        .map(|side| side as i32);
+/// The window's settings wherever it opens: its title and size, and room for a full map
+/// and a crowd in one batch: 10,000 quads of 4 vertices and 6 indices (indices are
+/// 16-bit, so 65,535 vertices is the most a batch can hold).
+fn conf(width: i32, height: i32) -> macroquad::conf::Conf {
     macroquad::conf::Conf {
         miniquad_conf: Conf {
             window_title: "Sandglass".to_owned(),
@@ -158,61 +93,14 @@ fn window_conf(settings: &Settings) -> macroquad::conf::Conf {
             window_resizable: true,
             ..Default::default()
         },
-        // Room for a full map and a crowd in one batch: 10,000 quads of 4 vertices and 6
-        // indices (indices are 16-bit, so 65,535 vertices is the most a batch can hold).
         draw_call_vertex_capacity: 40_000,
         draw_call_index_capacity: 60_000,
         ..Default::default()
     }
 }
 
-/// The game's window may sleep in miniquad's event loop while nothing changes
-/// (`frames::Pacer`): any input wakes it.
-fn may_sleep(mut conf: macroquad::conf::Conf) -> macroquad::conf::Conf {
-    conf.miniquad_conf.platform.blocking_event_loop = true;
-    conf.update_on = Some(macroquad::conf::UpdateTrigger {
-        key_down: true,
-        mouse_down: true,
-        mouse_up: true,
-        mouse_motion: true,
-        mouse_wheel: true,
-        specific_key: None,
-        touch: true,
-    });
-    conf
-}
-
-/// Whether there is a display to open a window on.
-fn has_display() -> bool {
-    ["DISPLAY", "WAYLAND_DISPLAY"]
-        .iter()
-        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
-}
-
-/// A window that says `message` until a key, a click or its close button.
-fn say_in_window(conf: macroquad::conf::Conf, message: String) {
-    macroquad::Window::from_config(conf, async move {
-        let text = hud::Text::load();
-        loop {
-            clear_background(draw_map::BACKGROUND);
-            let area = Rect::new(0.0, 0.0, screen_width(), screen_height());
-            let size = 16.0;
-            let mut lines: Vec<(String, Color)> = hud::wrap(&message, area.w * 0.8, size)
-                .into_iter()
-                .map(|line| (line, hud::TEXT))
-                .collect();
-            lines.push((String::new(), hud::TEXT));
-            lines.push(("Any key closes this.".to_owned(), hud::DIM));
-            hud::dialog(&text, area, size, "Sandglass cannot open its games", &lines);
-            if get_last_key_pressed().is_some() || is_mouse_button_pressed(MouseButton::Left) {
-                break;
-            }
-            next_frame().await;
-        }
-    });
-}
-
-/// The window's size the first time it opens, when the display's size is not known.
+/// The window's size the first time it opens, when the display's size is not known; the
+/// size the web viewer asks for, which its page overrides.
 const DEFAULT_WINDOW: [u32; 2] = [1280, 720];
 
 /// Below this the map's cells are under 10 pixels, too small to read, and the window
@@ -221,6 +109,7 @@ pub const MIN_WINDOW: [u32; 2] = [860, 540];
 
 /// What every screen shares.
 pub struct App {
+    #[cfg(not(target_arch = "wasm32"))]
     store: Store,
     text: hud::Text,
     painter: draw_map::Painter,
@@ -253,31 +142,46 @@ impl App {
 }
 
 /// Where a screen sends the player next.
+///
+/// In a browser (`web`) there are no saved games: the replay screen is the only screen,
+/// and the menu it goes back to is the page's own, waiting for a file.
 pub enum Go {
     Stay,
     Menu,
+    #[cfg(not(target_arch = "wasm32"))]
     NewGame {
         seed: Option<u64>,
         ruleset: Ruleset,
     },
+    #[cfg(not(target_arch = "wasm32"))]
     Play(GameId),
     /// A game just copied from a replay up to a moment, played from there.
+    #[cfg(not(target_arch = "wasm32"))]
     TakeOver(GameId),
     /// The summary of a finished game.
+    #[cfg(not(target_arch = "wasm32"))]
     Over(GameId),
     /// The scrubber on a tape, checked when it opens.
+    #[cfg(not(target_arch = "wasm32"))]
     Watch(Tape),
     /// The scrubber on a replay already checked.
+    #[cfg(not(target_arch = "wasm32"))]
     Show(Box<Replay>),
+    #[cfg(not(target_arch = "wasm32"))]
     Bench(BenchArgs),
+    #[cfg(not(target_arch = "wasm32"))]
     Exit,
 }
 
 enum Screen {
+    #[cfg(not(target_arch = "wasm32"))]
     Start(Box<StartScreen>),
+    #[cfg(not(target_arch = "wasm32"))]
     Game(Box<GameScreen>),
+    #[cfg(not(target_arch = "wasm32"))]
     End(Box<EndScreen>),
     Replay(Box<ReplayScreen>),
+    #[cfg(not(target_arch = "wasm32"))]
     Bench(Box<BenchScreen>),
 }
 
@@ -287,154 +191,17 @@ impl Screen {
     /// asks the player something the panel would hide.
     fn panel_state(&self) -> Option<&State> {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Start(_) | Screen::End(_) => None,
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Game(s) if s.asks() => None,
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Game(s) => Some(s.state()),
             Screen::Replay(s) => Some(s.state()),
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Bench(s) => Some(s.state()),
         }
     }
-}
-
-/// Opens the screen `go` names; `None` to close the window. A game that cannot be opened
-/// from the menu sends the player back to it with the reason.
-fn open(app: &mut App, go: Go, time: f64) -> anyhow::Result<Option<Screen>> {
-    Ok(Some(match go {
-        Go::Stay | Go::Menu => Screen::Start(Box::new(StartScreen::new(app, None))),
-        Go::NewGame { seed, ruleset } => {
-            let seed = seed.unwrap_or_else(random_seed);
-            let name = app.store.free_name("crossing")?;
-            let header = Header::new(seed, ruleset, sandglass_store::now());
-            let session = app.store.create(&name, header, &mut ())?;
-            Screen::Game(Box::new(GameScreen::new(GameController::new(
-                session,
-                Start::New,
-            ))))
-        }
-        Go::Play(id) => resume(app, id, Start::Resumed),
-        Go::TakeOver(id) => resume(app, id, Start::TakenOver),
-        Go::Over(id) => match EndScreen::new(app, id) {
-            Ok(screen) => Screen::End(Box::new(screen)),
-            Err(error) => menu_with(app, error),
-        },
-        Go::Watch(tape) => match Replay::open(&app.store, tape) {
-            Ok(replay) => Screen::Replay(Box::new(ReplayScreen::new(replay, time))),
-            Err(error) => menu_with(app, error),
-        },
-        Go::Show(replay) => Screen::Replay(Box::new(ReplayScreen::new(*replay, time))),
-        Go::Bench(args) => {
-            // Measured with the panel open, as the heaviest frame; not remembered.
-            app.settings.panel_open = true;
-            Screen::Bench(Box::new(BenchScreen::new(&args, time)?))
-        }
-        Go::Exit => return Ok(None),
-    }))
-}
-
-/// The game screen on a stored game, told what the game said before; or the menu with
-/// the reason it cannot be played.
-fn resume(app: &mut App, id: GameId, start: fn(Vec<String>) -> Start) -> Screen {
-    let resumed = app
-        .store
-        .resume(id)
-        .map_err(anyhow::Error::from)
-        .and_then(|s| {
-            let history = crate::play::message_history(&app.store, id)?;
-            Ok((s, history))
-        });
-    match resumed {
-        Ok((session, history)) => Screen::Game(Box::new(GameScreen::new(GameController::new(
-            session,
-            start(history),
-        )))),
-        Err(error) => menu_with(app, error),
-    }
-}
-
-/// The start screen, saying why what the player chose cannot be opened.
-fn menu_with(app: &App, error: anyhow::Error) -> Screen {
-    let said = crate::input::messages::quoted(&format!("{error:#}"));
-    Screen::Start(Box::new(StartScreen::new(app, Some(said))))
-}
-
-async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyhow::Result<()> {
-    // Closing the window becomes a request the loop sees, so the game can report its
-    // final hash and the frame statistics can be written. The game itself needs no
-    // saving: every command already is on disk.
-    prevent_quit();
-    style_egui();
-    let subscriber = register_input_subscriber();
-    let mut keys = KeyQueue::default();
-    let mut stats = FrameStats::default();
-    let Some(mut screen) = open(&mut app, first, get_time())? else {
-        return Ok(());
-    };
-    let benchmark = matches!(screen, Screen::Bench(_));
-    let mut pacer = Pacer::new(benchmark || stats_file.is_some());
-    // When the screen last changed, and when the player last did something: the window
-    // sleeps once nothing has changed for a while (`frames::Pacer`).
-    let mut last_change = 0.0;
-    let mut last_input = 0.0;
-    let mut last_size = (0.0, 0.0);
-    loop {
-        let start = Instant::now();
-        let time = get_time();
-        repeat_all_miniquad_input(&mut keys, subscriber);
-        let pressed = keys.take();
-        let size = (screen_width(), screen_height());
-        let had_input = !pressed.is_empty()
-            || pointer_moved()
-            || mouse_wheel() != (0.0, 0.0)
-            || [MouseButton::Left, MouseButton::Right]
-                .iter()
-                .any(|&b| is_mouse_button_down(b))
-            || size != last_size;
-        last_size = size;
-        let mut go = screen.keys(&mut app, pressed, time)?;
-        let next = screen.update(&mut app, time)?;
-        if matches!(go, Go::Stay) {
-            go = next;
-        }
-        if is_quit_requested() {
-            go = Go::Exit;
-        }
-        let new_screen = !matches!(go, Go::Stay);
-        if new_screen {
-            screen.leave();
-            match open(&mut app, go, time)? {
-                Some(next) => screen = next,
-                None => break,
-            }
-        }
-        if had_input {
-            last_input = time;
-        }
-        // egui asks for another frame after any event it is given, the waker's nudge
-        // (`waker`) too; its own animations follow input, so a request long after the
-        // last input is for that nudge, which changed nothing.
-        let repaint = screen.draw(&mut app, time) && time - last_input < frames::QUIET_AFTER;
-        if repaint || screen.busy() || had_input || new_screen {
-            last_change = time;
-        }
-        let work = start.elapsed();
-        stats.frame(start, work);
-        pacer.end_frame(time - last_change, work);
-        next_frame().await;
-    }
-    if !benchmark {
-        app.settings.window = Some([screen_width() as u32, screen_height() as u32]);
-        app.save_settings();
-    }
-    write_stats(&stats, benchmark, stats_file)
-}
-
-/// Whether the pointer moved over the window since the last frame. Moving elsewhere on
-/// the desktop changes nothing on screen; leaving the window does (a hover caption goes).
-fn pointer_moved() -> bool {
-    let delta = mouse_delta_position();
-    let now = mouse_position_local();
-    let over = |at: Vec2| at.x.abs() <= 1.0 && at.y.abs() <= 1.0;
-    delta != Vec2::ZERO && (over(now) || over(now + delta))
 }
 
 /// Shadows are drawn as many soft quads: a measurable share of a frame under Xvfb's
@@ -448,19 +215,6 @@ fn style_egui() {
     });
 }
 
-/// The frame statistics: printed after a benchmark, written where `--frame-stats` said.
-fn write_stats(stats: &FrameStats, benchmark: bool, file: Option<PathBuf>) -> anyhow::Result<()> {
-    let report = stats.report();
-    if benchmark {
-        print!("{report}");
-    }
-    if let Some(path) = file {
-        std::fs::write(&path, &report)
-            .with_context(|| format!("cannot write frame statistics to {}", path.display()))?;
-    }
-    Ok(())
-}
-
 impl Screen {
     /// The keys pressed since the last frame, in order, up to the first that leaves the
     /// screen. F1 toggles the energy panel wherever it is pressed.
@@ -471,10 +225,14 @@ impl Screen {
                 continue;
             }
             let go = match self {
+                #[cfg(not(target_arch = "wasm32"))]
                 Screen::Start(s) => s.key(app, key),
+                #[cfg(not(target_arch = "wasm32"))]
                 Screen::Game(s) => s.key(app, key, time)?,
+                #[cfg(not(target_arch = "wasm32"))]
                 Screen::End(s) => s.key(key),
                 Screen::Replay(s) => s.key(key, time),
+                #[cfg(not(target_arch = "wasm32"))]
                 Screen::Bench(_) => Go::Stay,
             };
             if !matches!(go, Go::Stay) {
@@ -487,18 +245,23 @@ impl Screen {
     /// What a screen does by itself as time passes: a replay playing, the benchmark.
     fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
         Ok(match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Game(s) => s.update(time)?,
             Screen::Replay(s) => s.update(app, time)?,
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Bench(s) => s.update(time),
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Start(s) => {
                 s.update();
                 Go::Stay
             }
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::End(_) => Go::Stay,
         })
     }
 
     /// Whether the screen changes by itself, and so needs the next frame unasked.
+    #[cfg(not(target_arch = "wasm32"))]
     fn busy(&self) -> bool {
         match self {
             Screen::Game(s) => s.busy(),
@@ -510,6 +273,7 @@ impl Screen {
     }
 
     /// Leaving a game reports its final hash.
+    #[cfg(not(target_arch = "wasm32"))]
     fn leave(&mut self) {
         if let Screen::Game(game) = self {
             game.leave();
@@ -537,17 +301,23 @@ impl Screen {
             return false;
         }
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Start(s) => s.draw(app),
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Game(s) => s.draw(app, time),
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::End(s) => s.draw(app),
             Screen::Replay(s) => s.draw(app, time),
+            #[cfg(not(target_arch = "wasm32"))]
             Screen::Bench(s) => s.draw(app, time),
         }
         let mut open = app.settings.panel_open;
         let mut panel_at = app.settings.panel_at;
         egui_macroquad::ui(|ctx| {
-            if let Screen::Replay(s) = self {
-                s.ui(ctx, time);
+            match self {
+                Screen::Replay(s) => s.ui(ctx, time),
+                #[cfg(not(target_arch = "wasm32"))]
+                _ => {}
             }
             if let (true, Some(state)) = (open, self.panel_state()) {
                 let map = state.world().map();
@@ -574,12 +344,4 @@ impl Screen {
 /// Whether a window of `w` by `h` pixels is too small to play in.
 fn too_small(w: f32, h: f32) -> bool {
     w < MIN_WINDOW[0] as f32 || h < MIN_WINDOW[1] as f32
-}
-
-/// A seed nobody chose: the standard library's per-process random keys, mixed with the
-/// clock so that two games started in one process differ too.
-fn random_seed() -> u64 {
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_i128(jiff::Timestamp::now().as_nanosecond());
-    hasher.finish()
 }

@@ -8,9 +8,13 @@
 //! exactly as live play did.
 
 use std::collections::BTreeSet;
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::atomic::{AtomicU64, Ordering};
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::Arc;
+#[cfg(not(target_arch = "wasm32"))]
 use std::thread::JoinHandle;
 
 use anyhow::Context as _;
@@ -19,7 +23,8 @@ use macroquad::miniquad::KeyCode;
 use macroquad::prelude::*;
 use sandglass_sim::ids::Tick;
 use sandglass_sim::timeline::{Marker, MarkerKind, Timeline};
-use sandglass_sim::{Command, Event, Outcome, State};
+use sandglass_sim::{Command, Event, Outcome, Recording, State};
+#[cfg(not(target_arch = "wasm32"))]
 use sandglass_store::{sgr, GameId, GameMeta, Stage, Status, Store, StoreError};
 
 use super::animate::{Frame, Playback, Recorder};
@@ -37,22 +42,37 @@ const ANIMATED_UP_TO: u32 = 4;
 const STRIP: f32 = 116.0;
 
 /// Where a replay's tape comes from.
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Clone, Debug)]
 pub enum Tape {
     Game(GameId),
     File(PathBuf),
 }
 
+/// What the take-over button says of itself.
+#[cfg(not(target_arch = "wasm32"))]
+const TAKE_OVER_HINT: &str = "A new saved game whose log is this one's up to here (t)";
+#[cfg(target_arch = "wasm32")]
+const TAKE_OVER_HINT: &str = "In the native window: a new saved game whose log is this \
+    one's up to here (t)";
+
+/// What the page says where the native window would copy the log into a new game.
+#[cfg(target_arch = "wasm32")]
+const NATIVE_ONLY: &str = "Taking over, playing and saving are the native window's: there \
+    are no saved games in a browser. Run `sandglass replay FILE.sgr` and press t there.";
+
 /// A replay checked and laid out on its timeline, ready to watch.
 pub struct Replay {
     timeline: Timeline,
     title: String,
+    #[cfg(not(target_arch = "wasm32"))]
     tape: Tape,
 }
 
 impl Replay {
     /// Reads the tape and verifies it (every draw, checkpoint and the final hash) in the
     /// one fold that builds the timeline. A replay that does not verify is not shown.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open(store: &Store, tape: Tape) -> anyhow::Result<Replay> {
         let (file, title) = match &tape {
             Tape::Game(id) => {
@@ -68,26 +88,41 @@ impl Replay {
                 (file, stem.unwrap_or_else(|| "replay".to_owned()))
             }
         };
-        let timeline =
-            Timeline::new(file).with_context(|| format!("the replay `{title}` does not verify"))?;
         Ok(Replay {
-            timeline,
+            timeline: lay_out(file, &title)?,
             title,
             tape,
         })
     }
+
+    /// A replay file the page read, under its name.
+    #[cfg(target_arch = "wasm32")]
+    pub fn of_file(file: Recording, name: String) -> anyhow::Result<Replay> {
+        Ok(Replay {
+            timeline: lay_out(file, &name)?,
+            title: name,
+        })
+    }
+}
+
+/// A recording laid out on its timeline, verified in the same fold.
+fn lay_out(file: Recording, title: &str) -> anyhow::Result<Timeline> {
+    Timeline::new(file).with_context(|| format!("the replay `{title}` does not verify"))
 }
 
 /// Taking over copies the log up to the cursor into a new game, which takes seconds on a
 /// game of a million events: the copy runs on a thread of its own while the screen goes on
-/// drawing, with the timeline held still.
+/// drawing, with the timeline held still. In a browser, asking is answered with where
+/// to do it (`NATIVE_ONLY`).
 enum TakeOver {
     No,
     Asked,
+    #[cfg(not(target_arch = "wasm32"))]
     Copying(Job),
 }
 
 /// A take-over under way on its own thread.
+#[cfg(not(target_arch = "wasm32"))]
 struct Job {
     job: JoinHandle<Result<GameMeta, StoreError>>,
     /// Thousandths of the work done, as the thread last said.
@@ -95,6 +130,7 @@ struct Job {
     turn: u64,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Job {
     /// What the player reads while it runs.
     fn note(&self) -> String {
@@ -110,6 +146,7 @@ impl Job {
 
 /// Thousandths of a take-over's work after `done` events of `stage`, of `len`: the fold
 /// that checks the tape is the first half, writing it the second.
+#[cfg(not(target_arch = "wasm32"))]
 fn thousandths(stage: Stage, done: u64, len: u64) -> u64 {
     let half = done.min(len) * 500 / len.max(1);
     match stage {
@@ -210,6 +247,7 @@ impl ReplayScreen {
     }
 
     /// Whether the screen changes by itself: playing, copying a take-over, or animating.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn busy(&self) -> bool {
         self.playing
             || !matches!(self.take_over, TakeOver::No)
@@ -225,9 +263,11 @@ impl ReplayScreen {
                 self.fork_here(app)?;
                 return Ok(Go::Stay);
             }
+            #[cfg(not(target_arch = "wasm32"))]
             TakeOver::Copying(copy) if copy.job.is_finished() => {
                 return Ok(self.taken_over(copy.job))
             }
+            #[cfg(not(target_arch = "wasm32"))]
             copying => {
                 self.take_over = copying;
                 return Ok(Go::Stay);
@@ -358,6 +398,7 @@ impl ReplayScreen {
     }
 
     /// Where Escape leads: a finished game's summary, or the menu.
+    #[cfg(not(target_arch = "wasm32"))]
     fn back(&self) -> Go {
         match (&self.replay.tape, self.timeline().outcome()) {
             (Tape::Game(id), Some(_)) => Go::Over(*id),
@@ -365,12 +406,26 @@ impl ReplayScreen {
         }
     }
 
+    /// Where Escape leads in a browser: the page, waiting for another file.
+    #[cfg(target_arch = "wasm32")]
+    fn back(&self) -> Go {
+        Go::Menu
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
     fn copying(&self) -> bool {
         matches!(self.take_over, TakeOver::Copying(_))
     }
 
+    /// Nothing is ever copied in a browser.
+    #[cfg(target_arch = "wasm32")]
+    fn copying(&self) -> bool {
+        false
+    }
+
     /// Starts forking a new live game whose log is this replay's up to the cursor (back
     /// to the last point where the player was to act).
+    #[cfg(not(target_arch = "wasm32"))]
     fn fork_here(&mut self, app: &mut App) -> anyhow::Result<()> {
         let timeline = self.timeline();
         let at = timeline.take_over_at(self.position());
@@ -406,7 +461,15 @@ impl ReplayScreen {
         Ok(())
     }
 
+    /// Where to take over, in a browser, which has no saved games to copy the log into.
+    #[cfg(target_arch = "wasm32")]
+    fn fork_here(&mut self, _app: &mut App) -> anyhow::Result<()> {
+        self.note = Some(NATIVE_ONLY.to_owned());
+        Ok(())
+    }
+
     /// Plays the game taken over, or says why there is none.
+    #[cfg(not(target_arch = "wasm32"))]
     fn taken_over(&mut self, copy: JoinHandle<Result<GameMeta, StoreError>>) -> Go {
         match copy.join() {
             Ok(Ok(meta)) if meta.status == Status::Alive => Go::TakeOver(meta.id),
@@ -481,6 +544,7 @@ impl ReplayScreen {
             .collect();
         let last = self.timeline().last_tick().0;
         let asked = match (&self.take_over, &self.goto, &self.note) {
+            #[cfg(not(target_arch = "wasm32"))]
             (TakeOver::Copying(copy), _, _) => Some(copy.note()),
             (_, Some(typed), _) => Some(format!(
                 "Go to turn (1 to {last}): {typed}_   Enter goes there, Escape does not"
@@ -553,7 +617,7 @@ impl ReplayScreen {
             ui.separator();
             if ui
                 .button("Take over from here")
-                .on_hover_text("A new saved game whose log is this one's up to here (t)")
+                .on_hover_text(TAKE_OVER_HINT)
                 .clicked()
             {
                 self.take_over = TakeOver::Asked;

@@ -1,0 +1,76 @@
+//! What the viewer asks of the page it runs in and tells it: the functions `web/sandglass.js`
+//! gives the module (miniquad's loader imports them from `env`), each wrapped here so that
+//! the rest of the viewer calls plain Rust.
+
+use sandglass_replay::verdict::Verdict;
+
+/// The version of the functions below; `web/sandglass.js` says the same, and miniquad's
+/// loader warns on the console when the two differ (a page left from another build).
+#[no_mangle]
+pub extern "C" fn sandglass_crate_version() -> u32 {
+    1
+}
+
+extern "C" {
+    fn sandglass_replay_url_length() -> u32;
+    fn sandglass_replay_url(ptr: *mut u8, len: u32);
+    fn sandglass_speed() -> u32;
+    fn sandglass_now_ms() -> f64;
+    fn sandglass_verdict(ptr: *const u8, len: u32, json_ptr: *const u8, json_len: u32, ok: u32);
+    fn sandglass_status(ptr: *const u8, len: u32);
+    fn sandglass_frame_rate(fps: f64, work_ms: f64);
+}
+
+/// The replay the page was opened on (`?replay=URL`), if any.
+pub fn replay_url() -> Option<String> {
+    // SAFETY: the page writes at most `len` bytes into the buffer it is given.
+    let url = unsafe {
+        let len = sandglass_replay_url_length();
+        let mut bytes = vec![0; len as usize];
+        sandglass_replay_url(bytes.as_mut_ptr(), len);
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    (!url.is_empty()).then_some(url)
+}
+
+/// The speed the page was asked to play at (`&speed=64`); 1 unless it was.
+pub fn speed() -> u32 {
+    // SAFETY: a number, nothing shared.
+    unsafe { sandglass_speed() }.max(1)
+}
+
+/// Milliseconds on the page's clock (`performance.now()`), finer than macroquad's.
+pub fn now_ms() -> f64 {
+    // SAFETY: a number, nothing shared.
+    unsafe { sandglass_now_ms() }
+}
+
+/// Shows the verdict on the file `name` above the canvas, in the title and on the
+/// console: the line `sandglass verify` prints (with `ms`, how long the check took), and
+/// the `--json` line as the element's `data-json`, for whoever checks the page.
+pub fn verdict(verdict: &Verdict, name: &str, ms: f64) {
+    let line = verdict.text(name, ms);
+    let json = verdict.json(name, "file");
+    // SAFETY: the page reads the two strings during the call and keeps no pointer.
+    unsafe {
+        sandglass_verdict(
+            line.as_ptr(),
+            line.len() as u32,
+            json.as_ptr(),
+            json.len() as u32,
+            u32::from(!verdict.failed()),
+        )
+    }
+}
+
+/// What the viewer is doing, in a few words, beside the verdict.
+pub fn status(what: &str) {
+    // SAFETY: the page reads the string during the call and keeps no pointer.
+    unsafe { sandglass_status(what.as_ptr(), what.len() as u32) }
+}
+
+/// The frames drawn in the last second, and the viewer's own work in each, on average.
+pub fn frame_rate(fps: f64, work_ms: f64) {
+    // SAFETY: numbers, nothing shared.
+    unsafe { sandglass_frame_rate(fps, work_ms) }
+}

@@ -1,0 +1,554 @@
+//! The web replay viewer in a real browser: the page in `web/dist/` (`cargo xtask web`,
+//! which `.ci/run` runs before the tests) served on 127.0.0.1 and opened in headless
+//! Chromium on a golden must give, on the page, the line `sandglass verify --json` gives
+//! of it (the final hash with it), and draw the map; a damaged file must be refused there
+//! in verify's words; and the million-event golden, played at 64x, reports its frame rate.
+//!
+//! The tests drive Chromium through the DevTools protocol (`Devtools`): open the page,
+//! wait (in real time, up to a deadline) for what it shows, read its DOM, drop a file,
+//! press a key, take a screenshot. The frame rate is read from what the page logs on the
+//! console once a second (`sandglass ...`, web/sandglass.js), on Chromium's stderr.
+//! Without Chromium or the page, the tests say so and pass, except in CI (`CI` set),
+//! where a missing one is a failure.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use common::{stdout, BIN};
+use sandglass_sim::rules;
+use serde_json::json;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The goldens of the newest rules version this build keeps.
+fn newest_goldens() -> PathBuf {
+    let newest = rules::KEPT[rules::KEPT.len() - 1];
+    workspace().join(format!("replays/v{newest}"))
+}
+
+/// The Chromium Debian installs.
+const CHROMIUM: &str = "chromium";
+
+/// Long enough for the million-event golden to be fetched, verified and laid out on a
+/// loaded two-core machine (it takes a few seconds on a quiet one).
+const DEADLINE: Duration = Duration::from_secs(300);
+
+/// Whether the browser and the page are there; if not, says why (a failure in CI).
+fn ready() -> bool {
+    let missing = if Command::new(CHROMIUM).arg("--version").output().is_err() {
+        "Chromium is not installed (Debian's chromium)"
+    } else if !workspace().join("web/dist/sandglass.wasm").is_file() {
+        "the page is not built (cargo xtask web)"
+    } else {
+        return true;
+    };
+    let message = format!("{missing}; .ci/run sees to it. The web viewer was not tested.");
+    assert!(std::env::var_os("CI").is_none(), "{message}");
+    eprintln!("SKIPPED: {message}");
+    false
+}
+
+/// A file the test server answers with.
+struct Served {
+    body: Vec<u8>,
+    kind: &'static str,
+}
+
+/// Serves the page, and `replays` under `/replays/`, on 127.0.0.1 at a free port until
+/// the test process ends.
+fn serve(replays: &[(&str, Vec<u8>)]) -> SocketAddr {
+    let mut files = BTreeMap::new();
+    for (name, kind) in [
+        ("index.html", "text/html"),
+        ("mq_js_bundle.js", "text/javascript"),
+        ("sandglass.js", "text/javascript"),
+        ("sandglass.wasm", "application/wasm"),
+    ] {
+        let body = std::fs::read(workspace().join("web/dist").join(name)).unwrap();
+        files.insert(format!("/{name}"), Served { body, kind });
+    }
+    for (name, body) in replays {
+        let served = Served {
+            body: body.clone(),
+            kind: "application/octet-stream",
+        };
+        files.insert(format!("/replays/{name}"), served);
+    }
+    let files = Arc::new(files);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let files = Arc::clone(&files);
+            std::thread::spawn(move || answer(stream, &files));
+        }
+    });
+    address
+}
+
+/// One request, one answer, then the connection closes.
+fn answer(mut stream: TcpStream, files: &BTreeMap<String, Served>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
+    let mut reader = BufReader::new(&stream);
+    let mut request = String::new();
+    if reader.read_line(&mut request).is_err() {
+        return;
+    }
+    // The headers say nothing this server needs.
+    let mut header = String::new();
+    while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+        header.clear();
+    }
+    let path = request.split_whitespace().nth(1).unwrap_or("/");
+    let path = path.split('?').next().unwrap_or(path);
+    let path = if path == "/" { "/index.html" } else { path };
+    let (status, kind, body) = match files.get(path) {
+        Some(file) => ("200 OK", file.kind, file.body.as_slice()),
+        None => ("404 Not Found", "text/plain", &b"not found"[..]),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(body);
+}
+
+/// Headless Chromium, its window 1280 by 800, with its profile in `profile`.
+fn chromium(profile: &Path) -> Command {
+    let mut command = Command::new(CHROMIUM);
+    command
+        .args(["--headless=new", "--no-sandbox", "--no-first-run"])
+        // A container's /dev/shm is often too small for Chromium's shared memory.
+        .arg("--disable-dev-shm-usage")
+        // WebGL without a GPU: SwiftShader, Chromium's own software renderer.
+        .args(["--use-gl=swiftshader", "--enable-unsafe-swiftshader"])
+        .arg("--window-size=1280,800")
+        .arg(format!("--user-data-dir={}", profile.display()));
+    command
+}
+
+/// Opens `url` in headless Chromium and returns the page's console lines (`sandglass
+/// ...`) once they hold what `enough` waits for; the browser is killed then, or at the
+/// deadline, which fails the test.
+fn console(url: &str, enough: impl Fn(&[String]) -> bool) -> Vec<String> {
+    let profile = tempfile::tempdir().unwrap();
+    let mut child = chromium(profile.path())
+        .args(["--enable-logging=stderr", "--v=0"])
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chromium starts");
+    let (lines, console) = mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(said) = console_text(&line) {
+                if lines.send(said.to_owned()).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    let start = Instant::now();
+    let mut said = vec![];
+    while !enough(&said) {
+        if start.elapsed() > DEADLINE || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the page said only this in {DEADLINE:?}: {said:#?}");
+        }
+        if let Ok(line) = console.recv_timeout(Duration::from_millis(200)) {
+            said.push(line);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    said
+}
+
+/// The page's own message in one of Chromium's console lines on stderr:
+/// `[...:INFO:CONSOLE:38] "sandglass verdict: ...", source: http://... (38)`.
+fn console_text(line: &str) -> Option<&str> {
+    let start = line.find("\"sandglass ")? + 1;
+    let end = line.rfind("\", source: ")?;
+    line.get(start..end)
+}
+
+/// `sandglass verify --json NAME`, run where the file is.
+fn native_json(dir: &Path, name: &str) -> String {
+    let output = Command::new(BIN)
+        .current_dir(dir)
+        .args(["verify", "--json", name])
+        .output()
+        .unwrap();
+    stdout(&output).trim_end().to_owned()
+}
+
+/// The window's background and the camel's tile, gold or, while it is hurt, red, as
+/// `client/src/window/draw_map.rs` paints them (`BACKGROUND`, and the tiles in `Painter`).
+const BACKGROUND: [u8; 3] = [0x15, 0x11, 0x0d];
+const CAMEL_TILES: [[u8; 3]; 2] = [[0x7a, 0x5c, 0x1c], [0xb0, 0x1c, 0x1c]];
+
+/// Of a screenshot: the share of its pixels that are the background, and how many are the
+/// camel's tile. The page's menu is four fifths background and has no camel.
+fn background_and_camel(png: &[u8]) -> (f64, usize) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    let channels = frame.color_type.samples();
+    let pixels = pixels[..frame.buffer_size()].chunks_exact(channels);
+    let all = pixels.len();
+    let (mut background, mut camel) = (0, 0);
+    for pixel in pixels {
+        background += usize::from(pixel[..3] == BACKGROUND);
+        camel += usize::from(CAMEL_TILES.iter().any(|tile| pixel[..3] == *tile));
+    }
+    (background as f64 / all as f64, camel)
+}
+
+#[test]
+fn the_page_verifies_a_golden_to_the_native_hash_and_draws_its_map() {
+    if !ready() {
+        return;
+    }
+    let folder = newest_goldens();
+    let name = "classic-million-4.sgr";
+    let address = serve(&[(name, std::fs::read(folder.join(name)).unwrap())]);
+    let mut browser = Devtools::open();
+    browser.go_to(&format!("http://{address}/?replay=/replays/{name}"));
+    browser.wait_for(
+        &status_is(&format!("watching {name}")),
+        "the replay to open",
+    );
+    let json = browser.evaluate("document.getElementById('verdict').dataset.json");
+    assert_eq!(
+        json,
+        native_json(&folder, name),
+        "page and native verify differ"
+    );
+    assert!(json.contains(r#""ok":true"#), "{json}");
+    let line = browser.evaluate("document.title");
+    assert!(
+        line.starts_with(&format!("Sandglass: ok {name} ")),
+        "{line}"
+    );
+    // The frames after the one that opened it: the map, playing.
+    browser.wait_for("document.getElementById('fps').dataset.fps > 0", "a frame");
+    std::thread::sleep(Duration::from_secs(1));
+    let (background, camel) = background_and_camel(&browser.screenshot());
+    assert!(
+        background < 0.7 && camel >= 20,
+        "no map: {background:.2} of the page is background, {camel} pixels the camel's tile"
+    );
+}
+
+#[test]
+fn a_damaged_foreign_or_missing_file_is_refused_on_the_page_in_the_words_of_verify() {
+    if !ready() {
+        return;
+    }
+    let golden = std::fs::read(newest_goldens().join("classic-short-2.sgr")).unwrap();
+    let mut flipped = golden.clone();
+    flipped[golden.len() / 2] ^= 0x10;
+    let damaged = [
+        ("flipped.sgr", flipped),
+        ("foreign.sgr", b"not a replay at all".to_vec()),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in &damaged {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+    }
+    let address = serve(&damaged);
+    let mut browser = Devtools::open();
+    let mut refused = |name: &str| {
+        browser.go_to(&format!("http://{address}/?replay=/replays/{name}"));
+        let failed = "document.getElementById('verdict').className == 'fail'";
+        browser.wait_for(failed, "the verdict");
+        // The words, in the page itself.
+        let line = browser.evaluate("document.getElementById('verdict').textContent");
+        assert!(line.starts_with(&format!("FAIL {name}: ")), "{line}");
+        (
+            line,
+            browser.evaluate("document.getElementById('verdict').dataset.json"),
+        )
+    };
+    for (name, _) in &damaged {
+        let (_, json) = refused(name);
+        assert_eq!(json, native_json(dir.path(), name), "{name}");
+        assert!(json.contains(r#""ok":false"#), "{json}");
+    }
+    // A file the server does not have.
+    let (line, _) = refused("gone.sgr");
+    assert_eq!(
+        line,
+        "FAIL gone.sgr: cannot fetch it: the server sent no file from that address"
+    );
+}
+
+/// A JavaScript test of the page's status line.
+fn status_is(status: &str) -> String {
+    format!("document.getElementById('status').textContent == '{status}'")
+}
+
+#[test]
+fn the_million_event_golden_plays_at_64x_and_reports_its_frame_rate() {
+    if !ready() {
+        return;
+    }
+    let folder = newest_goldens();
+    let name = "classic-million-4.sgr";
+    let address = serve(&[(name, std::fs::read(folder.join(name)).unwrap())]);
+    let url = format!("http://{address}/?replay=/replays/{name}&speed=64");
+    // In real time: five whole seconds of the replay playing, each reported.
+    let watching = format!("status: watching {name}");
+    let said = console(&url, |said| {
+        let from = said.iter().position(|l| l.ends_with(&watching));
+        from.is_some_and(|at| {
+            let rates = said[at..]
+                .iter()
+                .filter(|l| l.contains("frames per second"));
+            rates.count() > 5
+        })
+    });
+    let verdict = said
+        .iter()
+        .find_map(|l| l.strip_prefix("sandglass verdict: "))
+        .unwrap();
+    assert!(verdict.starts_with(&format!("ok {name} ")), "{verdict}");
+    let at = said.iter().position(|l| l.ends_with(&watching)).unwrap();
+    // `sandglass frames per second: 20.4, work 3.1 ms a frame`
+    let rates: Vec<&str> = said[at..]
+        .iter()
+        .filter_map(|l| l.strip_prefix("sandglass frames per second: "))
+        .collect();
+    // The first second after opening holds the opening; the rest is playing.
+    let playing = &rates[1..];
+    for rate in playing {
+        let fps: f64 = rate.split(',').next().unwrap().parse().unwrap();
+        assert!(fps > 0.0, "{rates:?}");
+    }
+    eprintln!("the page: {verdict}");
+    eprintln!("frames per second at 64x, one a second: {playing:#?}");
+}
+
+#[test]
+fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
+    if !ready() {
+        return;
+    }
+    let folder = newest_goldens();
+    let name = "nethack-short-1.sgr";
+    let address = serve(&[]);
+    let mut browser = Devtools::open();
+    browser.call(
+        "Page.navigate",
+        json!({ "url": format!("http://{address}/") }),
+    );
+    // The frame rate is said once the viewer's loop runs, a second after it starts.
+    browser.wait_for(
+        "document.getElementById('fps').textContent != ''",
+        "the viewer to run",
+    );
+    let path = folder.join(name).canonicalize().unwrap();
+    let data = json!({ "items": [], "files": [path], "dragOperationsMask": 1 });
+    for kind in ["dragEnter", "dragOver", "drop"] {
+        let event = json!({ "type": kind, "x": 640, "y": 400, "data": data });
+        browser.call("Input.dispatchDragEvent", event);
+    }
+    let watching = status_is(&format!("watching {name}"));
+    browser.wait_for(&watching, "the dropped file to be shown");
+    let json = browser.evaluate("document.getElementById('verdict').dataset.json");
+    assert_eq!(json, native_json(&folder, name));
+    // Escape leaves the replay, as in the window: here, for the page's menu.
+    for kind in ["keyDown", "keyUp"] {
+        let key =
+            json!({ "type": kind, "key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27 });
+        browser.call("Input.dispatchKeyEvent", key);
+    }
+    browser.wait_for(
+        &status_is("waiting for a file"),
+        "Escape to leave the replay",
+    );
+}
+
+/// Chromium driven through the DevTools protocol over a pair of pipes
+/// (`--remote-debugging-pipe`: JSON messages ended by a NUL byte, the browser reading fd 3
+/// and writing fd 4), attached to its one page.
+struct Devtools {
+    browser: std::process::Child,
+    to: std::fs::File,
+    from: mpsc::Receiver<serde_json::Value>,
+    sent: u64,
+    session: String,
+    _profile: tempfile::TempDir,
+}
+
+impl Devtools {
+    fn open() -> Devtools {
+        use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
+        use std::os::unix::process::CommandExt;
+        let pipe = || {
+            let mut fds = [0; 2];
+            // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+            assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+            // SAFETY: both are new descriptors, owned by nothing else.
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) }
+        };
+        let (browser_reads, we_write) = pipe();
+        let (we_read, browser_writes) = pipe();
+        let profile = tempfile::tempdir().unwrap();
+        let mut command = chromium(profile.path());
+        command
+            .arg("--remote-debugging-pipe")
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let (reads, writes) = (browser_reads.into_raw_fd(), browser_writes.into_raw_fd());
+        // SAFETY: only async-signal-safe calls between fork and exec. Both ends are moved
+        // above 4 first, so that neither is overwritten by the other's dup2.
+        unsafe {
+            command.pre_exec(move || {
+                let reads = libc::fcntl(reads, libc::F_DUPFD, 10);
+                let writes = libc::fcntl(writes, libc::F_DUPFD, 10);
+                if reads < 0 || writes < 0 || libc::dup2(reads, 3) < 0 || libc::dup2(writes, 4) < 0
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let browser = command.spawn().expect("chromium starts");
+        // SAFETY: the browser's ends, ours to close now that it holds its copies.
+        drop(unsafe { (OwnedFd::from_raw_fd(reads), OwnedFd::from_raw_fd(writes)) });
+        let (messages, from) = mpsc::channel();
+        let we_read = std::fs::File::from(we_read);
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(we_read);
+            let mut message = vec![];
+            while reader.read_until(0, &mut message).is_ok_and(|n| n > 0) {
+                message.pop();
+                if let Ok(value) = serde_json::from_slice(&message) {
+                    if messages.send(value).is_err() {
+                        break;
+                    }
+                }
+                message.clear();
+            }
+        });
+        let mut devtools = Devtools {
+            browser,
+            to: std::fs::File::from(we_write),
+            from,
+            sent: 0,
+            session: String::new(),
+            _profile: profile,
+        };
+        let targets = devtools.call("Target.getTargets", json!({}));
+        let page = targets["targetInfos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|target| target["type"] == "page")
+            .expect("a page")["targetId"]
+            .clone();
+        let attach = json!({ "targetId": page, "flatten": true });
+        let attached = devtools.call("Target.attachToTarget", attach);
+        devtools.session = attached["sessionId"].as_str().unwrap().to_owned();
+        devtools
+    }
+
+    /// Sends a command (to the page, once attached) and waits for its answer.
+    fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        self.sent += 1;
+        let mut message = json!({ "id": self.sent, "method": method, "params": params });
+        if !self.session.is_empty() {
+            message["sessionId"] = json!(self.session);
+        }
+        let mut bytes = serde_json::to_vec(&message).unwrap();
+        bytes.push(0);
+        self.to.write_all(&bytes).unwrap();
+        let start = Instant::now();
+        loop {
+            let left = DEADLINE.saturating_sub(start.elapsed());
+            let answer = self.from.recv_timeout(left).unwrap_or_else(|_| {
+                panic!("no answer to {method} in {DEADLINE:?}");
+            });
+            if answer["id"] == self.sent {
+                assert!(answer.get("error").is_none(), "{method}: {answer}");
+                return answer["result"].clone();
+            }
+        }
+    }
+
+    fn go_to(&mut self, url: &str) {
+        self.call("Page.navigate", json!({ "url": url }));
+    }
+
+    /// The page as it is on screen, a PNG.
+    fn screenshot(&mut self) -> Vec<u8> {
+        let shot = self.call("Page.captureScreenshot", json!({ "format": "png" }));
+        base64(shot["data"].as_str().unwrap())
+    }
+
+    /// What a JavaScript expression comes to on the page, as text.
+    fn evaluate(&mut self, expression: &str) -> String {
+        let params = json!({ "expression": expression, "returnByValue": true });
+        let result = self.call("Runtime.evaluate", params);
+        match &result["result"]["value"] {
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// Waits until `expression` is true on the page; fails the test at the deadline.
+    fn wait_for(&mut self, expression: &str, what: &str) {
+        let start = Instant::now();
+        while self.evaluate(expression) != "true" {
+            assert!(start.elapsed() < DEADLINE, "waited {DEADLINE:?} for {what}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Devtools {
+    fn drop(&mut self) {
+        let _ = self.browser.kill();
+        let _ = self.browser.wait();
+    }
+}
+
+/// Standard base64, as the DevTools protocol sends binary data.
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let bits = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |bits, (i, &d)| bits | u32::from(d) << (18 - 6 * i));
+        out.extend(&bits.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
