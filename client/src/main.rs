@@ -2,153 +2,150 @@
 //! subcommand runs. Everything it does lives in the `sandglass` library. Built for
 //! `wasm32`, it is the web replay viewer (`sandglass::window::web`) instead.
 
-#[cfg(not(target_arch = "wasm32"))]
-use std::io::Write;
-#[cfg(not(target_arch = "wasm32"))]
-use std::path::PathBuf;
-#[cfg(not(target_arch = "wasm32"))]
-use std::process::ExitCode;
-
-#[cfg(not(target_arch = "wasm32"))]
-use clap::{CommandFactory, Parser, Subcommand};
-#[cfg(not(target_arch = "wasm32"))]
-use clap_complete::Shell;
-#[cfg(not(target_arch = "wasm32"))]
-use sandglass::cli::{self, games, RulesetArg};
-#[cfg(not(target_arch = "wasm32"))]
-use sandglass::window::{self, Opening, Options};
-
 #[cfg(target_arch = "wasm32")]
 fn main() {
     sandglass::window::web::run();
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-#[derive(Parser)]
-#[command(
-    name = "sandglass",
-    version,
-    about = "A camel crosses the desert. Every move is saved."
-)]
-struct Cli {
-    /// Where saved games live (default: the platform's data folder for sandglass).
-    #[arg(long, global = true, value_name = "DIR")]
-    data_dir: Option<PathBuf>,
-    /// Where the window remembers its settings (default: the platform's config folder).
-    #[arg(long, global = true, value_name = "DIR")]
-    config_dir: Option<PathBuf>,
-    #[command(subcommand)]
-    command: Option<Cmd>,
+fn main() -> std::process::ExitCode {
+    command_line::main()
 }
 
+/// The command line: a native build's only.
 #[cfg(not(target_arch = "wasm32"))]
-#[derive(Subcommand)]
-enum Cmd {
-    /// Open the window on a new game (with no subcommand, it opens on the start screen).
-    Play {
-        /// The game's seed (default: a random one).
-        #[arg(long)]
-        seed: Option<u64>,
-        #[arg(long, default_value = "nethack")]
-        ruleset: RulesetArg,
-    },
-    /// Open the window on a saved game, by name or number.
-    Load { game: String },
-    /// Watch a saved game or a replay file on a timeline: scrub, step, take over. A name
-    /// that holds a `/` or ends in `.sgr` is a file.
-    Replay {
-        #[arg(value_name = "GAME|FILE.sgr")]
-        replay: String,
-    },
-    /// Run a scenario file headless and print one JSON line per action taken.
-    Trace {
-        scenario: PathBuf,
-        /// Run ticks 1..=N.
-        #[arg(long)]
-        ticks: u64,
-    },
-    #[command(flatten)]
-    Games(games::GamesCmd),
-    /// The high-score table: every stored game, scored by folding its own log and checking
-    /// every draw and hash; a game that does not check out is listed but never ranked. A
-    /// game's fold is remembered while its log stays as it was proved.
-    Scores {
-        /// One JSON object per line per game (rank, name, score, status, verified, ...).
-        #[arg(long)]
-        json: bool,
-        /// Fold every game again, whatever was remembered, and report (and replace) any
-        /// remembered score its log does not support; exits non-zero if there was one.
-        #[arg(long)]
-        recheck: bool,
-    },
-    /// Check replays: fold each from its header, regenerating every draw from the seed, and
-    /// check every hash checkpoint and the final hash. Prints one line per replay (`ok` or
-    /// `FAIL` with the first event where it went wrong); exits non-zero if any failed.
-    Verify {
-        /// Replay files (`.sgr`) and saved games (names or numbers). A name that holds a `/`
-        /// or ends in `.sgr` is a file.
-        #[arg(required = true, value_name = "FILE.sgr|GAME")]
-        replays: Vec<String>,
-        /// One JSON object per line per replay: replay, kind (file or game), ok, and
-        /// rules_version, events, commands, draws and hash, or error and event (null when
-        /// it is no one event).
-        #[arg(long)]
-        json: bool,
-    },
-    /// Print the completion script for a shell.
-    ///
-    /// For bash, for instance: `sandglass completions bash >
-    /// ~/.local/share/bash-completion/completions/sandglass`.
-    Completions { shell: Shell },
-}
+mod command_line {
+    use std::io::Write;
+    use std::path::PathBuf;
+    use std::process::ExitCode;
 
-#[cfg(not(target_arch = "wasm32"))]
-fn main() -> ExitCode {
-    let Cli {
-        data_dir,
-        config_dir,
-        command,
-    } = Cli::parse();
-    let data_dir = data_dir.as_deref();
-    let window = |opening| {
-        let options = Options {
-            data_dir: cli::data_dir_or_default(data_dir)?,
-            config_dir: sandglass::settings::config_dir(config_dir.as_deref()),
-            frame_stats: None,
+    use clap::{CommandFactory, Parser, Subcommand};
+    use clap_complete::Shell;
+    use sandglass::cli::{self, games, RulesetArg};
+    use sandglass::window::{self, Opening, Options};
+
+    #[derive(Parser)]
+    #[command(
+        name = "sandglass",
+        version,
+        about = "A camel crosses the desert. Every move is saved."
+    )]
+    struct Cli {
+        /// Where saved games live (default: the platform's data folder for sandglass).
+        #[arg(long, global = true, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+        /// Where the window remembers its settings (default: the platform's config folder).
+        #[arg(long, global = true, value_name = "DIR")]
+        config_dir: Option<PathBuf>,
+        #[command(subcommand)]
+        command: Option<Cmd>,
+    }
+
+    #[derive(Subcommand)]
+    enum Cmd {
+        /// Open the window on a new game (with no subcommand, it opens on the start screen).
+        Play {
+            /// The game's seed (default: a random one).
+            #[arg(long)]
+            seed: Option<u64>,
+            #[arg(long, default_value = "nethack")]
+            ruleset: RulesetArg,
+        },
+        /// Open the window on a saved game, by name or number.
+        Load { game: String },
+        /// Watch a saved game or a replay file on a timeline: scrub, step, take over. A name
+        /// that holds a `/` or ends in `.sgr` is a file.
+        Replay {
+            #[arg(value_name = "GAME|FILE.sgr")]
+            replay: String,
+        },
+        /// Run a scenario file headless and print one JSON line per action taken.
+        Trace {
+            scenario: PathBuf,
+            /// Run ticks 1..=N.
+            #[arg(long)]
+            ticks: u64,
+        },
+        #[command(flatten)]
+        Games(games::GamesCmd),
+        /// The high-score table: every stored game, scored by folding its own log and checking
+        /// every draw and hash; a game that does not check out is listed but never ranked. A
+        /// game's fold is remembered while its log stays as it was proved.
+        Scores {
+            /// One JSON object per line per game (rank, name, score, status, verified, ...).
+            #[arg(long)]
+            json: bool,
+            /// Fold every game again, whatever was remembered, and report (and replace) any
+            /// remembered score its log does not support; exits non-zero if there was one.
+            #[arg(long)]
+            recheck: bool,
+        },
+        /// Check replays: fold each from its header, regenerating every draw from the seed, and
+        /// check every hash checkpoint and the final hash. Prints one line per replay (`ok` or
+        /// `FAIL` with the first event where it went wrong); exits non-zero if any failed.
+        Verify {
+            /// Replay files (`.sgr`) and saved games (names or numbers). A name that holds a `/`
+            /// or ends in `.sgr` is a file.
+            #[arg(required = true, value_name = "FILE.sgr|GAME")]
+            replays: Vec<String>,
+            /// One JSON object per line per replay: replay, kind (file or game), ok, and
+            /// rules_version, events, commands, draws and hash, or error and event (null when
+            /// it is no one event).
+            #[arg(long)]
+            json: bool,
+        },
+        /// Print the completion script for a shell.
+        ///
+        /// For bash, for instance: `sandglass completions bash >
+        /// ~/.local/share/bash-completion/completions/sandglass`.
+        Completions { shell: Shell },
+    }
+
+    pub fn main() -> ExitCode {
+        let Cli {
+            data_dir,
+            config_dir,
+            command,
+        } = Cli::parse();
+        let data_dir = data_dir.as_deref();
+        let window = |opening| {
+            let options = Options {
+                data_dir: cli::data_dir_or_default(data_dir)?,
+                config_dir: sandglass::settings::config_dir(config_dir.as_deref()),
+                frame_stats: None,
+            };
+            window::run(opening, options)
         };
-        window::run(opening, options)
-    };
-    let result = match command {
-        Some(Cmd::Trace { scenario, ticks }) => cli::trace::run(&scenario, ticks),
-        Some(Cmd::Games(cmd)) => games::run(cmd, data_dir),
-        Some(Cmd::Scores { json, recheck }) => {
-            cli::data_dir_or_default(data_dir).and_then(|dir| cli::scores::run(&dir, json, recheck))
-        }
-        Some(Cmd::Verify { replays, json }) => cli::verify::run(&replays, data_dir, json),
-        Some(Cmd::Completions { shell }) => completions(shell),
-        Some(Cmd::Play { seed, ruleset }) => window(Opening::NewGame {
-            seed,
-            ruleset: ruleset.0,
-        }),
-        Some(Cmd::Load { game }) => window(Opening::Load(game)),
-        Some(Cmd::Replay { replay }) => window(Opening::Replay(replay)),
-        None => window(Opening::Menu),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            cli::say_on_stderr(&format!("{error:#}"));
-            ExitCode::FAILURE
+        let result = match command {
+            Some(Cmd::Trace { scenario, ticks }) => cli::trace::run(&scenario, ticks),
+            Some(Cmd::Games(cmd)) => games::run(cmd, data_dir),
+            Some(Cmd::Scores { json, recheck }) => cli::data_dir_or_default(data_dir)
+                .and_then(|dir| cli::scores::run(&dir, json, recheck)),
+            Some(Cmd::Verify { replays, json }) => cli::verify::run(&replays, data_dir, json),
+            Some(Cmd::Completions { shell }) => completions(shell),
+            Some(Cmd::Play { seed, ruleset }) => window(Opening::NewGame {
+                seed,
+                ruleset: ruleset.0,
+            }),
+            Some(Cmd::Load { game }) => window(Opening::Load(game)),
+            Some(Cmd::Replay { replay }) => window(Opening::Replay(replay)),
+            None => window(Opening::Menu),
+        };
+        match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                cli::say_on_stderr(&format!("{error:#}"));
+                ExitCode::FAILURE
+            }
         }
     }
-}
 
-/// Written whole to stdout once made: clap_complete panics on a failed write, where a
-/// closed pipe should be one line of error like any other.
-#[cfg(not(target_arch = "wasm32"))]
-fn completions(shell: Shell) -> anyhow::Result<()> {
-    let mut script = vec![];
-    clap_complete::generate(shell, &mut Cli::command(), "sandglass", &mut script);
-    std::io::stdout().write_all(&script)?;
-    Ok(())
+    /// Written whole to stdout once made: clap_complete panics on a failed write, where a
+    /// closed pipe should be one line of error like any other.
+    fn completions(shell: Shell) -> anyhow::Result<()> {
+        let mut script = vec![];
+        clap_complete::generate(shell, &mut Cli::command(), "sandglass", &mut script);
+        std::io::stdout().write_all(&script)?;
+        Ok(())
+    }
 }
