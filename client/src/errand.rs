@@ -2,7 +2,8 @@
 //! player as ordinary commands, one at a time, each saved like any other; the tape never
 //! knows an errand was running. An errand stops as soon as the state says it should: a
 //! creature comes into view, the camel is hurt, something lies underfoot, or there is
-//! nowhere left to go.
+//! nowhere left to go. None starts while a creature that could hurt the camel is near
+//! (`threat_near`): each key would walk the camel on while it is bitten.
 
 use std::collections::BTreeSet;
 
@@ -10,7 +11,8 @@ use sandglass_sim::geometry::{Direction, Pos};
 use sandglass_sim::ids::ActorId;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::path::first_step;
-use sandglass_sim::{Command, State};
+use sandglass_sim::species::{Behaviour, Species};
+use sandglass_sim::{is_provoked, Command, State};
 
 /// What the player asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,6 +185,29 @@ fn unexplored(state: &State, pos: Pos, here: Pos) -> bool {
     let world = state.world();
     let fits = |item| world.bags().slot_for(item).is_some();
     !world.remembers(pos) || (pos != here && world.items_at(pos).any(fits))
+}
+
+/// How near a creature that could hurt the camel keeps an errand from starting.
+const NEAR: u16 = 5;
+
+/// The nearest creature the camel sees within `NEAR` that could hurt it: awake, not its
+/// ally, not an egg, not a tortoise left in peace. Its name, with its article.
+pub fn threat_near(state: &State) -> Option<String> {
+    let world = state.world();
+    let here = world.player()?.pos();
+    let harmless = |species: Species, a: &sandglass_sim::world::Actor| match species {
+        Species::SpiderEgg => true,
+        Species::Tortoise => !is_provoked(a),
+        _ => matches!(a.behaviour(), Behaviour::Asleep | Behaviour::Ally),
+    };
+    let threats = world.actors().filter(|&(id, a)| {
+        !world.is_player(id)
+            && world.sees_actor(id)
+            && a.pos().distance(here) <= NEAR
+            && !harmless(a.species(), a)
+    });
+    let (_, nearest) = threats.min_by_key(|&(id, a)| (a.pos().distance(here), id))?;
+    Some(sandglass_sim::text::a(nearest.species().name()))
 }
 
 /// The creatures the camel sees now.

@@ -10,7 +10,7 @@ use sandglass_sim::map::Terrain;
 use sandglass_sim::{fold, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
-use crate::errand::{known_stairs, Errand, Running};
+use crate::errand::{known_stairs, threat_near, Errand, Running};
 use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
 use crate::input::messages::{quoted, Messages};
 use crate::input::prompt::{self, Flow, Inventory, ItemView, Prompt};
@@ -235,6 +235,10 @@ impl GameController {
 
     fn run(&mut self, errand: Errand) {
         self.messages.turn_page();
+        if let Some(threat) = threat_near(self.session.state()) {
+            self.messages.push(format!("Not now: {threat} is near."));
+            return;
+        }
         self.errand = Some(Running::start(errand, self.session.state()));
     }
 
@@ -490,6 +494,35 @@ mod tests {
         while game.messages().has_more() {
             press(game, store, &[Key::Char(' ')]);
         }
+    }
+
+    /// No errand starts with a creature that could hurt the camel near: the key says why
+    /// and plays nothing. With none near, exploring starts.
+    #[test]
+    fn no_errand_starts_with_a_threat_near() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        assert_eq!(threat_near(game.state()), None);
+        press(&mut game, &store, &[Key::Char('x')]);
+        assert!(game.is_running());
+        let (_dir, store, mut game) = new_game();
+        let mut rests = 0;
+        while threat_near(game.state()).is_none() {
+            read_all(&mut game, &store);
+            press(&mut game, &store, &[Key::Char('.')]);
+            rests += 1;
+            assert!(rests < 2000, "nothing ever came near");
+        }
+        read_all(&mut game, &store);
+        let events = game.state().events_folded();
+        press(&mut game, &store, &[Key::Char('x')]);
+        assert!(!game.is_running());
+        assert_eq!(game.state().events_folded(), events);
+        let said = game.messages().history().last().unwrap();
+        assert!(
+            said.starts_with("Not now: ") && said.ends_with(" is near."),
+            "{said}"
+        );
     }
 
     #[test]
