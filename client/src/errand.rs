@@ -12,6 +12,7 @@ use sandglass_sim::ids::ActorId;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::path::first_step;
 use sandglass_sim::species::{Behaviour, Species};
+use sandglass_sim::world::Actor;
 use sandglass_sim::{is_provoked, Command, State};
 
 /// What the player asked for.
@@ -187,24 +188,32 @@ fn unexplored(state: &State, pos: Pos, here: Pos) -> bool {
     !world.remembers(pos) || (pos != here && world.items_at(pos).any(fits))
 }
 
-/// How near a creature that could hurt the camel keeps an errand from starting.
+/// How near a creature coming for the camel keeps an errand from starting.
 const NEAR: u16 = 5;
 
-/// The nearest creature the camel sees within `NEAR` that could hurt it: awake, not its
-/// ally, not an egg, not a tortoise left in peace. Its name, with its article.
+/// The nearest creature the camel sees that is about to hurt it: awake, not its ally,
+/// and beside it, or within `NEAR` and coming for it (a hunter on its trail, a charging
+/// elephant, a provoked tortoise). A snake wandering by is no reason to stop. Its name,
+/// with its article.
 pub fn threat_near(state: &State) -> Option<String> {
     let world = state.world();
     let here = world.player()?.pos();
-    let harmless = |species: Species, a: &sandglass_sim::world::Actor| match species {
-        Species::SpiderEgg => true,
-        Species::Tortoise => !is_provoked(a),
-        _ => matches!(a.behaviour(), Behaviour::Asleep | Behaviour::Ally),
+    let hostile = |a: &Actor| match a.species() {
+        Species::SpiderEgg => false,
+        Species::Tortoise => is_provoked(a),
+        _ => !matches!(a.behaviour(), Behaviour::Asleep | Behaviour::Ally),
+    };
+    let coming = |a: &Actor| {
+        (a.species().hunts() && a.last_seen().is_some())
+            || a.charging().is_some()
+            || a.species() == Species::Tortoise
     };
     let threats = world.actors().filter(|&(id, a)| {
+        let distance = a.pos().distance(here);
         !world.is_player(id)
             && world.sees_actor(id)
-            && a.pos().distance(here) <= NEAR
-            && !harmless(a.species(), a)
+            && hostile(a)
+            && (distance <= 1 || (distance <= NEAR && coming(a)))
     });
     let (_, nearest) = threats.min_by_key(|&(id, a)| (a.pos().distance(here), id))?;
     Some(sandglass_sim::text::a(nearest.species().name()))

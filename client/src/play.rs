@@ -505,13 +505,16 @@ mod tests {
         assert_eq!(threat_near(game.state()), None);
         press(&mut game, &store, &[Key::Char('x')]);
         assert!(game.is_running());
+        // The bot plays on until something comes for the camel.
         let (_dir, store, mut game) = new_game();
-        let mut rests = 0;
+        let mut bot = sandglass_sim::bot::Bot::new(7);
+        let mut commands = 0;
         while threat_near(game.state()).is_none() {
             read_all(&mut game, &store);
-            press(&mut game, &store, &[Key::Char('.')]);
-            rests += 1;
-            assert!(rests < 2000, "nothing ever came near");
+            let command = bot.choose(game.state()).unwrap();
+            game.play(command, &mut ()).unwrap();
+            commands += 1;
+            assert!(commands < 2000, "nothing ever came for the camel");
         }
         read_all(&mut game, &store);
         let events = game.state().events_folded();
