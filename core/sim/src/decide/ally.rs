@@ -17,7 +17,7 @@ use crate::world::World;
 /// the jackal's feet. A friend is worth a gamble of food, not a sure trade for it.
 pub const TAMING_ODDS: u32 = 3;
 /// How far from itself an ally goes for a foe the camel sees.
-pub const ALLY_REACH: u16 = 5;
+const ALLY_REACH: u16 = 5;
 /// How near the camel an ally keeps, when it has no foe to go for.
 pub const ALLY_KEEPS_WITHIN: u16 = 2;
 /// How far an ally walks round obstacles to a foe or back to the camel, in quarters of a

@@ -17,7 +17,7 @@ use crate::rng::{Draws, NeedDraw};
 use crate::species::Species;
 use crate::world::World;
 
-pub use ally::{ALLY_KEEPS_WITHIN, ALLY_REACH, TAMING_ODDS};
+pub use ally::{ALLY_KEEPS_WITHIN, TAMING_ODDS};
 pub(crate) use creatures::sleepers_near;
 pub use creatures::{BROOD_LIMIT, EGG_WAITS, KNOCKOUT_TURNS, SHRIEK_REACH};
 pub use herds::is_provoked;

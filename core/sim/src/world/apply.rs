@@ -416,8 +416,8 @@ impl World {
         let Some(camel) = self.player().filter(|c| c.present).map(|c| c.pos) else {
             return vec![];
         };
-        let beside = |a: &Actor| a.present && a.behaviour == Behaviour::Ally;
-        let beside = |a: &Actor| beside(a) && a.pos.distance(camel) <= 1;
+        let beside =
+            |a: &Actor| a.present && a.behaviour == Behaviour::Ally && a.pos.distance(camel) <= 1;
         let ids = (0..self.actors.len()).map(|i| ActorId(i as u32));
         ids.filter(|id| beside(&self.actors[id.index()])).collect()
     }
