@@ -11,9 +11,9 @@ use sandglass_sim::geometry::{Direction, Pos};
 use sandglass_sim::ids::ActorId;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::path::first_step;
-use sandglass_sim::species::{Behaviour, Species};
+use sandglass_sim::species::Species;
 use sandglass_sim::world::Actor;
-use sandglass_sim::{is_provoked, Command, State};
+use sandglass_sim::{is_hostile, Command, State};
 
 /// What the player asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,11 +198,7 @@ const NEAR: u16 = 5;
 pub fn threat_near(state: &State) -> Option<String> {
     let world = state.world();
     let here = world.player()?.pos();
-    let hostile = |a: &Actor| match a.species() {
-        Species::SpiderEgg => false,
-        Species::Tortoise => is_provoked(a),
-        _ => !matches!(a.behaviour(), Behaviour::Asleep | Behaviour::Ally),
-    };
+    let hostile = |a: &Actor| a.species() != Species::SpiderEgg && is_hostile(a);
     let coming = |a: &Actor| {
         (a.species().hunts() && a.last_seen().is_some())
             || a.charging().is_some()

@@ -224,9 +224,7 @@ fn the_page_verifies_a_golden_to_the_native_hash_and_draws_its_map() {
     if !ready() {
         return;
     }
-    let folder = newest_goldens();
-    let name = "classic-million-4.sgr";
-    let address = serve(&[(name, std::fs::read(folder.join(name)).unwrap())]);
+    let (name, address) = serve_the_million_golden();
     let mut browser = Devtools::open();
     browser.go_to(&format!("http://{address}/?replay=/replays/{name}"));
     browser.wait_for(
@@ -236,7 +234,7 @@ fn the_page_verifies_a_golden_to_the_native_hash_and_draws_its_map() {
     let json = browser.evaluate("document.getElementById('verdict').dataset.json");
     assert_eq!(
         json,
-        native_json(&folder, name),
+        native_json(&newest_goldens(), name),
         "page and native verify differ"
     );
     assert!(json.contains(r#""ok":true"#), "{json}");
@@ -298,6 +296,14 @@ fn a_damaged_foreign_or_missing_file_is_refused_on_the_page_in_the_words_of_veri
     );
 }
 
+/// The newest version's million-event golden, served as `/replays/NAME`: its name, and
+/// the server's address.
+fn serve_the_million_golden() -> (&'static str, SocketAddr) {
+    let name = "classic-million-4.sgr";
+    let golden = std::fs::read(newest_goldens().join(name)).unwrap();
+    (name, serve(&[(name, golden)]))
+}
+
 /// A JavaScript test of the page's status line.
 fn status_is(status: &str) -> String {
     format!("document.getElementById('status').textContent == '{status}'")
@@ -308,9 +314,7 @@ fn the_million_event_golden_plays_at_64x_and_reports_its_frame_rate() {
     if !ready() {
         return;
     }
-    let folder = newest_goldens();
-    let name = "classic-million-4.sgr";
-    let address = serve(&[(name, std::fs::read(folder.join(name)).unwrap())]);
+    let (name, address) = serve_the_million_golden();
     let url = format!("http://{address}/?replay=/replays/{name}&speed=64");
     // In real time: five whole seconds of the replay playing, each reported.
     let watching = format!("status: watching {name}");

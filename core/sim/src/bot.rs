@@ -4,7 +4,7 @@
 //! camel knows and no more: the cells it remembers, the creatures it sees.
 
 use crate::command::{Command, Slot};
-use crate::decide::is_provoked;
+use crate::decide::{is_hostile, is_provoked};
 use crate::drive::{Game, LiveTape};
 use crate::geometry::{Direction, Pos};
 use crate::item::{Effect, Item};
@@ -12,10 +12,9 @@ use crate::map::Terrain;
 use crate::path::first_step;
 use crate::rng::Expander;
 use crate::rules::Rules;
-use crate::species::{Behaviour, Species};
+use crate::species::Species;
 use crate::state::{Need, State};
 use crate::tape::Tape;
-use crate::world::Actor;
 
 pub struct Bot {
     dice: Expander,
@@ -149,12 +148,7 @@ impl Bot {
             let occupant = world.map().occupant(pos.step(dir));
             let seen = occupant.filter(|&id| world.sees_actor(id));
             let awake = seen.and_then(|id| world.actor(id));
-            // A tortoise left alone harms nobody.
-            let peaceful = |a: &Actor| a.species() == Species::Tortoise && !is_provoked(a);
-            let foe = |a: &Actor| {
-                !matches!(a.behaviour(), Behaviour::Asleep | Behaviour::Ally) && !peaceful(a)
-            };
-            if awake.is_some_and(foe) {
+            if awake.is_some_and(is_hostile) {
                 wishes.push(Command::Move(dir));
             }
         }

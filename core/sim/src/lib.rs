@@ -42,7 +42,7 @@ pub use check::Rejection;
 pub use command::{Command, Slot};
 pub use consistency::{Inconsistency, MOST_STATE_BYTES};
 pub use decide::{
-    is_provoked, ALLY_KEEPS_WITHIN, BROOD_LIMIT, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS,
+    is_hostile, is_provoked, ALLY_KEEPS_WITHIN, BROOD_LIMIT, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS,
     SHRIEK_REACH, TAMING_ODDS,
 };
 pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Game, Live, LiveTape};

@@ -3,14 +3,14 @@
 //! camel sees close by. It leaves sleepers and grazing tortoises be: waking them would
 //! undo the camel's care in passing them.
 
-use super::herds::is_provoked;
+use super::herds::is_hostile;
 use super::roll_damage;
 use crate::action::Action;
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
 use crate::path::first_step_to;
 use crate::rng::{Draws, NeedDraw};
-use crate::species::{Behaviour, Species};
+
 use crate::world::World;
 
 /// A date thrown to a jackal wins it over one time in this many; otherwise it lands at
@@ -65,9 +65,5 @@ fn walk_toward(world: &World, here: Pos, goal: Pos) -> Action {
 /// left in peace.
 fn is_foe(world: &World, id: ActorId) -> bool {
     let a = world.actor_at(id);
-    let peaceful = a.species() == Species::Tortoise && !is_provoked(a);
-    a.is_present()
-        && !world.is_player(id)
-        && !matches!(a.behaviour(), Behaviour::Ally | Behaviour::Asleep)
-        && !peaceful
+    a.is_present() && !world.is_player(id) && is_hostile(a)
 }

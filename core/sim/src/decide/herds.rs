@@ -85,3 +85,11 @@ pub(super) fn tortoise(world: &World, id: ActorId, draws: &mut Draws) -> Result<
 pub fn is_provoked(tortoise: &Actor) -> bool {
     tortoise.hp() < tortoise.max_hp()
 }
+
+/// Whether a creature would harm the camel: awake, not its ally, and not a tortoise left
+/// in peace. The one test the ally, the bot and the window's errands share; each tells
+/// the camel itself and eggs apart as it needs.
+pub fn is_hostile(creature: &Actor) -> bool {
+    let peaceful = creature.species() == Species::Tortoise && !is_provoked(creature);
+    !matches!(creature.behaviour(), Behaviour::Asleep | Behaviour::Ally) && !peaceful
+}

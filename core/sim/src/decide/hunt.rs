@@ -72,10 +72,10 @@ fn ally_beside(world: &World, at: Pos) -> Option<ActorId> {
         return None;
     }
     let map = world.map();
-    let beside = Direction::ALL
+    let mut beside = Direction::ALL
         .into_iter()
         .filter_map(|d| map.occupant(at.step(d)));
-    beside.into_iter().find(|&id| world.actor_at(id).is_ally())
+    beside.find(|&id| world.actor_at(id).is_ally())
 }
 
 /// At a third of its hit points or fewer.

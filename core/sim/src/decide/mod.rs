@@ -20,8 +20,8 @@ use crate::world::World;
 pub use ally::{ALLY_KEEPS_WITHIN, TAMING_ODDS};
 pub(crate) use creatures::sleepers_near;
 pub use creatures::{BROOD_LIMIT, EGG_WAITS, KNOCKOUT_TURNS, SHRIEK_REACH};
-pub use herds::is_provoked;
 pub(crate) use herds::pack_unaware;
+pub use herds::{is_hostile, is_provoked};
 pub use hunt::HUNT_REACH;
 
 /// What `id` does now: the player's `command`, or what its behaviour chooses.
