@@ -24,7 +24,7 @@ import sys
 # and a row for each new command in COMMANDS.
 LAYOUT_VERSION = 1
 FORMAT_VERSION = 1
-RULES_VERSIONS = (2, 3, 4, 5, 6, 7, 8)
+RULES_VERSIONS = (2, 3, 4, 5, 6, 7, 8, 9)
 MOST_BYTES = 256 << 20
 
 MAGIC = b"\x89SGR\r\n\x1a\n"
@@ -45,9 +45,12 @@ COMMANDS = {
     9: ("Dash", (), 2),
     10: ("Quit", (), 2),
     11: ("Wear", ("slot",), 7),
+    12: ("Use", ("slot",), 9),
+    13: ("Grow", ("slot", "boon"), 9),
+    14: ("TakeOff", ("garment",), 9),
 }
 # The values each field type may hold ("legal" in the document).
-FIELD_VALUES = {"direction": range(8), "slot": range(26)}
+FIELD_VALUES = {"direction": range(8), "slot": range(26), "boon": range(3), "garment": range(3)}
 
 # The camel's most energy: a classic threshold above it would never let it act.
 CAMEL_MOST_ENERGY = 200

@@ -3,11 +3,12 @@
 //! the creature standing there and what it is doing, the items lying there.
 
 use sandglass_sim::action::Action;
-use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT, THIRST_EVERY, WATERSKIN};
+use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT, THIRST_EVERY};
 use sandglass_sim::energy::{Cost, Pace};
-use sandglass_sim::gear::BLANKET_SOFTENS;
+use sandglass_sim::gear::{BARDING_SOFTENS, BARDING_WEIGHS, BLANKET_SOFTENS};
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::level::Bestiary;
+use sandglass_sim::lore::{DEEPER_SIPS, HARDIER_HP, STRONGER_KICK};
 use sandglass_sim::map::Terrain;
 use sandglass_sim::rules;
 use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE};
@@ -35,7 +36,7 @@ pub fn describe(state: &State, pos: Pos) -> Vec<String> {
     }
     let items: Vec<String> = world
         .items_at(pos)
-        .map(|item| world.mycology().describe(item))
+        .map(|item| world.describe_item(item))
         .collect();
     if !items.is_empty() {
         lines.push(format!(
@@ -112,6 +113,9 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
     if actor.behaviour() == Behaviour::Asleep {
         return "asleep; the nearer you pass, the likelier it wakes".into();
     }
+    if actor.behaviour() == Behaviour::Slumber {
+        return "in a charmed sleep; only a blow or an alarm wakes it".into();
+    }
     if actor.is_ally() {
         return "your ally; it keeps near you and bites what comes for you (walk into it \
             to change places)"
@@ -186,7 +190,8 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             COLD.1
         ),
         format!(
-            "Your waterskin holds {WATERSKIN} sips: one every {THIRST_EVERY} turns, every {} at noon.",
+            "Your waterskin holds {} sips: one every {THIRST_EVERY} turns, every {} at noon.",
+            state.world().growth().waterskin(),
             THIRST_EVERY / 2
         ),
         format!(
@@ -197,7 +202,17 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         "that sees you shrieks them all awake. Where the sand stirs, a sandworm lies".into(),
         "unseen beneath: step away before you stand beside it.".into(),
     ];
-    if state.world().rules().gear() {
+    if state.world().rules().finds() {
+        lines.extend([
+            format!("Gear (W to wear, T to take off): a saddle blanket softens every blow by {BLANKET_SOFTENS},"),
+            format!("boots make dunes as quick going as sand, and bronze barding softens blows by {BARDING_SOFTENS}"),
+            format!("more but weighs on every step ({}/{} cost).", BARDING_WEIGHS.0, BARDING_WEIGHS.1),
+            "Javelins (t) harm less than a spear but fly in half the time. Flasks (drink) and".into(),
+            "scarabs (crack) are unknown until used (a): some help, some harm. A desert rose (a)".into(),
+            format!("makes you hardier (+{HARDIER_HP} hit points), stronger (kicks +{STRONGER_KICK}) or your waterskin deeper"),
+            format!("(+{DEEPER_SIPS} sips), for good: it lies on depths 3 and 6 only, so choose well."),
+        ]);
+    } else if state.world().rules().gear() {
         lines.push(format!(
             "Gear (W to wear, for good): a saddle blanket softens every blow by {BLANKET_SOFTENS},"
         ));

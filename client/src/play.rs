@@ -5,7 +5,9 @@
 //! overlays. Nothing here draws: the window's game screen shows what this holds and
 //! animates what a command caused, and the tests press keys on it without a window.
 
+use sandglass_sim::gear::Garment;
 use sandglass_sim::geometry::Pos;
+use sandglass_sim::item::Item;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::{fold, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
@@ -13,7 +15,7 @@ use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 use crate::errand::{known_stairs, threat_near, Errand, Running};
 use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
 use crate::input::messages::{quoted, Messages};
-use crate::input::prompt::{self, Flow, Inventory, ItemView, Prompt};
+use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt};
 use crate::look::desert_lines;
 use crate::report;
 
@@ -112,11 +114,26 @@ impl Inventory for Bags<'_> {
             .stacks()
             .map(|(slot, stack)| ItemView {
                 slot,
-                name: world.mycology().counted(stack.item, stack.count),
+                name: world.counted_items(stack.item, stack.count),
                 edible: stack.item.is_edible(),
                 throwable: world.can_throw(stack.item),
                 wearable: stack.item.is_wearable(),
+                apply: match stack.item {
+                    Item::Rose => Apply::Grow,
+                    usable if usable.is_usable() => Apply::AsItIs,
+                    _ => Apply::No,
+                },
             })
+            .collect()
+    }
+
+    fn worn(&self) -> Vec<(Garment, String)> {
+        let world = self.0.world();
+        let gear = world.gear();
+        Garment::ALL
+            .into_iter()
+            .filter(|g| gear.wears(g.item()))
+            .map(|g| (g, world.describe_item(g.item())))
             .collect()
     }
 }

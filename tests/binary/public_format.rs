@@ -66,7 +66,9 @@ fn encode(value: &impl serde::Serialize) -> Vec<u8> {
 fn field_types(command: Command) -> Vec<&'static str> {
     match command {
         Command::Move(_) | Command::Open(_) | Command::Close(_) => vec!["direction"],
-        Command::Drop(_) | Command::Eat(_) | Command::Wear(_) => vec!["slot"],
+        Command::Drop(_) | Command::Eat(_) | Command::Wear(_) | Command::Use(_) => vec!["slot"],
+        Command::Grow(..) => vec!["slot", "boon"],
+        Command::TakeOff(_) => vec!["garment"],
         Command::Throw(..) => vec!["slot", "direction"],
         Command::Rest | Command::PickUp | Command::Descend | Command::Dash | Command::Quit => {
             vec![]

@@ -41,6 +41,10 @@ pub enum Input {
     Drop,
     Eat,
     Wear,
+    /// Take off a piece of gear.
+    TakeOff,
+    /// Drink a flask, crack a scarab or crush a desert rose.
+    Apply,
     Throw,
     Open,
     Close,
@@ -114,7 +118,7 @@ const DIRECTION_KEYS: [(KeyCode, Direction); 16] = [
 ];
 
 /// The map's command keys, with the words the help screen shows.
-pub const COMMAND_KEYS: [(char, Input, &str); 17] = [
+pub const COMMAND_KEYS: [(char, Input, &str); 19] = [
     ('.', Input::Rest, "rest"),
     ('R', Input::RestLong, "rest until healed"),
     ('x', Input::Explore, "explore"),
@@ -124,6 +128,8 @@ pub const COMMAND_KEYS: [(char, Input, &str); 17] = [
     ('d', Input::Drop, "drop"),
     ('e', Input::Eat, "eat"),
     ('W', Input::Wear, "wear"),
+    ('T', Input::TakeOff, "take off"),
+    ('a', Input::Apply, "use: drink, crack, crush"),
     ('t', Input::Throw, "throw"),
     ('o', Input::Open, "open"),
     ('c', Input::Close, "close"),

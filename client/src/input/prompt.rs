@@ -13,7 +13,9 @@
 use std::fmt;
 
 use sandglass_sim::command::{Command, Slot};
+use sandglass_sim::gear::Garment;
 use sandglass_sim::geometry::Direction;
+use sandglass_sim::lore::Boon;
 
 use super::keys::{Input, Mode};
 
@@ -28,17 +30,37 @@ pub struct ItemView {
     pub edible: bool,
     pub throwable: bool,
     pub wearable: bool,
+    /// What `a` does with it, if anything.
+    pub apply: Apply,
+}
+
+/// What using an item asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Apply {
+    /// Nothing: it cannot be used.
+    No,
+    /// Nothing more: a flask is drunk, a scarab cracked.
+    AsItIs,
+    /// A choice of how to grow: a desert rose.
+    Grow,
 }
 
 /// The game as the prompts see it.
 pub trait Inventory {
     /// The carried items, in slot order.
     fn items(&self) -> Vec<ItemView>;
+
+    /// The gear worn, with its name.
+    fn worn(&self) -> Vec<(Garment, String)>;
 }
 
 impl Inventory for [ItemView] {
     fn items(&self) -> Vec<ItemView> {
         self.to_vec()
+    }
+
+    fn worn(&self) -> Vec<(Garment, String)> {
+        vec![]
     }
 }
 
@@ -161,6 +183,21 @@ pub fn choose_item(
     })
 }
 
+/// Asks for one of `options`, lettered from `a`, and goes on with its index.
+pub fn choose_option(
+    question: &'static str,
+    options: Vec<String>,
+    then: impl FnOnce(usize) -> Flow + 'static,
+) -> Flow {
+    // The menu letters its choices as it letters the bags: `a`, `b`, `c`.
+    let choices = (0..).map(Slot).zip(options).collect();
+    let then = Box::new(move |slot: Slot| then(usize::from(slot.0)));
+    Flow::Ask(Prompt {
+        question,
+        step: Step::Item { choices, then },
+    })
+}
+
 /// Asks for one of the eight directions.
 pub fn choose_direction(
     question: &'static str,
@@ -187,6 +224,8 @@ pub fn start(input: Input, inventory: &(impl Inventory + ?Sized)) -> Option<Flow
         Input::Dash => done(Command::Dash),
         Input::Eat => eat(inventory),
         Input::Wear => wear(inventory),
+        Input::TakeOff => take_off(inventory),
+        Input::Apply => apply(inventory),
         Input::Drop => drop_item(inventory),
         Input::Throw => throw(inventory),
         Input::Open => choose_direction("Open in what direction?", |d| done(Command::Open(d))),
@@ -214,6 +253,42 @@ fn wear(inventory: &(impl Inventory + ?Sized)) -> Flow {
         |item| item.wearable,
         "You have nothing to wear.",
         |slot| done(Command::Wear(slot)),
+    )
+}
+
+fn take_off(inventory: &(impl Inventory + ?Sized)) -> Flow {
+    let worn = inventory.worn();
+    if worn.is_empty() {
+        return Flow::Cancelled("You are wearing nothing to take off.");
+    }
+    let (garments, names): (Vec<Garment>, Vec<String>) = worn.into_iter().unzip();
+    choose_option("What do you want to take off?", names, move |i| {
+        done(Command::TakeOff(garments[i]))
+    })
+}
+
+/// `a`: a flask is drunk and a scarab cracked at once; a desert rose asks how to grow.
+fn apply(inventory: &(impl Inventory + ?Sized)) -> Flow {
+    let roses: Vec<Slot> = inventory
+        .items()
+        .iter()
+        .filter(|item| item.apply == Apply::Grow)
+        .map(|item| item.slot)
+        .collect();
+    choose_item(
+        inventory,
+        "What do you want to use?",
+        |item| item.apply != Apply::No,
+        "You have nothing to drink, crack or crush.",
+        move |slot| {
+            if !roses.contains(&slot) {
+                return done(Command::Use(slot));
+            }
+            let options = Boon::ALL.map(Boon::describe).to_vec();
+            choose_option("Grow how?", options, move |i| {
+                done(Command::Grow(slot, Boon::ALL[i]))
+            })
+        },
     )
 }
 
@@ -253,6 +328,7 @@ mod tests {
             edible,
             throwable,
             wearable: false,
+            apply: Apply::No,
         }
     }
 
@@ -346,6 +422,64 @@ mod tests {
         let inputs = [Input::Throw, Input::Letter('c'), Input::Move(Direction::E)];
         let throw = Command::Throw(Slot(2), Direction::E);
         assert_eq!(drive(&pack(), &inputs), (vec![throw], vec![]));
+    }
+
+    #[test]
+    fn a_flask_is_used_at_once_and_a_rose_asks_how_to_grow() {
+        let mut items = pack();
+        items.push(ItemView {
+            apply: Apply::AsItIs,
+            ..item(4, "an amber flask", false, false)
+        });
+        items.push(ItemView {
+            apply: Apply::Grow,
+            ..item(5, "a desert rose", false, false)
+        });
+        let prompt = asked(start(Input::Apply, items.as_slice()).unwrap());
+        assert_eq!(prompt.line(), "What do you want to use? [ef]");
+        let prompt = asked(prompt.answer(Input::Letter('f')));
+        assert_eq!(prompt.line(), "Grow how? [abc]");
+        assert_eq!(prompt.choices()[1].1, Boon::Stronger.describe());
+        let inputs = [
+            Input::Apply,
+            Input::Letter('e'),
+            Input::Apply,
+            Input::Letter('f'),
+            Input::Letter('c'),
+        ];
+        let commands = vec![Command::Use(Slot(4)), Command::Grow(Slot(5), Boon::Deeper)];
+        assert_eq!(drive(&items, &inputs), (commands, vec![]));
+        let nothing = vec!["You have nothing to drink, crack or crush."];
+        assert_eq!(drive(&pack(), &[Input::Apply]), (vec![], nothing));
+    }
+
+    /// The bags of `pack`, with the camel wearing boots and barding.
+    struct Dressed;
+
+    impl Inventory for Dressed {
+        fn items(&self) -> Vec<ItemView> {
+            pack()
+        }
+
+        fn worn(&self) -> Vec<(Garment, String)> {
+            vec![
+                (Garment::Boots, "a pair of boots".into()),
+                (Garment::Barding, "a bronze barding".into()),
+            ]
+        }
+    }
+
+    #[test]
+    fn take_off_offers_what_is_worn() {
+        let prompt = asked(start(Input::TakeOff, &Dressed).unwrap());
+        assert_eq!(prompt.line(), "What do you want to take off? [ab]");
+        let flow = prompt.answer(Input::Letter('b'));
+        assert!(matches!(
+            flow,
+            Flow::Command(Command::TakeOff(Garment::Barding))
+        ));
+        let nothing = vec!["You are wearing nothing to take off."];
+        assert_eq!(drive(&pack(), &[Input::TakeOff]), (vec![], nothing));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use macroquad::prelude::*;
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::ids::Tick;
-use sandglass_sim::level::{generate, Bestiary};
+use sandglass_sim::level::{generate, Bestiary, Contents};
 use sandglass_sim::scenario::{ActorSpec, Scenario};
 use sandglass_sim::species::Species;
 use sandglass_sim::{Live, State};
@@ -92,7 +92,15 @@ impl BenchScreen {
 /// A generated level with `count` wandering snakes, spiders and elephants on its free
 /// cells, spread over the whole map.
 fn crowd(count: usize) -> anyhow::Result<Scenario> {
-    let level = generate(0x5a9d_91a5, 1, Bestiary::Desert, false);
+    let level = generate(
+        0x5a9d_91a5,
+        1,
+        Contents {
+            bestiary: Bestiary::Desert,
+            gear: false,
+            finds: false,
+        },
+    );
     let map = &level.map;
     let mut text = String::new();
     for y in 0..map.height() as i16 {

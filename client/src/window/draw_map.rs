@@ -3,7 +3,7 @@
 
 use macroquad::prelude::*;
 use sandglass_sim::geometry::Pos;
-use sandglass_sim::item::{Item, Look};
+use sandglass_sim::item::{Glass, Item, Look, Stone};
 use sandglass_sim::map::Terrain;
 use sandglass_sim::species::Species;
 use sandglass_sim::State;
@@ -123,6 +123,9 @@ enum Sym {
     Stone,
     Spear,
     Gear,
+    Flask,
+    Scarab,
+    Rose,
 }
 
 /// The atlas's glyphs, indexed by `Sym`.
@@ -153,6 +156,9 @@ pub const GLYPHS: &[Glyph] = &[
     thing('*'),    // stone
     thing('/'),    // spear
     thing('['),    // gear
+    thing('!'),    // flask
+    thing('"'),    // scarab
+    thing('♦'),    // desert rose
 ];
 
 const fn ground(c: char) -> Glyph {
@@ -268,8 +274,28 @@ fn item_look(item: Item) -> (Sym, Color) {
         ),
         Item::Stone => (Sym::Stone, rgb(0xb8b8b8)),
         Item::Spear => (Sym::Spear, rgb(0xe8e8f0)),
+        Item::Javelin => (Sym::Spear, rgb(0x9fc8ff)),
         Item::Blanket => (Sym::Gear, rgb(0xff5a5a)),
         Item::Boots => (Sym::Gear, rgb(0xc89060)),
+        Item::Barding => (Sym::Gear, rgb(0xe0a040)),
+        // Flasks and scarabs show their looks, which is all the camel knows before use.
+        Item::Flask(glass) => (
+            Sym::Flask,
+            match glass {
+                Glass::Cloudy => rgb(0xd8e0e8),
+                Glass::Amber => rgb(0xffb030),
+                Glass::Green => rgb(0x60e070),
+            },
+        ),
+        Item::Scarab(stone) => (
+            Sym::Scarab,
+            match stone {
+                Stone::Jade => rgb(0x40c0a0),
+                Stone::Bone => rgb(0xf0e8d0),
+                Stone::Copper => rgb(0xe08050),
+            },
+        ),
+        Item::Rose => (Sym::Rose, rgb(0xffa0c0)),
     }
 }
 
@@ -300,7 +326,12 @@ pub fn legend() -> Vec<(char, Color, &'static str)> {
         (Item::Mushroom(Look::Violet), "mushroom"),
         (Item::Stone, "stone"),
         (Item::Spear, "spear"),
+        (Item::Javelin, "javelin (quick to throw)"),
         (Item::Blanket, "blanket, boots (wear)"),
+        (Item::Barding, "barding (wear; heavy)"),
+        (Item::Flask(Glass::Amber), "flask (drink: a)"),
+        (Item::Scarab(Stone::Jade), "scarab (crack: a)"),
+        (Item::Rose, "desert rose (grow: a)"),
     ]
     .map(|(item, name)| {
         let (sym, color) = item_look(item);

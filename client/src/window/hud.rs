@@ -1,9 +1,10 @@
 //! Interface text around the map: the side bar, the message log, boxes and menus.
 
 use macroquad::prelude::*;
-use sandglass_sim::desert::{TimeOfDay, WATERSKIN};
+use sandglass_sim::desert::TimeOfDay;
 use sandglass_sim::item::unknown_name;
 use sandglass_sim::level::DEEPEST;
+use sandglass_sim::lore::Growth;
 use sandglass_sim::text::capitalise;
 use sandglass_sim::State;
 
@@ -458,12 +459,12 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         if time.is_some() {
             let water = state.world().water();
             let color = if water == 0 { BAD } else { WATER };
-            let whole = WATERSKIN.into();
+            let skin = state.world().growth().waterskin();
             col.bar(
                 "Water",
                 water.into(),
-                whole,
-                &format!("{water}/{WATERSKIN}"),
+                skin.into(),
+                &format!("{water}/{skin}"),
                 color,
             );
         }
@@ -513,7 +514,7 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         col.line(&format!("On {}", here.name()), DIM);
         for item in state.world().items_at(camel.pos()) {
             col.wrapped(
-                &format!("Here: {}", state.world().mycology().describe(item)),
+                &format!("Here: {}", state.world().describe_item(item)),
                 6,
                 TEXT,
             );
@@ -521,6 +522,14 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         let worn: Vec<String> = state.world().gear().worn().map(unknown_name).collect();
         if !worn.is_empty() {
             col.wrapped(&format!("Wearing {}", worn.join(", ")), 8, TEXT);
+        }
+        let growth = state.world().growth();
+        if growth != Growth::default() {
+            let grown = format!(
+                "Grown: hardier {}, stronger {}, deeper skin {}",
+                growth.hardier, growth.stronger, growth.deeper
+            );
+            col.wrapped(&grown, 8, GOOD);
         }
         col.gap();
         col.title("Bags");
@@ -533,7 +542,7 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         let bottom = rect.bottom() - 1.5 * line_height(size);
         let stacks: Vec<_> = bags.stacks().collect();
         for (i, (slot, stack)) in stacks.iter().enumerate() {
-            let name = state.world().mycology().counted(stack.item, stack.count);
+            let name = state.world().counted_items(stack.item, stack.count);
             let line = format!("{} - {name}", slot.letter());
             if !col.wrapped_above(&line, 4, TEXT, bottom) {
                 col.line(&format!("… and {} more", stacks.len() - i), DIM);

@@ -813,9 +813,11 @@ fn in_words(command: &Command) -> String {
         Command::Move(d) | Command::Open(d) | Command::Close(d) => {
             format!("{} {}", command.name(), d.name())
         }
-        Command::Drop(slot) | Command::Eat(slot) | Command::Wear(slot) => {
+        Command::Drop(slot) | Command::Eat(slot) | Command::Wear(slot) | Command::Use(slot) => {
             format!("{} {}", command.name(), slot.letter())
         }
+        Command::Grow(slot, boon) => format!("grow {} {boon:?}", slot.letter()).to_lowercase(),
+        Command::TakeOff(garment) => format!("take off {garment:?}").to_lowercase(),
         Command::Throw(slot, d) => format!("throw {} {}", slot.letter(), d.name()),
         _ => command.name().to_owned(),
     }

@@ -4,14 +4,24 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use sandglass_sim::geometry::Pos;
-use sandglass_sim::level::{generate, Bestiary, Level};
+use sandglass_sim::level::{generate, Bestiary, Contents, Level};
 use sandglass_sim::path::first_step_to;
 use sandglass_sim::sight::{field_of_view, CellSet, SIGHT_RADIUS};
 use sandglass_sim::HUNT_REACH;
 
 fn levels() -> Vec<Level> {
     (1..=8)
-        .map(|seed| generate(seed, 4, Bestiary::Desert, false))
+        .map(|seed| {
+            generate(
+                seed,
+                4,
+                Contents {
+                    bestiary: Bestiary::Desert,
+                    gear: false,
+                    finds: false,
+                },
+            )
+        })
         .collect()
 }
 

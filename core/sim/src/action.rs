@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::command::Slot;
 use crate::energy::Cost;
+use crate::gear::Garment;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
+use crate::lore::Boon;
 use crate::map::Map;
 
 /// A decided action, its dice already rolled.
@@ -85,6 +87,19 @@ pub enum Action {
         with: ActorId,
         to: Pos,
     },
+    /// The camel drinks the flask or cracks the scarab in a slot; a scarab of blinking
+    /// carries it `to` a cell drawn when it was decided (rules version 9 on).
+    Use {
+        slot: Slot,
+        to: Option<Pos>,
+    },
+    /// The camel crushes the desert rose in a slot and grows (rules version 9 on).
+    Grow {
+        slot: Slot,
+        boon: Boon,
+    },
+    /// The camel takes off a piece of gear (rules version 9 on).
+    TakeOff(Garment),
 }
 
 impl Action {
@@ -129,6 +144,9 @@ impl Action {
             Action::Wear(_) => "wear",
             Action::Trample { .. } => "trample",
             Action::Swap { .. } => "swap",
+            Action::Use { .. } => "use",
+            Action::Grow { .. } => "grow",
+            Action::TakeOff(_) => "take off",
         }
     }
 
@@ -149,6 +167,7 @@ impl Action {
             Action::Swap { to, .. } => Some(to),
             Action::Open(at) | Action::Close(at) | Action::Trample { at } => Some(at),
             Action::Throw { lands, .. } => Some(lands),
+            Action::Use { to, .. } => to,
             _ => None,
         }
     }

@@ -8,6 +8,7 @@ use crate::decide::{is_hostile, is_provoked};
 use crate::drive::{Game, LiveTape};
 use crate::geometry::{Direction, Pos};
 use crate::item::{Effect, Item};
+use crate::lore::Boon;
 use crate::map::Terrain;
 use crate::path::first_step;
 use crate::rng::Expander;
@@ -123,6 +124,10 @@ impl Bot {
         // Put on whatever gear it carries.
         if let Some(slot) = slot_of(&|i: Item| i.is_wearable() && !world.gear().wears(i)) {
             wishes.push(Command::Wear(slot));
+        }
+        // Spend a desert rose at once, on hit points.
+        if let Some(slot) = slot_of(&|i: Item| i == Item::Rose) {
+            wishes.push(Command::Grow(slot, Boon::Hardier));
         }
         // Walk away from an angry tortoise: it is too slow to follow, and hits hard.
         if let Some(giant) = angry_tortoise_beside(state, pos) {

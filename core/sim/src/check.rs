@@ -34,6 +34,14 @@ pub enum Rejection {
     CannotWear(Item),
     #[error("You already wear {}.", a(.0.noun()))]
     AlreadyWorn(Item),
+    #[error("You cannot drink or crack {}.", a(.0.noun()))]
+    CannotUse(Item),
+    #[error("Only a desert rose makes you grow, not {}.", a(.0.noun()))]
+    CannotGrow(Item),
+    #[error("You are not wearing {}.", a(.0.noun()))]
+    NotWorn(Item),
+    #[error("Gear stays on for good under these rules.")]
+    StaysOn,
     #[error("There is no closed door there.")]
     NoClosedDoor,
     #[error("There is no open door there.")]
@@ -87,6 +95,26 @@ pub(crate) fn check_command(
             gear if gear.is_wearable() => Ok(()),
             other => Err(Rejection::CannotWear(other)),
         },
+        Command::Use(slot) => match item(slot)? {
+            usable if usable.is_usable() => Ok(()),
+            other => Err(Rejection::CannotUse(other)),
+        },
+        Command::Grow(slot, _) => match item(slot)? {
+            Item::Rose => Ok(()),
+            other => Err(Rejection::CannotGrow(other)),
+        },
+        Command::TakeOff(garment) => {
+            let worn = garment.item();
+            if !world.rules().finds() {
+                Err(Rejection::StaysOn)
+            } else if !world.gear().wears(worn) {
+                Err(Rejection::NotWorn(worn))
+            } else if world.bags().slot_for(worn).is_none() {
+                Err(Rejection::BagsFull)
+            } else {
+                Ok(())
+            }
+        }
         Command::Throw(slot, _) => match item(slot)? {
             missile if world.can_throw(missile) => Ok(()),
             other => Err(Rejection::CannotThrow(other)),

@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::gear::Garment;
 use crate::geometry::Direction;
+use crate::lore::Boon;
 
 /// An inventory letter: slot 0 is `a`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -35,8 +37,14 @@ pub enum Command {
     Dash,
     /// Give up: the game ends here.
     Quit,
-    /// Put on the gear in a slot, for good (rules version 7 on).
+    /// Put on the gear in a slot (rules version 7 on; for good before version 9).
     Wear(Slot),
+    /// Drink the flask or crack the scarab in a slot (rules version 9 on).
+    Use(Slot),
+    /// Crush the desert rose in a slot, growing as chosen (rules version 9 on).
+    Grow(Slot, Boon),
+    /// Take off a piece of gear, back into the bags (rules version 9 on).
+    TakeOff(Garment),
 }
 
 impl Command {
@@ -55,6 +63,9 @@ impl Command {
             Command::Dash => "dash",
             Command::Quit => "quit",
             Command::Wear(_) => "wear",
+            Command::Use(_) => "use",
+            Command::Grow(..) => "grow",
+            Command::TakeOff(_) => "take off",
         }
     }
 }

@@ -65,6 +65,8 @@ pub enum Inconsistency {
     Kills,
     #[error("the camel's waterskin holds more than it can")]
     Water,
+    #[error("two flasks or two scarabs of different looks are said to do the same")]
+    Lore,
     #[error("a count has grown too large to go on counting")]
     Count,
     #[error("the message log keeps more messages than it may, or more than it has counted")]

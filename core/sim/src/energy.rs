@@ -3,6 +3,7 @@
 //! Everything the two rulesets disagree on is answered here and nowhere else.
 
 use crate::desert::{COLD, HEAT};
+use crate::gear::BARDING_WEIGHS;
 use serde::{Deserialize, Serialize};
 
 use crate::map::Terrain;
@@ -99,6 +100,8 @@ pub enum Cost {
     Free,
     /// One ordinary action.
     Action,
+    /// Half an ordinary action (a javelin's throw).
+    Quick,
     /// A step onto this terrain.
     Step(Terrain),
 }
@@ -114,6 +117,8 @@ pub struct Pace {
     /// A cold-blooded creature in the cold of the night: everything costs half as much
     /// again (`desert`).
     pub numb: bool,
+    /// The camel in bronze barding: its steps cost a quarter more (`gear`).
+    pub laden: bool,
 }
 
 impl Pace {
@@ -138,6 +143,10 @@ impl Pace {
         if self.numb {
             num *= COLD.0;
             den *= COLD.1;
+        }
+        if self.laden && step {
+            num *= BARDING_WEIGHS.0;
+            den *= BARDING_WEIGHS.1;
         }
         (num, den)
     }
@@ -225,6 +234,7 @@ impl TimeModel {
         let (mut num, mut den) = match cost {
             Cost::Free => return 0,
             Cost::Action => (1, 1),
+            Cost::Quick => (1, 2),
             Cost::Step(terrain) => terrain.step_factor(),
         };
         // Most actors go at their own pace: one test for all of them.

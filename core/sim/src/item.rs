@@ -13,6 +13,20 @@ pub enum Item {
     Blanket,
     /// Worn, dunes cost no more than sand (rules version 7 on: `gear`).
     Boots,
+    /// A light spear: less harm than a spear, thrown in half the time (rules version 9
+    /// on: `finds`).
+    Javelin,
+    /// A flask of something to drink, known by its look until drunk (rules version 9 on).
+    Flask(Glass),
+    /// A carved scarab, cracked for its charm, known by its stone until used (rules
+    /// version 9 on).
+    Scarab(Stone),
+    /// A desert rose: crushed, it makes the camel stronger for good in one way it chooses
+    /// (rules version 9 on: `growth`).
+    Rose,
+    /// Worn, bronze barding softens blows more than a blanket, but the camel's every
+    /// step costs more under its weight (rules version 9 on: `gear`).
+    Barding,
 }
 
 /// How an unidentified mushroom looks. Which look has which effect is drawn per game.
@@ -32,6 +46,93 @@ pub enum Effect {
     Haste,
     Slow,
     Confusion,
+}
+
+/// How an unidentified flask looks. Which has which draught is drawn per game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Glass {
+    Cloudy,
+    Amber,
+    Green,
+}
+
+/// What a flask holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Draught {
+    /// Fills the waterskin and heals a little.
+    Sweet,
+    /// Shows the camel the whole level.
+    Vision,
+    /// Spoils the waterskin: it is emptied.
+    Brackish,
+}
+
+/// What stone an unidentified scarab is carved from. Which has which charm is drawn per
+/// game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Stone {
+    Jade,
+    Bone,
+    Copper,
+}
+
+/// What a scarab does when cracked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Charm {
+    /// Every creature the camel sees falls into a charmed sleep, until it is hurt.
+    Slumber,
+    /// The camel is carried to a far cell of the level.
+    Blink,
+    /// Every creature on the level wakes, and the hunters learn where the camel is.
+    Alarm,
+}
+
+impl Glass {
+    pub const ALL: [Glass; 3] = [Glass::Cloudy, Glass::Amber, Glass::Green];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Glass::Cloudy => "cloudy",
+            Glass::Amber => "amber",
+            Glass::Green => "green",
+        }
+    }
+}
+
+impl Draught {
+    pub const ALL: [Draught; 3] = [Draught::Sweet, Draught::Vision, Draught::Brackish];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Draught::Sweet => "sweet water",
+            Draught::Vision => "vision",
+            Draught::Brackish => "brackish water",
+        }
+    }
+}
+
+impl Stone {
+    pub const ALL: [Stone; 3] = [Stone::Jade, Stone::Bone, Stone::Copper];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stone::Jade => "jade",
+            Stone::Bone => "bone",
+            Stone::Copper => "copper",
+        }
+    }
+}
+
+impl Charm {
+    pub const ALL: [Charm; 3] = [Charm::Slumber, Charm::Blink, Charm::Alarm];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Charm::Slumber => "slumber",
+            Charm::Blink => "blinking",
+            Charm::Alarm => "alarm",
+        }
+    }
 }
 
 impl Look {
@@ -84,17 +185,23 @@ impl Item {
     }
 
     pub fn is_wearable(self) -> bool {
-        matches!(self, Item::Blanket | Item::Boots)
+        matches!(self, Item::Blanket | Item::Boots | Item::Barding)
     }
 
     pub fn is_throwable(self) -> bool {
-        matches!(self, Item::Stone | Item::Spear)
+        matches!(self, Item::Stone | Item::Spear | Item::Javelin)
+    }
+
+    /// Whether it is used up by `Command::Use`: a flask drunk, a scarab cracked.
+    pub fn is_usable(self) -> bool {
+        matches!(self, Item::Flask(_) | Item::Scarab(_))
     }
 
     /// Damage when it hits, inclusive.
     pub fn thrown_damage(self) -> (u32, u32) {
         match self {
             Item::Spear => (4, 8),
+            Item::Javelin => (2, 5),
             Item::Stone => (1, 3),
             _ => (0, 0),
         }
@@ -119,6 +226,11 @@ impl Item {
             Item::Spear => "spear",
             Item::Blanket => "saddle blanket",
             Item::Boots => "pair of boots",
+            Item::Javelin => "javelin",
+            Item::Flask(_) => "flask",
+            Item::Scarab(_) => "scarab",
+            Item::Rose => "desert rose",
+            Item::Barding => "bronze barding",
         }
     }
 
@@ -128,8 +240,11 @@ impl Item {
             Item::CactusFruit => '%',
             Item::Mushroom(_) => ',',
             Item::Stone => '*',
-            Item::Spear => '/',
-            Item::Blanket | Item::Boots => '[',
+            Item::Spear | Item::Javelin => '/',
+            Item::Blanket | Item::Boots | Item::Barding => '[',
+            Item::Flask(_) => '!',
+            Item::Scarab(_) => '"',
+            Item::Rose => '&',
         }
     }
 }
@@ -160,33 +275,15 @@ impl Mycology {
     pub(crate) fn identify(&mut self, look: Look) {
         self.known[look.index()] = true;
     }
-
-    /// The name a player sees, without an article: a mushroom's effect once identified,
-    /// its look before ("red mushroom", "mushroom of healing", "date").
-    pub fn name(&self, item: Item) -> String {
-        match item {
-            Item::Mushroom(look) if self.is_known(look) => {
-                format!("mushroom of {}", self.effect(look).name())
-            }
-            other => unknown_name(other),
-        }
-    }
-
-    /// `name` with its article: "a red mushroom", "a mushroom of healing".
-    pub fn describe(&self, item: Item) -> String {
-        crate::text::a(&self.name(item))
-    }
-
-    /// `count` of `item` by name: "a date", "3 dates", "2 mushrooms of healing".
-    pub fn counted(&self, item: Item, count: u16) -> String {
-        crate::text::counted(&self.name(item), count)
-    }
 }
 
-/// An item's name before anything is known of it: a mushroom goes by its look.
+/// An item's name before anything is known of it: a mushroom, a flask or a scarab goes
+/// by its look.
 pub fn unknown_name(item: Item) -> String {
     match item {
         Item::Mushroom(look) => format!("{} mushroom", look.name()),
+        Item::Flask(glass) => format!("{} flask", glass.name()),
+        Item::Scarab(stone) => format!("{} scarab", stone.name()),
         other => other.noun().to_owned(),
     }
 }

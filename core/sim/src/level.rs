@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::gear::FOUND_ON;
 use crate::geometry::{Direction, Pos};
-use crate::item::{Effect, Item, Look, Mycology};
+use crate::item::{Charm, Draught, Effect, Glass, Item, Look, Mycology, Stone};
+use crate::lore::Lore;
 use crate::map::{Map, Terrain};
 use crate::rng::Expander;
 use crate::species::{Behaviour, Sleep, Species};
@@ -28,13 +29,41 @@ pub struct Level {
     pub creatures: Vec<(Species, Pos, Behaviour)>,
     /// Drawn with the first level: which mushroom look has which effect, this game.
     pub mycology: Option<Mycology>,
+    /// Drawn with the first level under `Rules::finds`: which flask and which scarab
+    /// does what, this game.
+    pub lore: Option<Lore>,
 }
 
-/// Makes level `depth` from `seed`, its creatures from `bestiary`, and the camel's gear
-/// where it lies (`gear::FOUND_ON`) if the rules have `gear`. Every level is
-/// connected: the stairs (or the oasis) and everything placed can be reached from the
-/// start, through doors if need be.
-pub fn generate(seed: u64, depth: u8, bestiary: Bestiary, gear: bool) -> Level {
+/// What a level holds besides its ground and its creatures, by the rules' switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contents {
+    pub bestiary: Bestiary,
+    /// The camel's gear where it lies (`gear::FOUND_ON`): `Rules::gear`.
+    pub gear: bool,
+    /// Javelins, flasks, scarabs, desert roses and barding (`place_finds`): `Rules::finds`.
+    pub finds: bool,
+}
+
+impl Contents {
+    /// What the levels of `rules` hold.
+    pub fn of(rules: &crate::rules::Rules) -> Contents {
+        Contents {
+            bestiary: rules.bestiary(),
+            gear: rules.gear(),
+            finds: rules.finds(),
+        }
+    }
+}
+
+/// Makes level `depth` from `seed`, with `contents`. Every level is connected: the stairs
+/// (or the oasis) and everything placed can be reached from the start, through doors if
+/// need be.
+pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
+    let Contents {
+        bestiary,
+        gear,
+        finds,
+    } = contents;
     let mut rng = Expander::new(seed);
     let mut map = Map::filled(Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT, Terrain::Sand);
     lay_ground(&mut map, &mut rng);
@@ -57,6 +86,17 @@ pub fn generate(seed: u64, depth: u8, bestiary: Bestiary, gear: bool) -> Level {
     if bestiary.has_sleepers() {
         put_to_sleep(&mut creatures, &mut rng);
     }
+    // Drawn after sleep, so that the levels of the versions before finds are as they were.
+    let mut lore = None;
+    if finds {
+        items.extend(place_finds(&mut spots, depth, &mut rng));
+        lore = (depth == 1).then(|| {
+            let (mut draughts, mut charms) = (Draught::ALL, Charm::ALL);
+            rng.shuffle(&mut draughts);
+            rng.shuffle(&mut charms);
+            Lore::new(draughts, charms)
+        });
+    }
     Level {
         depth,
         map,
@@ -64,7 +104,30 @@ pub fn generate(seed: u64, depth: u8, bestiary: Bestiary, gear: bool) -> Level {
         items,
         creatures,
         mycology,
+        lore,
     }
+}
+
+/// The rare finds, each on one depth a game: a desert rose on depths 3 and 6, bronze
+/// barding on depth 5.
+pub const FINDS_ON: [(Item, u8); 3] = [(Item::Rose, 3), (Item::Barding, 5), (Item::Rose, 6)];
+
+/// Javelins on every level, two flasks of random looks, a scarab from depth 2, and the
+/// rare finds of this depth (`FINDS_ON`).
+fn place_finds(spots: &mut Vec<Pos>, depth: u8, rng: &mut Expander) -> Vec<(Pos, Item)> {
+    let mut finds = vec![Item::Javelin, Item::Javelin];
+    for _ in 0..2 {
+        finds.push(Item::Flask(Glass::ALL[rng.below(3) as usize]));
+    }
+    if depth >= 2 {
+        finds.push(Item::Scarab(Stone::ALL[rng.below(3) as usize]));
+    }
+    let rare = FINDS_ON.iter().filter(|&&(_, on)| on == depth);
+    finds.extend(rare.map(|&(item, _)| item));
+    finds
+        .into_iter()
+        .filter_map(|item| Some((spots.pop()?, item)))
+        .collect()
 }
 
 fn random_cell(map: &Map, rng: &mut Expander) -> Pos {
@@ -326,7 +389,11 @@ fn reachable_from(map: &Map, start: Pos) -> Vec<Pos> {
 mod tests {
     use super::*;
 
-    const DESERT: Bestiary = Bestiary::Desert;
+    const DESERT: Contents = Contents {
+        bestiary: Bestiary::Desert,
+        gear: false,
+        finds: false,
+    };
 
     /// Cobras come with rules version 5 only, placed after every other creature: the
     /// older table's levels are the same as they always were.
@@ -361,8 +428,24 @@ mod tests {
         let mut asleep = [0; 2];
         for seed in 0..50 {
             let (cobras, burrows) = (
-                generate(seed, 4, Bestiary::Cobras, false),
-                generate(seed, 4, Bestiary::Burrows, false),
+                generate(
+                    seed,
+                    4,
+                    Contents {
+                        bestiary: Bestiary::Cobras,
+                        gear: false,
+                        finds: false,
+                    },
+                ),
+                generate(
+                    seed,
+                    4,
+                    Contents {
+                        bestiary: Bestiary::Burrows,
+                        gear: false,
+                        finds: false,
+                    },
+                ),
             );
             assert_eq!(cobras.map, burrows.map);
             assert!(cobras
@@ -385,7 +468,15 @@ mod tests {
     fn every_level_is_connected() {
         for seed in 0..200u64 {
             for depth in 1..=DEEPEST {
-                let level = generate(seed, depth, Bestiary::Herds, true);
+                let level = generate(
+                    seed,
+                    depth,
+                    Contents {
+                        bestiary: Bestiary::Herds,
+                        gear: true,
+                        finds: true,
+                    },
+                );
                 let reach = reachable_from(&level.map, level.start);
                 let goal = if depth == DEEPEST {
                     Terrain::Oasis
@@ -408,16 +499,13 @@ mod tests {
 
     #[test]
     fn same_seed_same_level() {
-        assert_eq!(generate(9, 2, DESERT, false), generate(9, 2, DESERT, false));
-        assert_ne!(
-            generate(9, 2, DESERT, false).map,
-            generate(10, 2, DESERT, false).map
-        );
+        assert_eq!(generate(9, 2, DESERT), generate(9, 2, DESERT));
+        assert_ne!(generate(9, 2, DESERT).map, generate(10, 2, DESERT).map);
     }
 
     #[test]
     fn mycology_only_on_the_first_level() {
-        assert!(generate(1, 1, DESERT, false).mycology.is_some());
-        assert!(generate(1, 2, DESERT, false).mycology.is_none());
+        assert!(generate(1, 1, DESERT).mycology.is_some());
+        assert!(generate(1, 2, DESERT).mycology.is_none());
     }
 }

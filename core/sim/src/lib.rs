@@ -21,6 +21,7 @@ pub mod geometry;
 pub mod ids;
 pub mod item;
 pub mod level;
+pub mod lore;
 pub mod map;
 pub mod message;
 pub mod path;

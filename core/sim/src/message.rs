@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::consistency::{Inconsistency, MOST_COUNT};
 use crate::ids::Tick;
-use crate::item::{unknown_name, Effect, Item, Look};
+use crate::item::{unknown_name, Charm, Draught, Effect, Glass, Item, Look, Stone};
+use crate::lore::{Boon, DEEPER_SIPS, HARDIER_HP, STRONGER_KICK};
 use crate::species::Species;
 use crate::text::{a, capitalise};
 
@@ -79,6 +80,29 @@ pub enum Msg {
     PutOn(Item),
     /// A creature caught the date the camel threw it, and is its ally from now on.
     Tamed(Species),
+    /// The camel drank a flask, and knows it now (rules version 9 on).
+    Drank {
+        glass: Glass,
+        draught: Draught,
+    },
+    /// The camel cracked a scarab, and knows it now; a charm of blinking `fizzled` when
+    /// no cell was far enough (rules version 9 on).
+    Cracked {
+        stone: Stone,
+        charm: Charm,
+        fizzled: bool,
+    },
+    /// The camel crushed a desert rose and grew (rules version 9 on).
+    Grew(Boon),
+    /// The camel took off a piece of gear (rules version 9 on).
+    TookOff(Item),
+    /// A thrown missile hit a creature for `damage` (rules version 9 on; before, the blow
+    /// was told as the thrower's own: `Rules::thrown_blows_told_as_thrown`).
+    Struck {
+        item: Item,
+        target: Species,
+        damage: i16,
+    },
 }
 
 impl fmt::Display for Msg {
@@ -184,6 +208,54 @@ impl fmt::Display for Msg {
                 f,
                 "The {} gobbles the date and falls in at your side.",
                 s.name()
+            ),
+            Msg::Drank { glass, draught } => {
+                let what = match draught {
+                    Draught::Sweet => "Your waterskin fills, and you feel better.",
+                    Draught::Vision => "The whole level shows itself to your mind's eye.",
+                    Draught::Brackish => "You retch, and your waterskin is spoilt.",
+                };
+                let name = glass.name();
+                write!(f, "You drink the {name} flask: {}! {what}", draught.name())
+            }
+            Msg::Cracked {
+                stone,
+                charm,
+                fizzled,
+            } => {
+                let what = match (charm, fizzled) {
+                    (Charm::Slumber, _) => "The creatures about you fall asleep.",
+                    (Charm::Blink, false) => "The desert folds, and you stand elsewhere.",
+                    (Charm::Blink, true) => "The air shimmers, but you stay where you are.",
+                    (Charm::Alarm, _) => "A shrill whine rings out, and the whole level wakes.",
+                };
+                let name = stone.name();
+                write!(f, "You crack the {name} scarab: {}! {what}", charm.name())
+            }
+            Msg::Grew(boon) => match boon {
+                Boon::Hardier => write!(
+                    f,
+                    "You crush the desert rose and grow hardier ({HARDIER_HP} more hit points)."
+                ),
+                Boon::Stronger => write!(
+                    f,
+                    "You crush the desert rose and grow stronger (kicks harm {STRONGER_KICK} more)."
+                ),
+                Boon::Deeper => write!(
+                    f,
+                    "You crush the desert rose, and your waterskin holds {DEEPER_SIPS} sips more."
+                ),
+            },
+            Msg::TookOff(item) => write!(f, "You take off {}.", a(&unknown_name(item))),
+            Msg::Struck {
+                item,
+                target,
+                damage,
+            } => write!(
+                f,
+                "The {} hits the {} ({damage}).",
+                item.noun(),
+                target.name()
             ),
         }
     }

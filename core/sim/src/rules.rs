@@ -25,7 +25,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 7] = [2, 3, 4, 5, 6, 7, 8];
+pub const KEPT: [u16; 8] = [2, 3, 4, 5, 6, 7, 8, 9];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -123,6 +123,8 @@ struct Switches {
     gear: bool,
     hunters_step_only_onto_free_cells: bool,
     allies: bool,
+    finds: bool,
+    thrown_blows_told_as_thrown: bool,
     bestiary: Bestiary,
 }
 
@@ -137,6 +139,8 @@ const fn switches(version: RulesVersion) -> Switches {
         gear: false,
         hunters_step_only_onto_free_cells: false,
         allies: false,
+        finds: false,
+        thrown_blows_told_as_thrown: false,
         bestiary: Bestiary::Desert,
     };
     const V3: Switches = Switches {
@@ -167,6 +171,11 @@ const fn switches(version: RulesVersion) -> Switches {
         allies: true,
         ..V7
     };
+    const V9: Switches = Switches {
+        finds: true,
+        thrown_blows_told_as_thrown: true,
+        ..V8
+    };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -174,7 +183,8 @@ const fn switches(version: RulesVersion) -> Switches {
         5 => V5,
         6 => V6,
         7 => V7,
-        _ => V8,
+        8 => V8,
+        _ => V9,
     }
 }
 
@@ -306,6 +316,25 @@ impl Rules {
     pub fn allies(&self) -> bool {
         self.switches.allies
     }
+
+    /// Introduced in 9: more to find, and choices in what to do with it. Javelins (a
+    /// lighter spear thrown in half the time), flasks and scarabs known only once used
+    /// (`lore`), a rare desert rose that makes the camel stronger in the one way it
+    /// chooses (`Command::Grow`), and bronze barding that softens blows but weighs on
+    /// every step; gear can be taken off (`Command::TakeOff`). Before, none of these
+    /// existed and gear once worn stayed on.
+    #[inline]
+    pub fn finds(&self) -> bool {
+        self.switches.finds
+    }
+
+    /// Introduced in 9: a thrown missile's blow is told as the missile's ("The spear hits
+    /// the spider (7)."). Before, it was told as the thrower's own blow, after the throw:
+    /// "The spear hits the spider. You kick the spider (7)."
+    #[inline]
+    pub fn thrown_blows_told_as_thrown(&self) -> bool {
+        self.switches.thrown_blows_told_as_thrown
+    }
 }
 
 #[cfg(test)]
@@ -351,15 +380,19 @@ mod tests {
                 rules.gear(),
                 rules.hunters_step_only_onto_free_cells(),
                 rules.allies(),
+                rules.finds(),
+                rules.thrown_blows_told_as_thrown(),
             ]
         };
-        assert_eq!(on(2), [false, false, false, false, false, false, false]);
-        assert_eq!(on(3), [true, true, false, false, false, false, false]);
-        assert_eq!(on(4), [true, true, true, false, false, false, false]);
-        assert_eq!(on(5), [true, true, true, false, false, false, false]);
-        assert_eq!(on(6), [true, true, true, true, false, false, false]);
-        assert_eq!(on(7), [true, true, true, true, true, false, false]);
-        assert_eq!(on(8), [true, true, true, true, true, true, true]);
+        let (t, f) = (true, false);
+        assert_eq!(on(2), [f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(3), [t, t, f, f, f, f, f, f, f]);
+        assert_eq!(on(4), [t, t, t, f, f, f, f, f, f]);
+        assert_eq!(on(5), [t, t, t, f, f, f, f, f, f]);
+        assert_eq!(on(6), [t, t, t, t, f, f, f, f, f]);
+        assert_eq!(on(7), [t, t, t, t, t, f, f, f, f]);
+        assert_eq!(on(8), [t, t, t, t, t, t, t, f, f]);
+        assert_eq!(on(9), [t, t, t, t, t, t, t, t, t]);
         let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
         assert_eq!(bestiary(4), Bestiary::Desert);
         assert_eq!(bestiary(5), Bestiary::Cobras);

@@ -283,6 +283,9 @@ pub enum Behaviour {
     /// The camel's friend: it keeps near the camel and bites its foes (rules version 8
     /// on: `Rules::allies`).
     Ally,
+    /// In a charmed sleep that only a blow or an alarm ends (a scarab of slumber: rules
+    /// version 9 on); then `Natural`.
+    Slumber,
 }
 
 impl Behaviour {
@@ -295,6 +298,7 @@ impl Behaviour {
             Behaviour::Natural => "natural",
             Behaviour::Asleep => "asleep",
             Behaviour::Ally => "ally",
+            Behaviour::Slumber => "slumber",
         }
     }
 }

@@ -21,6 +21,7 @@ use crate::world::Change;
 
 mod allies;
 mod desert;
+mod finds;
 mod gear;
 mod herds;
 mod sleep;
@@ -352,6 +353,7 @@ fn on_sand(seed: u64, ruleset: Ruleset, start: Pos, items: Vec<Item>) -> (Live, 
         items: items.into_iter().map(|item| (start, item)).collect(),
         creatures: vec![],
         mycology: None,
+        lore: None,
     };
     onto(Rules::newest(ruleset), seed, level)
 }
@@ -388,6 +390,7 @@ fn level_of(rows: &[&str]) -> Level {
         items: vec![],
         creatures,
         mycology: None,
+        lore: None,
     }
 }
 
@@ -705,11 +708,7 @@ fn a_mushroom_kind_is_identified_after_eating() {
     live.command(Command::Eat(slot), &mut (), &mut tape)
         .unwrap();
     assert!(live.state().world().mycology().is_known(look));
-    let name = live
-        .state()
-        .world()
-        .mycology()
-        .describe(Item::Mushroom(look));
+    let name = live.state().world().describe_item(Item::Mushroom(look));
     assert!(name.starts_with("a mushroom of "), "{name}");
 }
 

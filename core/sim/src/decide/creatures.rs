@@ -29,7 +29,7 @@ pub const KNOCKOUT_TURNS: u16 = 20;
 pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
     let me = world.actor_at(id);
     match me.behaviour() {
-        Behaviour::Player | Behaviour::Idle => Ok(Action::Wait),
+        Behaviour::Player | Behaviour::Idle | Behaviour::Slumber => Ok(Action::Wait),
         Behaviour::Rest => Ok(Action::Rest),
         Behaviour::Wander => wander(world, id, |_| false, draws),
         Behaviour::Asleep => listen(world, id, draws),

@@ -91,5 +91,9 @@ pub fn is_provoked(tortoise: &Actor) -> bool {
 /// the camel itself and eggs apart as it needs.
 pub fn is_hostile(creature: &Actor) -> bool {
     let peaceful = creature.species() == Species::Tortoise && !is_provoked(creature);
-    !matches!(creature.behaviour(), Behaviour::Asleep | Behaviour::Ally) && !peaceful
+    let resting = matches!(
+        creature.behaviour(),
+        Behaviour::Asleep | Behaviour::Ally | Behaviour::Slumber
+    );
+    !resting && !peaceful
 }

@@ -5,8 +5,10 @@ use super::ally::TAMING_ODDS;
 use super::step_or_attack;
 use crate::action::Action;
 use crate::command::{Command, Slot};
-use crate::geometry::Direction;
+use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
+use crate::item::{Charm, Item};
+use crate::map::Terrain;
 use crate::rng::{Draws, NeedDraw};
 use crate::world::{Condition, World};
 
@@ -29,7 +31,14 @@ pub(super) fn resolve(
             match world.map().occupant(to) {
                 // An ally gives way: the two change places.
                 Some(with) if world.actor_at(with).is_ally() => Action::Swap { with, to },
-                _ => step_or_attack(world, id, dir, |_| true, draws)?,
+                _ => match step_or_attack(world, id, dir, |_| true, draws)? {
+                    // A camel grown stronger (`Boon::Stronger`) kicks harder.
+                    Action::Attack { target, damage } => Action::Attack {
+                        target,
+                        damage: damage + world.growth().kick_bonus(),
+                    },
+                    other => other,
+                },
             }
         }
         Command::Rest => Action::Rest,
@@ -43,7 +52,49 @@ pub(super) fn resolve(
         Command::Dash => Action::Dash,
         Command::Quit => Action::Quit,
         Command::Wear(slot) => Action::Wear(slot),
+        Command::Use(slot) => Action::Use {
+            slot,
+            to: blink_to(world, id, slot, draws)?,
+        },
+        Command::Grow(slot, boon) => Action::Grow { slot, boon },
+        Command::TakeOff(item) => Action::TakeOff(item),
     })
+}
+
+/// A scarab of blinking carries the camel at least this many king moves away.
+pub const BLINK_LEAST: u16 = 8;
+
+/// Where a scarab of blinking carries the camel: any free open cell (sand, dune or
+/// hardpan) at least `BLINK_LEAST` away, drawn. `None` for any other find, or when no
+/// cell is far enough (then the charm fizzles).
+fn blink_to(
+    world: &World,
+    id: ActorId,
+    slot: Slot,
+    draws: &mut Draws,
+) -> Result<Option<Pos>, NeedDraw> {
+    let blinks = match world.bags().item(slot) {
+        Some(Item::Scarab(stone)) => world.lore().charm(stone) == Charm::Blink,
+        _ => false,
+    };
+    if !blinks {
+        return Ok(None);
+    }
+    let from = world.actor_at(id).pos();
+    let map = world.map();
+    let open = |p: Pos| {
+        matches!(
+            map.terrain(p),
+            Terrain::Sand | Terrain::Dune | Terrain::Hardpan
+        )
+    };
+    let far = |p: Pos| p.distance(from) >= BLINK_LEAST && open(p) && map.is_free(p);
+    let count = map.cells().filter(|&p| far(p)).count() as u32;
+    if count == 0 {
+        return Ok(None);
+    }
+    let pick = draws.below(count)? as usize;
+    Ok(map.cells().filter(|&p| far(p)).nth(pick))
 }
 
 /// A thrown item flies until it hits a creature or a wall, and lands there. A missile

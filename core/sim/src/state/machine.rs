@@ -17,7 +17,7 @@ use crate::check::Rejection;
 use crate::command::Command;
 use crate::decide::{decide, still_possible};
 use crate::ids::{ActorId, Tick};
-use crate::level::{generate, Level};
+use crate::level::{generate, Contents, Level};
 use crate::map::{Map, Terrain};
 use crate::message::Msg;
 use crate::rng::{DrawSource, Draws, NeedDraw};
@@ -188,7 +188,7 @@ impl State {
         };
         self.books.draws.clear();
         let rules = self.world.rules();
-        self.enter(generate(seed, depth, rules.bestiary(), rules.gear()), obs);
+        self.enter(generate(seed, depth, Contents::of(rules)), obs);
         ControlFlow::Continue(())
     }
 

@@ -6,7 +6,7 @@ use crate::command::Command;
 use crate::drive::Live;
 use crate::geometry::Pos;
 use crate::item::Item;
-use crate::level::{generate, Bestiary};
+use crate::level::{generate, Bestiary, Contents};
 use crate::message::Msg;
 use crate::species::Species;
 use crate::state::State;
@@ -100,7 +100,15 @@ fn gear_lies_on_its_depth_under_version_7_only() {
     for seed in 0..20 {
         for depth in 1..=8 {
             let gear = |with| {
-                let level = generate(seed, depth, Bestiary::Herds, with);
+                let level = generate(
+                    seed,
+                    depth,
+                    Contents {
+                        bestiary: Bestiary::Herds,
+                        gear: with,
+                        finds: false,
+                    },
+                );
                 let items = level.items.into_iter().map(|(_, item)| item);
                 items.filter(|i| i.is_wearable()).collect::<Vec<_>>()
             };

@@ -4,7 +4,7 @@
 use super::{first_of, level_of, onto, rest_until, said, version};
 use crate::command::Command;
 use crate::geometry::{Direction, Pos};
-use crate::level::{generate, Bestiary};
+use crate::level::{generate, Bestiary, Contents};
 use crate::map::Terrain;
 use crate::message::Msg;
 use crate::species::{Behaviour, Species, PACK_BITE};
@@ -120,10 +120,34 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
     }
     for seed in 0..50 {
         assert_eq!(
-            generate(seed, 3, Bestiary::Burrows, false),
-            generate(seed, 3, Bestiary::Herds, false)
+            generate(
+                seed,
+                3,
+                Contents {
+                    bestiary: Bestiary::Burrows,
+                    gear: false,
+                    finds: false
+                }
+            ),
+            generate(
+                seed,
+                3,
+                Contents {
+                    bestiary: Bestiary::Herds,
+                    gear: false,
+                    finds: false
+                }
+            )
         );
-        let level = generate(seed, 7, Bestiary::Herds, true);
+        let level = generate(
+            seed,
+            7,
+            Contents {
+                bestiary: Bestiary::Herds,
+                gear: true,
+                finds: false,
+            },
+        );
         let pack: Vec<Pos> = level
             .creatures
             .iter()

@@ -18,6 +18,7 @@ use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Look};
 use crate::level::Level;
+use crate::lore::{Boon, HARDIER_HP};
 use crate::map::Terrain;
 use crate::message::{Message, Msg};
 use crate::sight::{field_of_view, CellSet, SIGHT_RADIUS};
@@ -147,6 +148,21 @@ pub enum Change {
         actor: ActorId,
         with: ActorId,
     },
+    /// The camel learns what a flask or a scarab of this look does.
+    Learn(Item),
+    /// The camel sees the whole level in its mind: every cell is explored.
+    Reveal,
+    /// The camel's waterskin is spoilt: emptied.
+    Spill,
+    /// `actor` falls into a charmed sleep (`Behaviour::Slumber`), forgetting what it was
+    /// about.
+    Sleep {
+        actor: ActorId,
+    },
+    /// The camel grows, for good.
+    Grow(Boon),
+    /// The camel takes off `item`, into its bags.
+    TakeOff(Item),
     /// The camel arrives on a new level (the first, or the next one down); the actors of
     /// the level left behind are gone.
     NewLevel(Box<Level>),
@@ -203,13 +219,28 @@ impl World {
             Change::Door { at, open } => self.apply_door(at, open),
             Change::Identify(look) => self.mycology.identify(look),
             Change::Sip => self.water -= 1,
-            Change::Fill { sips } => self.water = (self.water + sips).min(WATERSKIN),
+            Change::Fill { sips } => {
+                self.water = (self.water + sips).min(self.growth.waterskin());
+            }
             Change::Wake { actor } => self.actors[actor.index()].behaviour = Behaviour::Natural,
             Change::Alert { actor, at } => self.actors[actor.index()].last_seen = Some(at),
             Change::Trample { at } => self.apply_trample(at),
             Change::Wear { slot } => self.apply_wear(slot),
             Change::Tame { actor } => self.apply_tame(actor),
             Change::Swap { actor, with } => self.apply_swap(actor, with),
+            Change::Learn(item) => self.apply_learn(item),
+            Change::Reveal => {
+                for at in self.map.cells() {
+                    self.explored.insert(at);
+                }
+            }
+            Change::Spill => self.water = 0,
+            Change::Sleep { actor } => self.apply_sleep(actor),
+            Change::Grow(boon) => self.apply_grow(boon),
+            Change::TakeOff(item) => {
+                self.gear.take_off(item);
+                self.bags.add(item);
+            }
             Change::NewLevel(ref level) => self.apply_new_level(level),
             Change::Say(msg) => self.messages.push(Message {
                 tick: self.tick,
@@ -343,6 +374,32 @@ impl World {
         self.recheck_idle(id);
     }
 
+    fn apply_learn(&mut self, item: Item) {
+        match item {
+            Item::Flask(glass) => self.lore.learn_glass(glass),
+            Item::Scarab(stone) => self.lore.learn_stone(stone),
+            _ => {}
+        }
+    }
+
+    fn apply_sleep(&mut self, id: ActorId) {
+        let actor = &mut self.actors[id.index()];
+        actor.behaviour = Behaviour::Slumber;
+        actor.charging = None;
+        actor.waiting = None;
+        actor.last_seen = None;
+        self.recheck_idle(id);
+    }
+
+    fn apply_grow(&mut self, boon: Boon) {
+        self.growth.grow(boon);
+        if let (Boon::Hardier, Some(id)) = (boon, self.player) {
+            let camel = &mut self.actors[id.index()];
+            camel.max_hp += HARDIER_HP;
+            camel.hp += HARDIER_HP;
+        }
+    }
+
     fn apply_swap(&mut self, actor: ActorId, with: ActorId) {
         let (a, b) = (
             self.actors[actor.index()].pos,
@@ -379,6 +436,9 @@ impl World {
         self.explored = CellSet::empty(&self.map);
         if let Some(mycology) = &level.mycology {
             self.mycology = mycology.clone();
+        }
+        if let Some(lore) = level.lore {
+            self.lore = lore;
         }
         match player {
             Some(id) => {

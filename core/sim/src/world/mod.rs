@@ -17,7 +17,8 @@ use crate::energy::{Clock, Cost, Energy, Pace, Stats};
 use crate::gear::Gear;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
-use crate::item::{Effect, Item, Mycology};
+use crate::item::{unknown_name, Effect, Item, Mycology};
+use crate::lore::{Growth, Lore};
 use crate::map::{Map, Terrain};
 use crate::message::MessageLog;
 use crate::rules::Rules;
@@ -252,6 +253,10 @@ pub struct World {
     water: u16,
     /// What the camel wears (rules version 7 on; nothing before).
     gear: Gear,
+    /// What the camel knows of flasks and scarabs (rules version 9 on).
+    lore: Lore,
+    /// How the camel has grown (rules version 9 on).
+    growth: Growth,
 }
 
 impl World {
@@ -279,6 +284,8 @@ impl World {
             kills: 0,
             water: 0,
             gear: Gear::default(),
+            lore: Lore::default(),
+            growth: Growth::default(),
             map,
         }
     }
@@ -444,6 +451,7 @@ impl World {
             pace.sweltering = time.is_hot() && self.is_player(id);
             pace.numb = time.is_cold() && actor.species.is_cold_blooded();
         }
+        pace.laden = self.gear.has_barding() && self.is_player(id);
         pace
     }
 
@@ -506,6 +514,44 @@ impl World {
         self.water
     }
 
+    /// What the camel knows of flasks and scarabs (`Rules::finds`).
+    pub fn lore(&self) -> &Lore {
+        &self.lore
+    }
+
+    /// How the camel has grown (`Rules::finds`).
+    pub fn growth(&self) -> Growth {
+        self.growth
+    }
+
+    /// The name a player sees, without an article: what an unknown find does once the
+    /// camel has learnt it, its look before ("red mushroom", "flask of vision", "date").
+    pub fn item_name(&self, item: Item) -> String {
+        let (mycology, lore) = (&self.mycology, &self.lore);
+        match item {
+            Item::Mushroom(look) if mycology.is_known(look) => {
+                format!("mushroom of {}", mycology.effect(look).name())
+            }
+            Item::Flask(glass) if lore.knows_glass(glass) => {
+                format!("flask of {}", lore.draught(glass).name())
+            }
+            Item::Scarab(stone) if lore.knows_stone(stone) => {
+                format!("scarab of {}", lore.charm(stone).name())
+            }
+            other => unknown_name(other),
+        }
+    }
+
+    /// `item_name` with its article: "a red mushroom", "a flask of vision".
+    pub fn describe_item(&self, item: Item) -> String {
+        crate::text::a(&self.item_name(item))
+    }
+
+    /// `count` of `item` by name: "a date", "3 dates", "2 mushrooms of healing".
+    pub fn counted_items(&self, item: Item, count: u16) -> String {
+        crate::text::counted(&self.item_name(item), count)
+    }
+
     /// The part of the day it is, if the desert has a clock under these rules.
     #[inline]
     pub fn time_of_day(&self) -> Option<TimeOfDay> {
@@ -523,7 +569,12 @@ impl World {
     #[inline]
     pub fn cost_of(&self, id: ActorId, action: &Action) -> u16 {
         let stats = self.actor_at(id).stats();
-        let mut cost = action.cost(&self.map);
+        let mut cost = match *action {
+            Action::Throw { slot, .. } if self.bags.item(slot) == Some(Item::Javelin) => {
+                Cost::Quick
+            }
+            _ => action.cost(&self.map),
+        };
         // Boots: dunes are sand to the camel's feet (one test, false before version 7).
         if self.gear.has_boots() && cost == Cost::Step(Terrain::Dune) && self.is_player(id) {
             cost = Cost::Step(Terrain::Sand);

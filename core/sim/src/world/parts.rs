@@ -11,13 +11,13 @@ use crate::action::Action;
 use crate::bags::Bags;
 use crate::clocks::Clocks;
 use crate::consistency::{Inconsistency, MOST_COUNT};
-use crate::desert::WATERSKIN;
 use crate::energy::{Clock, Energy, Stats};
 use crate::gear::Gear;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
 use crate::level::DEEPEST;
+use crate::lore::{Growth, Lore};
 use crate::map::Map;
 use crate::message::MessageLog;
 use crate::rules::Rules;
@@ -58,6 +58,8 @@ pub(crate) struct WorldParts {
     pub(crate) kills: u32,
     pub(crate) water: u16,
     pub(crate) gear: Gear,
+    pub(crate) lore: Lore,
+    pub(crate) growth: Growth,
 }
 
 /// Everything an actor holds, as `WorldParts` holds it, with what its clock keeps that
@@ -105,6 +107,8 @@ impl World {
             kills,
             water,
             gear,
+            lore,
+            growth,
         } = parts;
         check_rules(rules.ruleset())?;
         map.check()?;
@@ -144,6 +148,8 @@ impl World {
             kills,
             water,
             gear,
+            lore,
+            growth,
         };
         world.check()?;
         for i in 0..world.actors.len() {
@@ -208,7 +214,7 @@ impl World {
     /// and, for an actor still there, only cells of the map (a gone actor's lay on the
     /// level it left).
     fn check_actors(&self) -> Result<(), Inconsistency> {
-        let most_damage = most_damage();
+        let most_damage = most_damage() + self.growth.kick_bonus();
         let on_map = |pos: Pos| self.map.contains(pos);
         for a in &self.actors {
             if a.present && !on_map(a.pos) {
@@ -311,8 +317,9 @@ impl World {
     }
 
     /// The tick can go on counting, the camel has killed no more creatures than there
-    /// have been (each dies once), and its waterskin holds no more than it can (a sip
-    /// more would be lost, not kept).
+    /// have been (each dies once), its waterskin holds no more than it can (a sip more
+    /// would be lost, not kept), and each flask's look and each scarab's stone names a
+    /// kind of its own (two of one kind would leave one never to be learnt).
     fn check_counts(&self) -> Result<(), Inconsistency> {
         if self.tick.0 > MOST_COUNT {
             return Err(Inconsistency::Count);
@@ -320,8 +327,11 @@ impl World {
         if self.kills as usize > self.actors.len() {
             return Err(Inconsistency::Kills);
         }
-        if self.water > WATERSKIN {
+        if self.water > self.growth.waterskin() {
             return Err(Inconsistency::Water);
+        }
+        if !self.lore.is_sound() {
+            return Err(Inconsistency::Lore);
         }
         Ok(())
     }
@@ -380,7 +390,7 @@ fn check_rules(ruleset: Ruleset) -> Result<(), Inconsistency> {
 /// The most damage any blow or missile deals.
 fn most_damage() -> i16 {
     let blows = Species::ALL.map(|s| s.damage().1);
-    let missiles = [Item::Stone, Item::Spear].map(|i| i.thrown_damage().1);
+    let missiles = [Item::Stone, Item::Spear, Item::Javelin].map(|i| i.thrown_damage().1);
     let most = blows.into_iter().chain(missiles).max().unwrap_or(0);
     i16::try_from(most).unwrap_or(i16::MAX)
 }
@@ -388,6 +398,9 @@ fn most_damage() -> i16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::desert::WATERSKIN;
+    use crate::item::{Charm, Draught};
+    use crate::lore::Lore;
     use crate::encoding::testing::{damaged, game, played, refusal};
     use crate::rules::Rules;
     use crate::state::State;
@@ -470,6 +483,13 @@ mod tests {
         assert_eq!(kills, Inconsistency::Kills);
         let water = refused(|w| w.water = WATERSKIN + 1);
         assert_eq!(water, Inconsistency::Water);
+        let deeper = |w: &mut WorldParts| {
+            w.growth.deeper = 1;
+            w.water = WATERSKIN + 1;
+        };
+        assert!(damaged(&game(), |w, _| deeper(w)).is_ok());
+        let twice = refused(|w| w.lore = Lore::new([Draught::Sweet; 3], Charm::ALL));
+        assert_eq!(twice, Inconsistency::Lore);
     }
 
     #[test]

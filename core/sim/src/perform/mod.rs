@@ -2,10 +2,12 @@
 //! sees them. Nothing here takes a draw (every die was rolled while deciding) and nothing
 //! here touches the machine's books (whose turn it is next is the machine's business).
 
+mod finds;
+
 use crate::action::{Action, ActionRecord};
 use crate::command::Slot;
 use crate::decide::{pack_unaware, sleepers_near};
-use crate::desert::{sip_due, TimeOfDay, FRUIT_WATER, WATERSKIN};
+use crate::desert::{sip_due, TimeOfDay, FRUIT_WATER};
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
 use crate::item::{Effect, Item};
@@ -21,6 +23,8 @@ const HASTE_TURNS: u16 = 20;
 const CONFUSION_TURNS: u16 = 10;
 /// Hit points a mushroom of healing gives back.
 const MUSHROOM_HEAL: i16 = 10;
+/// Hit points a flask of sweet water gives back.
+const SWEET_HEAL: i16 = 5;
 /// The camel is told its waterskin runs low when this many sips are left.
 const WATER_LOW: u16 = 4;
 /// The camel gets a hit point back every this many of its turns.
@@ -114,12 +118,10 @@ impl State {
         if !me.is_present() || world.outcome().is_some() {
             return;
         }
-        let water = world.water();
+        let (water, skin) = (world.water(), world.growth().waterskin());
         if beside_water(world, me.pos()) {
-            if water < WATERSKIN {
-                let fill = Change::Fill {
-                    sips: WATERSKIN - water,
-                };
+            if water < skin {
+                let fill = Change::Fill { sips: skin - water };
                 self.change(fill, obs);
                 self.say(Msg::Filled, obs);
             }
@@ -170,6 +172,9 @@ impl State {
             Action::Wear(slot) => self.perform_wear(slot, obs),
             Action::Trample { at } => self.perform_trample(at, obs),
             Action::Swap { with, .. } => self.perform_swap(id, with, obs),
+            Action::Use { slot, to } => self.perform_use(id, slot, to, obs),
+            Action::Grow { slot, boon } => self.perform_grow(slot, boon, obs),
+            Action::TakeOff(item) => self.perform_take_off(item, obs),
         }
     }
 
@@ -362,15 +367,28 @@ impl State {
         };
         self.change(land, obs);
         let hit_species = hit.map(|(t, _)| self.world().actor_at(t).species());
-        self.say(
-            Msg::Thrown {
-                item,
-                hit: hit_species,
-            },
-            obs,
-        );
-        if let Some((target, damage)) = hit.filter(|_| item.is_throwable()) {
-            self.perform_hurt(target, damage, Some(species), obs);
+        let blow = hit.filter(|_| item.is_throwable());
+        match blow {
+            Some((target, damage)) if self.world().rules().thrown_blows_told_as_thrown() => {
+                let target_species = self.world().actor_at(target).species();
+                let struck = Msg::Struck {
+                    item,
+                    target: target_species,
+                    damage,
+                };
+                self.say(struck, obs);
+                self.perform_wound(target, damage, Some(species), false, obs);
+            }
+            _ => {
+                let thrown = Msg::Thrown {
+                    item,
+                    hit: hit_species,
+                };
+                self.say(thrown, obs);
+                if let Some((target, damage)) = blow {
+                    self.perform_hurt(target, damage, Some(species), obs);
+                }
+            }
         }
     }
 
@@ -506,6 +524,19 @@ impl State {
         by: Option<Species>,
         obs: &mut impl Observer,
     ) {
+        self.perform_wound(target, amount, by, true, obs);
+    }
+
+    /// Damage, told as a blow by `by` if `blow` (a missile's is told as the missile's
+    /// own), and death when hit points run out.
+    fn perform_wound(
+        &mut self,
+        target: ActorId,
+        amount: i16,
+        by: Option<Species>,
+        blow: bool,
+        obs: &mut impl Observer,
+    ) {
         let world = self.world();
         let victim = world.actor_at(target).species();
         // What touches the camel it knows of; blows between creatures only if it sees them.
@@ -518,7 +549,7 @@ impl State {
             },
             obs,
         );
-        if let (Some(attacker), true) = (by, told) {
+        if let (Some(attacker), true) = (by, told && blow) {
             self.say(
                 Msg::Hit {
                     attacker,
@@ -530,7 +561,7 @@ impl State {
         }
         let hurt = self.world().actor_at(target);
         if hurt.hp() > 0 {
-            if hurt.behaviour() == Behaviour::Asleep {
+            if matches!(hurt.behaviour(), Behaviour::Asleep | Behaviour::Slumber) {
                 self.perform_wake(target, obs);
             }
             return;
