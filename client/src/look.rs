@@ -206,11 +206,11 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         lines.extend([
             format!("Gear (W to wear, T to take off): a saddle blanket softens every blow by {BLANKET_SOFTENS},"),
             format!("boots make dunes as quick going as sand, and bronze barding softens blows by {BARDING_SOFTENS}"),
-            format!("more but weighs on every step ({}/{} cost).", BARDING_WEIGHS.0, BARDING_WEIGHS.1),
+            format!("more but weighs on everything you do ({}/{} cost).", BARDING_WEIGHS.0, BARDING_WEIGHS.1),
             "Javelins (t) harm less than a spear but fly in half the time. Flasks (drink) and".into(),
             "scarabs (crack) are unknown until used (a): some help, some harm. A desert rose (a)".into(),
             format!("makes you hardier (+{HARDIER_HP} hit points), stronger (kicks +{STRONGER_KICK}) or your waterskin deeper"),
-            format!("(+{DEEPER_SIPS} sips), for good: it lies on depths 3 and 6 only, so choose well."),
+            format!("(+{DEEPER_SIPS} sips), for good: there is one in a crossing, so choose well."),
         ]);
     } else if state.world().rules().gear() {
         lines.push(format!(

@@ -117,7 +117,7 @@ pub struct Pace {
     /// A cold-blooded creature in the cold of the night: everything costs half as much
     /// again (`desert`).
     pub numb: bool,
-    /// The camel in bronze barding: its steps cost a quarter more (`gear`).
+    /// The camel in bronze barding: everything it does costs a quarter more (`gear`).
     pub laden: bool,
 }
 
@@ -144,7 +144,7 @@ impl Pace {
             num *= COLD.0;
             den *= COLD.1;
         }
-        if self.laden && step {
+        if self.laden {
             num *= BARDING_WEIGHS.0;
             den *= BARDING_WEIGHS.1;
         }

@@ -24,8 +24,8 @@ pub enum Item {
     /// A desert rose: crushed, it makes the camel stronger for good in one way it chooses
     /// (rules version 9 on: `growth`).
     Rose,
-    /// Worn, bronze barding softens blows more than a blanket, but the camel's every
-    /// step costs more under its weight (rules version 9 on: `gear`).
+    /// Worn, bronze barding softens blows as a blanket does, and with one, but everything
+    /// the camel does costs more under its weight (rules version 9 on: `gear`).
     Barding,
 }
 
@@ -201,7 +201,7 @@ impl Item {
     pub fn thrown_damage(self) -> (u32, u32) {
         match self {
             Item::Spear => (4, 8),
-            Item::Javelin => (2, 5),
+            Item::Javelin => (1, 4),
             Item::Stone => (1, 3),
             _ => (0, 0),
         }

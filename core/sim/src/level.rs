@@ -108,14 +108,13 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
     }
 }
 
-/// The rare finds, each on one depth a game: a desert rose on depths 3 and 6, bronze
-/// barding on depth 5.
-pub const FINDS_ON: [(Item, u8); 3] = [(Item::Rose, 3), (Item::Barding, 5), (Item::Rose, 6)];
+/// The rare finds, once a game each: bronze barding on depth 4, a desert rose on depth 5.
+pub const FINDS_ON: [(Item, u8); 2] = [(Item::Barding, 4), (Item::Rose, 5)];
 
-/// Javelins on every level, two flasks of random looks, a scarab from depth 2, and the
+/// A javelin on every level, two flasks of random looks, a scarab from depth 2, and the
 /// rare finds of this depth (`FINDS_ON`).
 fn place_finds(spots: &mut Vec<Pos>, depth: u8, rng: &mut Expander) -> Vec<(Pos, Item)> {
-    let mut finds = vec![Item::Javelin, Item::Javelin];
+    let mut finds = vec![Item::Javelin];
     for _ in 0..2 {
         finds.push(Item::Flask(Glass::ALL[rng.below(3) as usize]));
     }

@@ -89,7 +89,7 @@ pub enum Boon {
 }
 
 /// Hit points a rose spent on hardiness adds to the camel's most.
-pub const HARDIER_HP: i16 = 5;
+pub const HARDIER_HP: i16 = 3;
 /// Damage a rose spent on strength adds to each kick.
 pub const STRONGER_KICK: i16 = 1;
 /// Sips a rose spent on a deeper waterskin adds to what it holds.

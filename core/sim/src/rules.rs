@@ -321,7 +321,7 @@ impl Rules {
     /// lighter spear thrown in half the time), flasks and scarabs known only once used
     /// (`lore`), a rare desert rose that makes the camel stronger in the one way it
     /// chooses (`Command::Grow`), and bronze barding that softens blows but weighs on
-    /// every step; gear can be taken off (`Command::TakeOff`). Before, none of these
+    /// everything the camel does; gear can be taken off (`Command::TakeOff`). Before, none of these
     /// existed and gear once worn stayed on.
     #[inline]
     pub fn finds(&self) -> bool {

@@ -399,9 +399,9 @@ fn most_damage() -> i16 {
 mod tests {
     use super::*;
     use crate::desert::WATERSKIN;
+    use crate::encoding::testing::{damaged, game, played, refusal};
     use crate::item::{Charm, Draught};
     use crate::lore::Lore;
-    use crate::encoding::testing::{damaged, game, played, refusal};
     use crate::rules::Rules;
     use crate::state::State;
     use crate::tape::TimeModel;
