@@ -7,7 +7,7 @@ use crate::command::{Command, Slot};
 use crate::decide::{is_hostile, is_provoked};
 use crate::drive::{Game, LiveTape};
 use crate::geometry::{Direction, Pos};
-use crate::item::{Effect, Item};
+use crate::item::{Draught, Effect, Item};
 use crate::lore::Boon;
 use crate::map::Terrain;
 use crate::path::first_step;
@@ -177,6 +177,26 @@ impl Bot {
             let unknown = |i: Item| matches!(i, Item::Mushroom(l) if !mycology.is_known(l));
             if let Some(slot) = slot_of(&unknown) {
                 wishes.push(Command::Eat(slot));
+            }
+        }
+        // Curiosity, too, for flasks and scarabs; a draw only when it carries one, so that
+        // the bot plays the versions before them as it always did.
+        let lore = world.lore();
+        let unknown_find = |i: Item| match i {
+            Item::Flask(glass) => !lore.knows_glass(glass),
+            Item::Scarab(stone) => !lore.knows_stone(stone),
+            _ => false,
+        };
+        if let Some(slot) = slot_of(&unknown_find) {
+            if hp * 10 > max_hp * 7 && !threatened(state, pos) && self.dice.one_in(8) {
+                wishes.push(Command::Use(slot));
+            }
+        }
+        // Sweet water, once known, when the skin runs low.
+        let sweet = |i: Item| matches!(i, Item::Flask(g) if lore.knows_glass(g) && lore.draught(g) == Draught::Sweet);
+        if world.water() <= THIRSTY {
+            if let Some(slot) = slot_of(&sweet) {
+                wishes.push(Command::Use(slot));
             }
         }
         if self.dice.one_in(150) && !bags.is_empty() {
