@@ -279,3 +279,10 @@ fn the_version_7_goldens_play_its_new_rules() {
 fn the_version_8_goldens_play_its_new_rules() {
     assert_goldens_say(8, &["Tamed"]);
 }
+
+/// The version-9 goldens use its finds: a flask drunk and a scarab cracked, a desert rose
+/// crushed, and a missile's blow told as the missile's.
+#[test]
+fn the_version_9_goldens_play_its_new_rules() {
+    assert_goldens_say(9, &["Drank", "Cracked", "Grew", "Struck"]);
+}
