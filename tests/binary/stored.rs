@@ -370,7 +370,9 @@ fn crafted_snapshot(state: &[u8]) -> Vec<u8> {
 /// them from the log, and plays on; never a panic, a hang, or a game lost.
 #[test]
 fn crafted_snapshots_are_skipped_and_rebuilt_never_trusted_blindly() {
-    let (_root, dir) = one_game(800);
+    // Its last snapshot is on the level the game ends on: a change to a level the camel
+    // leaves after it would be forgotten with the level, and loading could not tell.
+    let (_root, dir) = one_game(700);
     let (key, original, state) = {
         let db = raw_sled(&dir);
         let tree = db.open_tree("game/1/snapshots").unwrap();
