@@ -60,6 +60,9 @@ fn ground(world: &World, pos: Pos) -> String {
         }
         Terrain::Water => return "Water: too deep to wade; you see across it.".into(),
         Terrain::DoorClosed => return "A closed door: open it (o) to pass or see through.".into(),
+        Terrain::DoorLocked => {
+            return "A locked door: a key found on this level opens it (walk into it or o).".into()
+        }
         Terrain::DoorOpen => "An open door",
         Terrain::Stairs => "Stairs down (>)",
         Terrain::Oasis => "The oasis: reach it and the crossing is won",
@@ -109,6 +112,9 @@ fn creature(state: &State, actor: &Actor) -> String {
 /// What a creature is about, as far as its state tells.
 fn doing(world: &World, actor: &Actor, turns: u32) -> String {
     let species = actor.species();
+    if actor.behaviour() == Behaviour::Asleep && species == Species::SpiderEgg {
+        return "dormant; come close and it stirs, and hatches".into();
+    }
     if actor.behaviour() == Behaviour::Asleep {
         return "asleep; the nearer you pass, the likelier it wakes".into();
     }
@@ -216,6 +222,17 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             format!("A date thrown to a jackal (t) wins it over one time in {TAMING_ODDS}; you keep one ally"),
             "at a time, drawn on a green tile. It keeps near you, bites what comes for you, and".into(),
             "follows you down the stairs from beside you. Walk into it to change places.".into(),
+        ]);
+    }
+    if state.world().rules().places() {
+        lines.extend([
+            "From depth 2 the desert holds places. A ruin's cache lies behind a locked door: its"
+                .into(),
+            "key lies elsewhere on the level, often beside a sleeper; walk into the door with it."
+                .into(),
+            "A flooded oasis gives water and fruit, and draws cobras and sandworms. A nest of"
+                .into(),
+            "dormant spider eggs guards a prize: come close and they hatch.".into(),
         ]);
     }
     lines

@@ -92,7 +92,7 @@ impl BenchScreen {
 /// A generated level with `count` wandering snakes, spiders and elephants on its free
 /// cells, spread over the whole map.
 fn crowd(count: usize) -> anyhow::Result<Scenario> {
-    let level = generate(0x5a9d_91a5, 1, Bestiary::Desert, false);
+    let level = generate(0x5a9d_91a5, 1, Bestiary::Desert, false, false);
     let map = &level.map;
     let mut text = String::new();
     for y in 0..map.height() as i16 {

@@ -123,6 +123,8 @@ enum Sym {
     Stone,
     Spear,
     Gear,
+    DoorLocked,
+    Key,
 }
 
 /// The atlas's glyphs, indexed by `Sym`.
@@ -153,6 +155,8 @@ pub const GLYPHS: &[Glyph] = &[
     thing('*'),    // stone
     thing('/'),    // spear
     thing('['),    // gear
+    thing('+'),    // locked door
+    thing('-'),    // key
 ];
 
 const fn ground(c: char) -> Glyph {
@@ -203,6 +207,8 @@ fn terrain_look(terrain: Terrain) -> (Sym, Color, Color) {
         Terrain::DoorOpen => (Sym::DoorOpen, rgb(0xe0a050), rgb(0x2e2418)),
         Terrain::Stairs => (Sym::Stairs, rgb(0xffffff), rgb(0x5a4a78)),
         Terrain::Oasis => (Sym::Oasis, rgb(0xa8ffc0), rgb(0x1f6a48)),
+        // Iron-grey on rust, apart from a wooden door's amber.
+        Terrain::DoorLocked => (Sym::DoorLocked, rgb(0xd8dce8), rgb(0x6a2418)),
     }
 }
 
@@ -270,6 +276,7 @@ fn item_look(item: Item) -> (Sym, Color) {
         Item::Spear => (Sym::Spear, rgb(0xe8e8f0)),
         Item::Blanket => (Sym::Gear, rgb(0xff5a5a)),
         Item::Boots => (Sym::Gear, rgb(0xc89060)),
+        Item::Key => (Sym::Key, rgb(0xffd700)),
     }
 }
 
@@ -284,6 +291,7 @@ pub fn legend() -> Vec<(char, Color, &'static str)> {
         (Terrain::Water, "water (fill skin)"),
         (Terrain::DoorClosed, "closed door"),
         (Terrain::DoorOpen, "open door"),
+        (Terrain::DoorLocked, "locked door (key)"),
         (Terrain::Stairs, "stairs down"),
         (Terrain::Oasis, "the oasis"),
     ]
@@ -301,6 +309,7 @@ pub fn legend() -> Vec<(char, Color, &'static str)> {
         (Item::Stone, "stone"),
         (Item::Spear, "spear"),
         (Item::Blanket, "blanket, boots (wear)"),
+        (Item::Key, "key (opens a lock)"),
     ]
     .map(|(item, name)| {
         let (sym, color) = item_look(item);
@@ -536,7 +545,7 @@ mod tests {
     #[test]
     fn the_legend_names_every_terrain_creature_and_item_glyph() {
         let legend = legend();
-        assert_eq!(legend.len(), 9 + Species::ALL.len() + 5);
+        assert_eq!(legend.len(), 10 + Species::ALL.len() + 6);
         for (sym, c) in [(Sym::Jackal, 'j'), (Sym::Cactus, 'Ψ'), (Sym::Spear, '/')] {
             assert!(legend.iter().any(|&(g, _, _)| g == c), "{sym:?}");
         }
@@ -544,6 +553,6 @@ mod tests {
 
     #[test]
     fn every_symbol_has_a_glyph() {
-        assert_eq!(GLYPHS.len(), Sym::Gear as usize + 1);
+        assert_eq!(GLYPHS.len(), Sym::Key as usize + 1);
     }
 }

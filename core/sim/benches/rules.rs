@@ -11,7 +11,7 @@ use sandglass_sim::HUNT_REACH;
 
 fn levels() -> Vec<Level> {
     (1..=8)
-        .map(|seed| generate(seed, 4, Bestiary::Desert, false))
+        .map(|seed| generate(seed, 4, Bestiary::Desert, false, false))
         .collect()
 }
 

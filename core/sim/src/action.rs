@@ -85,6 +85,12 @@ pub enum Action {
         with: ActorId,
         to: Pos,
     },
+    /// The camel opens the locked door at `at` with the key in `key`, which is used up
+    /// (rules version 9 on).
+    Unlock {
+        at: Pos,
+        key: Slot,
+    },
 }
 
 impl Action {
@@ -129,6 +135,7 @@ impl Action {
             Action::Wear(_) => "wear",
             Action::Trample { .. } => "trample",
             Action::Swap { .. } => "swap",
+            Action::Unlock { .. } => "unlock",
         }
     }
 
@@ -148,6 +155,7 @@ impl Action {
             Action::Step { to } | Action::Charge { to, .. } | Action::LayEgg { at: to } => Some(to),
             Action::Swap { to, .. } => Some(to),
             Action::Open(at) | Action::Close(at) | Action::Trample { at } => Some(at),
+            Action::Unlock { at, .. } => Some(at),
             Action::Throw { lands, .. } => Some(lands),
             _ => None,
         }

@@ -13,6 +13,8 @@ pub enum Item {
     Blanket,
     /// Worn, dunes cost no more than sand (rules version 7 on: `gear`).
     Boots,
+    /// Opens a locked door, and is used up doing it (rules version 9 on: `places`).
+    Key,
 }
 
 /// How an unidentified mushroom looks. Which look has which effect is drawn per game.
@@ -119,6 +121,7 @@ impl Item {
             Item::Spear => "spear",
             Item::Blanket => "saddle blanket",
             Item::Boots => "pair of boots",
+            Item::Key => "key",
         }
     }
 
@@ -130,6 +133,7 @@ impl Item {
             Item::Stone => '*',
             Item::Spear => '/',
             Item::Blanket | Item::Boots => '[',
+            Item::Key => '-',
         }
     }
 }

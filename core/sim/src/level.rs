@@ -12,6 +12,7 @@ use crate::gear::FOUND_ON;
 use crate::geometry::{Direction, Pos};
 use crate::item::{Effect, Item, Look, Mycology};
 use crate::map::{Map, Terrain};
+use crate::places::lay_places;
 use crate::rng::Expander;
 use crate::species::{Behaviour, Sleep, Species};
 
@@ -30,11 +31,13 @@ pub struct Level {
     pub mycology: Option<Mycology>,
 }
 
-/// Makes level `depth` from `seed`, its creatures from `bestiary`, and the camel's gear
-/// where it lies (`gear::FOUND_ON`) if the rules have `gear`. Every level is
-/// connected: the stairs (or the oasis) and everything placed can be reached from the
-/// start, through doors if need be.
-pub fn generate(seed: u64, depth: u8, bestiary: Bestiary, gear: bool) -> Level {
+/// Makes level `depth` from `seed`, its creatures from `bestiary`, the camel's gear
+/// where it lies (`gear::FOUND_ON`) if the rules have `gear`, and its special places
+/// (`places`) if the rules have them. Every level is connected: the stairs (or the
+/// oasis) and everything placed can be reached from the start, through doors if need
+/// be; what lies in a locked cache, through its door once the key (which can be reached
+/// without it) opens it.
+pub fn generate(seed: u64, depth: u8, bestiary: Bestiary, gear: bool, places: bool) -> Level {
     let mut rng = Expander::new(seed);
     let mut map = Map::filled(Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT, Terrain::Sand);
     lay_ground(&mut map, &mut rng);
@@ -57,14 +60,19 @@ pub fn generate(seed: u64, depth: u8, bestiary: Bestiary, gear: bool) -> Level {
     if bestiary.has_sleepers() {
         put_to_sleep(&mut creatures, &mut rng);
     }
-    Level {
+    let mut level = Level {
         depth,
         map,
         start,
         items,
         creatures,
         mycology,
+    };
+    // After every other draw, for the same reason.
+    if places {
+        lay_places(&mut level, &mut rng);
     }
+    level
 }
 
 fn random_cell(map: &Map, rng: &mut Expander) -> Pos {
@@ -300,8 +308,9 @@ fn build_ruin(map: &mut Map, rng: &mut Expander) {
     map.set_terrain(door, kind);
 }
 
-/// Cells reachable from `start` on foot (doors can be opened), nearest first.
-fn reachable_from(map: &Map, start: Pos) -> Vec<Pos> {
+/// Cells reachable from `start` on foot (doors can be opened, locked ones only with a
+/// key: not here), nearest first.
+pub(crate) fn reachable_from(map: &Map, start: Pos) -> Vec<Pos> {
     let mut seen = vec![false; usize::from(map.width()) * usize::from(map.height())];
     let index = |p: Pos| p.y as usize * usize::from(map.width()) + p.x as usize;
     let mut order = vec![];
@@ -361,8 +370,8 @@ mod tests {
         let mut asleep = [0; 2];
         for seed in 0..50 {
             let (cobras, burrows) = (
-                generate(seed, 4, Bestiary::Cobras, false),
-                generate(seed, 4, Bestiary::Burrows, false),
+                generate(seed, 4, Bestiary::Cobras, false, false),
+                generate(seed, 4, Bestiary::Burrows, false, false),
             );
             assert_eq!(cobras.map, burrows.map);
             assert!(cobras
@@ -381,43 +390,108 @@ mod tests {
         assert!(asleep[0] > 100 && asleep[1] > 100, "{asleep:?}");
     }
 
+    /// The stairs, every creature and every item can be reached from the start, doors
+    /// opened; with places, without opening a locked door (keys included), but for what
+    /// lies in a cache, which its door reaches.
     #[test]
     fn every_level_is_connected() {
-        for seed in 0..200u64 {
+        for places in [false, true] {
+            for seed in 0..200u64 {
+                for depth in 1..=DEEPEST {
+                    let level = generate(seed, depth, Bestiary::Herds, true, places);
+                    let at = format!("seed {seed} depth {depth} places {places}");
+                    let reach = reachable_from(&level.map, level.start);
+                    let goal = if depth == DEEPEST {
+                        Terrain::Oasis
+                    } else {
+                        Terrain::Stairs
+                    };
+                    assert!(
+                        reach.iter().any(|&p| level.map.terrain(p) == goal),
+                        "{at}: goal unreachable"
+                    );
+                    for &(_, pos, _) in &level.creatures {
+                        assert!(reach.contains(&pos), "{at}: creature at {pos:?}");
+                    }
+                    let doors = level
+                        .map
+                        .cells()
+                        .filter(|&p| level.map.terrain(p) == Terrain::DoorLocked);
+                    let behind: Vec<Pos> = doors
+                        .flat_map(|door| {
+                            let through = reachable_from(&level.map, door);
+                            assert!(through.contains(&level.start), "{at}: door {door:?}");
+                            through
+                        })
+                        .collect();
+                    for &(pos, item) in &level.items {
+                        let found =
+                            reach.contains(&pos) || (item != Item::Key && behind.contains(&pos));
+                        assert!(found, "{at}: {item:?} at {pos:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rules without places make every level as it was before places came, byte for
+    /// byte: the digest of many levels of every bestiary, with and without gear, made by
+    /// the generator as it stood then.
+    #[test]
+    fn levels_without_places_are_as_they_always_were() {
+        let mut digests: Vec<u8> = vec![];
+        let bestiaries = [
+            Bestiary::Desert,
+            Bestiary::Cobras,
+            Bestiary::Burrows,
+            Bestiary::Herds,
+        ];
+        for bestiary in bestiaries {
+            for gear in [false, true] {
+                for seed in 0..40u64 {
+                    for depth in 1..=DEEPEST {
+                        let level = generate(seed, depth, bestiary, gear, false);
+                        let config = bincode::config::standard();
+                        let bytes = bincode::serde::encode_to_vec(&level, config).unwrap();
+                        digests.extend(xxhash_rust::xxh3::xxh3_64(&bytes).to_le_bytes());
+                    }
+                }
+            }
+        }
+        assert_eq!(xxhash_rust::xxh3::xxh3_64(&digests), 0x874e_2379_aba7_976c);
+    }
+
+    /// Places are laid after every other draw: a level with them is the level without,
+    /// with the places laid over it.
+    #[test]
+    fn places_change_nothing_they_do_not_cover() {
+        for seed in 0..50u64 {
             for depth in 1..=DEEPEST {
-                let level = generate(seed, depth, Bestiary::Herds, true);
-                let reach = reachable_from(&level.map, level.start);
-                let goal = if depth == DEEPEST {
-                    Terrain::Oasis
-                } else {
-                    Terrain::Stairs
-                };
-                assert!(
-                    reach.iter().any(|&p| level.map.terrain(p) == goal),
-                    "seed {seed} depth {depth}: goal unreachable"
-                );
-                for &(_, at, _) in &level.creatures {
-                    assert!(reach.contains(&at));
-                }
-                for &(at, _) in &level.items {
-                    assert!(reach.contains(&at));
-                }
+                let plain = generate(seed, depth, Bestiary::Herds, true, false);
+                let with = generate(seed, depth, Bestiary::Herds, true, true);
+                assert_eq!(with.start, plain.start);
+                assert_eq!(with.mycology, plain.mycology);
+                assert_eq!(with.items[..plain.items.len()], plain.items[..]);
+                assert_eq!(with.creatures[..plain.creatures.len()], plain.creatures[..]);
             }
         }
     }
 
     #[test]
     fn same_seed_same_level() {
-        assert_eq!(generate(9, 2, DESERT, false), generate(9, 2, DESERT, false));
+        assert_eq!(
+            generate(9, 2, DESERT, false, false),
+            generate(9, 2, DESERT, false, false)
+        );
         assert_ne!(
-            generate(9, 2, DESERT, false).map,
-            generate(10, 2, DESERT, false).map
+            generate(9, 2, DESERT, false, false).map,
+            generate(10, 2, DESERT, false, false).map
         );
     }
 
     #[test]
     fn mycology_only_on_the_first_level() {
-        assert!(generate(1, 1, DESERT, false).mycology.is_some());
-        assert!(generate(1, 2, DESERT, false).mycology.is_none());
+        assert!(generate(1, 1, DESERT, false, false).mycology.is_some());
+        assert!(generate(1, 2, DESERT, false, false).mycology.is_none());
     }
 }

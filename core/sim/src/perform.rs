@@ -170,6 +170,7 @@ impl State {
             Action::Wear(slot) => self.perform_wear(slot, obs),
             Action::Trample { at } => self.perform_trample(at, obs),
             Action::Swap { with, .. } => self.perform_swap(id, with, obs),
+            Action::Unlock { at, key } => self.perform_unlock(at, key, obs),
         }
     }
 
@@ -377,6 +378,13 @@ impl State {
     fn perform_door(&mut self, at: Pos, open: bool, obs: &mut impl Observer) {
         self.change(Change::Door { at, open }, obs);
         self.say(if open { Msg::Opened } else { Msg::Closed }, obs);
+    }
+
+    /// The key stays in the lock: it leaves the bags, and the door opens for good.
+    fn perform_unlock(&mut self, at: Pos, key: Slot, obs: &mut impl Observer) {
+        self.change(Change::Consume { slot: key }, obs);
+        self.change(Change::Door { at, open: true }, obs);
+        self.say(Msg::Unlocked, obs);
     }
 
     fn perform_quit(&mut self, obs: &mut impl Observer) {

@@ -25,7 +25,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 7] = [2, 3, 4, 5, 6, 7, 8];
+pub const KEPT: [u16; 8] = [2, 3, 4, 5, 6, 7, 8, 9];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -123,6 +123,7 @@ struct Switches {
     gear: bool,
     hunters_step_only_onto_free_cells: bool,
     allies: bool,
+    places: bool,
     bestiary: Bestiary,
 }
 
@@ -137,6 +138,7 @@ const fn switches(version: RulesVersion) -> Switches {
         gear: false,
         hunters_step_only_onto_free_cells: false,
         allies: false,
+        places: false,
         bestiary: Bestiary::Desert,
     };
     const V3: Switches = Switches {
@@ -167,6 +169,7 @@ const fn switches(version: RulesVersion) -> Switches {
         allies: true,
         ..V7
     };
+    const V9: Switches = Switches { places: true, ..V8 };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -174,7 +177,8 @@ const fn switches(version: RulesVersion) -> Switches {
         5 => V5,
         6 => V6,
         7 => V7,
-        _ => V8,
+        8 => V8,
+        _ => V9,
     }
 }
 
@@ -306,6 +310,15 @@ impl Rules {
     pub fn allies(&self) -> bool {
         self.switches.allies
     }
+
+    /// Introduced in 9: from depth 2 a level holds one or two special places
+    /// (`places`): a ruin whose locked cache opens with a key lying elsewhere on the
+    /// level, a flooded oasis where water and fruit draw creatures, a nest of spider
+    /// eggs around a prize. Before, every level was open desert with a few plain ruins.
+    #[inline]
+    pub fn places(&self) -> bool {
+        self.switches.places
+    }
 }
 
 #[cfg(test)]
@@ -351,19 +364,23 @@ mod tests {
                 rules.gear(),
                 rules.hunters_step_only_onto_free_cells(),
                 rules.allies(),
+                rules.places(),
             ]
         };
-        assert_eq!(on(2), [false, false, false, false, false, false, false]);
-        assert_eq!(on(3), [true, true, false, false, false, false, false]);
-        assert_eq!(on(4), [true, true, true, false, false, false, false]);
-        assert_eq!(on(5), [true, true, true, false, false, false, false]);
-        assert_eq!(on(6), [true, true, true, true, false, false, false]);
-        assert_eq!(on(7), [true, true, true, true, true, false, false]);
-        assert_eq!(on(8), [true, true, true, true, true, true, true]);
+        let (t, f) = (true, false);
+        assert_eq!(on(2), [f, f, f, f, f, f, f, f]);
+        assert_eq!(on(3), [t, t, f, f, f, f, f, f]);
+        assert_eq!(on(4), [t, t, t, f, f, f, f, f]);
+        assert_eq!(on(5), [t, t, t, f, f, f, f, f]);
+        assert_eq!(on(6), [t, t, t, t, f, f, f, f]);
+        assert_eq!(on(7), [t, t, t, t, t, f, f, f]);
+        assert_eq!(on(8), [t, t, t, t, t, t, t, f]);
+        assert_eq!(on(9), [t, t, t, t, t, t, t, t]);
         let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
         assert_eq!(bestiary(4), Bestiary::Desert);
         assert_eq!(bestiary(5), Bestiary::Cobras);
         assert_eq!(bestiary(6), Bestiary::Burrows);
         assert_eq!(bestiary(7), Bestiary::Herds);
+        assert_eq!(bestiary(9), Bestiary::Herds);
     }
 }

@@ -23,6 +23,7 @@ mod allies;
 mod desert;
 mod gear;
 mod herds;
+mod places;
 mod sleep;
 
 fn scenario(toml: &str) -> (State, u64) {

@@ -188,7 +188,10 @@ impl State {
         };
         self.books.draws.clear();
         let rules = self.world.rules();
-        self.enter(generate(seed, depth, rules.bestiary(), rules.gear()), obs);
+        self.enter(
+            generate(seed, depth, rules.bestiary(), rules.gear(), rules.places()),
+            obs,
+        );
         ControlFlow::Continue(())
     }
 

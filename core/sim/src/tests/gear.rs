@@ -100,7 +100,7 @@ fn gear_lies_on_its_depth_under_version_7_only() {
     for seed in 0..20 {
         for depth in 1..=8 {
             let gear = |with| {
-                let level = generate(seed, depth, Bestiary::Herds, with);
+                let level = generate(seed, depth, Bestiary::Herds, with, false);
                 let items = level.items.into_iter().map(|(_, item)| item);
                 items.filter(|i| i.is_wearable()).collect::<Vec<_>>()
             };

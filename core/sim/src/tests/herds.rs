@@ -120,10 +120,10 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
     }
     for seed in 0..50 {
         assert_eq!(
-            generate(seed, 3, Bestiary::Burrows, false),
-            generate(seed, 3, Bestiary::Herds, false)
+            generate(seed, 3, Bestiary::Burrows, false, false),
+            generate(seed, 3, Bestiary::Herds, false, false)
         );
-        let level = generate(seed, 7, Bestiary::Herds, true);
+        let level = generate(seed, 7, Bestiary::Herds, true, false);
         let pack: Vec<Pos> = level
             .creatures
             .iter()
