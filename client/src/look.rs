@@ -416,7 +416,11 @@ mod tests {
         let asleep = |s: &State| {
             let w = s.world();
             w.actors()
-                .find(|&(id, a)| a.behaviour() == Behaviour::Asleep && w.sees_actor(id))
+                .find(|&(id, a)| {
+                    // A nest's egg is dormant rather than asleep: its own test below.
+                    let egg = a.species() == Species::SpiderEgg;
+                    a.behaviour() == Behaviour::Asleep && !egg && w.sees_actor(id)
+                })
                 .map(|(_, a)| a.pos())
         };
         let (state, at) = first_game_with(asleep);
@@ -432,5 +436,35 @@ mod tests {
         let lines = describe(&state, at);
         assert!(!lines.join(" ").contains("sandworm"), "{lines:?}");
         assert_eq!(lines.len(), 1, "the ground alone: {lines:?}");
+    }
+
+    /// A cache's locked door says a key opens it, and a nest's egg that it lies dormant.
+    #[test]
+    fn a_locked_door_and_a_dormant_egg_say_what_they_are() {
+        let locked = |s: &State| {
+            let w = s.world();
+            let map = w.map();
+            map.cells()
+                .find(|&p| map.terrain(p) == Terrain::DoorLocked && w.sees(p))
+        };
+        let (state, at) = first_game_with(locked);
+        let lines = describe(&state, at).join(" ");
+        assert!(
+            lines.contains("locked door") && lines.contains("key"),
+            "{lines}"
+        );
+        let dormant = |s: &State| {
+            let w = s.world();
+            w.actors()
+                .find(|&(id, a)| {
+                    a.species() == Species::SpiderEgg
+                        && a.behaviour() == Behaviour::Asleep
+                        && w.sees_actor(id)
+                })
+                .map(|(_, a)| a.pos())
+        };
+        let (state, at) = first_game_with(dormant);
+        let lines = describe(&state, at).join(" ");
+        assert!(lines.contains("dormant"), "{lines}");
     }
 }

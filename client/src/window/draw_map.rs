@@ -156,7 +156,7 @@ pub const GLYPHS: &[Glyph] = &[
     thing('/'),    // spear
     thing('['),    // gear
     thing('+'),    // locked door
-    thing('-'),    // key
+    thing('⊸'),    // key: a bow and a blade
 ];
 
 const fn ground(c: char) -> Glyph {
