@@ -59,11 +59,11 @@ impl Place {
     }
 }
 
-/// What a cache holds.
+/// What a cache holds, with a mushroom of a drawn look.
 const STASH: [Item; 3] = [Item::Spear, Item::Date, Item::Date];
 
-/// How many eggs a nest holds, at least and at most: each hatches a spider on every free
-/// cell around it, so four eggs make a dozen spiders.
+/// How many eggs a nest holds, at least and at most. Each hatches a spider on every free
+/// cell around it: a few eggs are a brood the camel can fight, more would bury it.
 const EGGS: (u32, u32) = (3, 5);
 
 /// Lays one place, or one time in three two of different kinds, on a level from
@@ -76,10 +76,10 @@ pub(crate) fn lay_places(level: &mut Level, rng: &mut Expander) {
     rng.shuffle(&mut kinds);
     let count = if rng.one_in(3) { 2 } else { 1 };
     let mut laid: Vec<Area> = vec![];
+    let (width, height) = (level.map.width() as i16, level.map.height() as i16);
     for &place in &kinds[..count] {
         let (w, h) = place.size();
         for _ in 0..TRIES {
-            let (width, height) = (level.map.width() as i16, level.map.height() as i16);
             let area = Area {
                 x: rng.below((width - w) as u32) as i16,
                 y: rng.below((height - h) as u32) as i16,
@@ -288,7 +288,7 @@ fn lay_nest(level: &mut Level, area: Area, rng: &mut Expander) -> bool {
 
 /// Whether the stairs, every creature, every key and every item outside a cache can be
 /// reached from the start without a key, and every item in a cache through its door.
-pub(crate) fn is_connected(level: &Level) -> bool {
+fn is_connected(level: &Level) -> bool {
     let map = &level.map;
     let reach = |from: Pos| {
         let mut cells = CellSet::empty(map);
