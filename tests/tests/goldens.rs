@@ -279,3 +279,9 @@ fn the_version_7_goldens_play_its_new_rules() {
 fn the_version_8_goldens_play_its_new_rules() {
     assert_goldens_say(8, &["Tamed"]);
 }
+
+/// The version-9 goldens open a cache: the camel finds a key and unlocks a ruin's door.
+#[test]
+fn the_version_9_goldens_play_its_new_rules() {
+    assert_goldens_say(9, &["Unlocked"]);
+}
