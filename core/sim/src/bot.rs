@@ -222,8 +222,8 @@ enum Goal {
 
 /// The first step of a cheapest walk through remembered cells to the `goal`, or to the
 /// nearest cell never seen when the goal is not known yet. Closed doors count as
-/// walkable, and locked ones while it carries a key: the bot opens them. Creatures move; only those seen next to the camel are
-/// in the way.
+/// walkable, and locked ones while it carries a key: the bot opens them. Creatures move;
+/// only those seen next to the camel are in the way.
 fn route(state: &State, from: Pos, goal: Goal) -> Option<Direction> {
     let world = state.world();
     let map = world.map();

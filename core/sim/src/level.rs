@@ -464,7 +464,7 @@ mod tests {
     /// Places are laid after every other draw: a level with them is the level without,
     /// with the places laid over it.
     #[test]
-    fn places_change_nothing_they_do_not_cover() {
+    fn places_are_laid_over_the_level_without_them() {
         for seed in 0..50u64 {
             for depth in 1..=DEEPEST {
                 let plain = generate(seed, depth, Bestiary::Herds, true, false);
