@@ -160,20 +160,21 @@ impl Running {
 }
 
 /// The first command of a cheapest walk, through cells the camel remembers, to the
-/// nearest cell `is_goal` accepts: a step, or opening the closed door in the way.
+/// nearest cell `is_goal` accepts: a step, or opening the door in the way (a locked one
+/// only with a key: `World::opens`).
 fn walk(state: &State, from: Pos, is_goal: impl Fn(Pos) -> bool) -> Option<Command> {
     let world = state.world();
     let map = world.map();
     let may_enter = |p: Pos| {
         let terrain = map.terrain(p);
-        let open = terrain.is_passable() || terrain == Terrain::DoorClosed;
+        let open = terrain.is_passable() || world.opens(terrain);
         // A creature in view is in the way; one out of view the camel cannot know of.
         let blocked = map.occupant(p).is_some_and(|id| world.sees_actor(id));
         world.remembers(p) && open && !blocked
     };
     let (dir, _) = first_step(map, from, u32::MAX, is_goal, may_enter)?;
     let next = from.step(dir);
-    Some(if map.terrain(next) == Terrain::DoorClosed {
+    Some(if world.opens(map.terrain(next)) {
         Command::Open(dir)
     } else {
         Command::Move(dir)

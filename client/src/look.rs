@@ -61,6 +61,9 @@ fn ground(world: &World, pos: Pos) -> String {
         }
         Terrain::Water => return "Water: too deep to wade; you see across it.".into(),
         Terrain::DoorClosed => return "A closed door: open it (o) to pass or see through.".into(),
+        Terrain::DoorLocked => {
+            return "A locked door: a key found on this level opens it (walk into it or o).".into()
+        }
         Terrain::DoorOpen => "An open door",
         Terrain::Stairs => "Stairs down (>)",
         Terrain::Oasis => "The oasis: reach it and the crossing is won",
@@ -110,6 +113,9 @@ fn creature(state: &State, actor: &Actor) -> String {
 /// What a creature is about, as far as its state tells.
 fn doing(world: &World, actor: &Actor, turns: u32) -> String {
     let species = actor.species();
+    if actor.behaviour() == Behaviour::Asleep && species == Species::SpiderEgg {
+        return "dormant; come close and it stirs, and hatches".into();
+    }
     if actor.behaviour() == Behaviour::Asleep {
         return "asleep; the nearer you pass, the likelier it wakes".into();
     }
@@ -231,6 +237,17 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             format!("A date thrown to a jackal (t) wins it over one time in {TAMING_ODDS}; you keep one ally"),
             "at a time, drawn on a green tile. It keeps near you, bites what comes for you, and".into(),
             "follows you down the stairs from beside you. Walk into it to change places.".into(),
+        ]);
+    }
+    if state.world().rules().places() {
+        lines.extend([
+            "From depth 2 the desert holds places. A ruin's cache lies behind a locked door: its"
+                .into(),
+            "key lies elsewhere on the level, often beside a sleeper; walk into the door with it."
+                .into(),
+            "A flooded oasis gives water and fruit, and draws cobras and sandworms. A nest of"
+                .into(),
+            "dormant spider eggs guards a prize: come close and they hatch.".into(),
         ]);
     }
     lines
@@ -414,7 +431,11 @@ mod tests {
         let asleep = |s: &State| {
             let w = s.world();
             w.actors()
-                .find(|&(id, a)| a.behaviour() == Behaviour::Asleep && w.sees_actor(id))
+                .find(|&(id, a)| {
+                    // A nest's egg is dormant rather than asleep: its own test below.
+                    let egg = a.species() == Species::SpiderEgg;
+                    a.behaviour() == Behaviour::Asleep && !egg && w.sees_actor(id)
+                })
                 .map(|(_, a)| a.pos())
         };
         let (state, at) = first_game_with(asleep);
@@ -430,5 +451,35 @@ mod tests {
         let lines = describe(&state, at);
         assert!(!lines.join(" ").contains("sandworm"), "{lines:?}");
         assert_eq!(lines.len(), 1, "the ground alone: {lines:?}");
+    }
+
+    /// A cache's locked door says a key opens it, and a nest's egg that it lies dormant.
+    #[test]
+    fn a_locked_door_and_a_dormant_egg_say_what_they_are() {
+        let locked = |s: &State| {
+            let w = s.world();
+            let map = w.map();
+            map.cells()
+                .find(|&p| map.terrain(p) == Terrain::DoorLocked && w.sees(p))
+        };
+        let (state, at) = first_game_with(locked);
+        let lines = describe(&state, at).join(" ");
+        assert!(
+            lines.contains("locked door") && lines.contains("key"),
+            "{lines}"
+        );
+        let dormant = |s: &State| {
+            let w = s.world();
+            w.actors()
+                .find(|&(id, a)| {
+                    a.species() == Species::SpiderEgg
+                        && a.behaviour() == Behaviour::Asleep
+                        && w.sees_actor(id)
+                })
+                .map(|(_, a)| a.pos())
+        };
+        let (state, at) = first_game_with(dormant);
+        let lines = describe(&state, at).join(" ");
+        assert!(lines.contains("dormant"), "{lines}");
     }
 }

@@ -280,9 +280,11 @@ fn the_version_8_goldens_play_its_new_rules() {
     assert_goldens_say(8, &["Tamed"]);
 }
 
-/// The version-9 goldens use its finds: a flask drunk and a scarab cracked, a desert rose
-/// crushed, and a missile's blow told as the missile's.
+/// The version-9 goldens use its finds and open a cache: a flask drunk and a scarab
+/// cracked, a desert rose crushed, a missile's blow told as the missile's, and a ruin's
+/// door unlocked with the key the camel found.
 #[test]
 fn the_version_9_goldens_play_its_new_rules() {
-    assert_goldens_say(9, &["Drank", "Cracked", "Grew", "Struck"]);
+    let kinds = ["Drank", "Cracked", "Grew", "Struck", "Unlocked"];
+    assert_goldens_say(9, &kinds);
 }

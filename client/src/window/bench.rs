@@ -99,6 +99,7 @@ fn crowd(count: usize) -> anyhow::Result<Scenario> {
             bestiary: Bestiary::Desert,
             gear: false,
             finds: false,
+            places: false,
         },
     );
     let map = &level.map;

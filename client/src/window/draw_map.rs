@@ -126,6 +126,8 @@ enum Sym {
     Flask,
     Scarab,
     Rose,
+    DoorLocked,
+    Key,
 }
 
 /// The atlas's glyphs, indexed by `Sym`.
@@ -159,6 +161,8 @@ pub const GLYPHS: &[Glyph] = &[
     thing('!'),    // flask
     thing('"'),    // scarab
     thing('♦'),    // desert rose
+    thing('+'),    // locked door
+    thing('⊸'),    // key: a bow and a blade
 ];
 
 const fn ground(c: char) -> Glyph {
@@ -209,6 +213,8 @@ fn terrain_look(terrain: Terrain) -> (Sym, Color, Color) {
         Terrain::DoorOpen => (Sym::DoorOpen, rgb(0xe0a050), rgb(0x2e2418)),
         Terrain::Stairs => (Sym::Stairs, rgb(0xffffff), rgb(0x5a4a78)),
         Terrain::Oasis => (Sym::Oasis, rgb(0xa8ffc0), rgb(0x1f6a48)),
+        // Iron-grey on rust, apart from a wooden door's amber.
+        Terrain::DoorLocked => (Sym::DoorLocked, rgb(0xd8dce8), rgb(0x6a2418)),
     }
 }
 
@@ -296,6 +302,7 @@ fn item_look(item: Item) -> (Sym, Color) {
             },
         ),
         Item::Rose => (Sym::Rose, rgb(0xffa0c0)),
+        Item::Key => (Sym::Key, rgb(0xffd700)),
     }
 }
 
@@ -310,6 +317,7 @@ pub fn legend() -> Vec<(char, Color, &'static str)> {
         (Terrain::Water, "water (fill skin)"),
         (Terrain::DoorClosed, "closed door"),
         (Terrain::DoorOpen, "open door"),
+        (Terrain::DoorLocked, "locked door (key)"),
         (Terrain::Stairs, "stairs down"),
         (Terrain::Oasis, "the oasis"),
     ]
@@ -330,6 +338,7 @@ pub fn legend() -> Vec<(char, Color, &'static str)> {
         (Item::Flask(Glass::Amber), "flask (a: drink)"),
         (Item::Scarab(Stone::Jade), "scarab (a: crack)"),
         (Item::Rose, "desert rose (a)"),
+        (Item::Key, "key (opens a lock)"),
     ]
     .map(|(item, name)| {
         let (sym, color) = item_look(item);
@@ -565,7 +574,7 @@ mod tests {
     #[test]
     fn the_legend_names_every_terrain_creature_and_item_glyph() {
         let legend = legend();
-        assert_eq!(legend.len(), 9 + Species::ALL.len() + 8);
+        assert_eq!(legend.len(), 10 + Species::ALL.len() + 9);
         for (sym, c) in [(Sym::Jackal, 'j'), (Sym::Cactus, 'Ψ'), (Sym::Spear, '/')] {
             assert!(legend.iter().any(|&(g, _, _)| g == c), "{sym:?}");
         }
@@ -573,6 +582,6 @@ mod tests {
 
     #[test]
     fn every_symbol_has_a_glyph() {
-        assert_eq!(GLYPHS.len(), Sym::Rose as usize + 1);
+        assert_eq!(GLYPHS.len(), Sym::Key as usize + 1);
     }
 }

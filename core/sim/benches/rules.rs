@@ -19,6 +19,7 @@ fn levels() -> Vec<Level> {
                     bestiary: Bestiary::Desert,
                     gear: false,
                     finds: false,
+                    places: false,
                 },
             )
         })

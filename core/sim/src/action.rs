@@ -100,6 +100,12 @@ pub enum Action {
     },
     /// The camel takes off a piece of gear (rules version 9 on).
     TakeOff(Garment),
+    /// The camel opens the locked door at `at` with the key in `key`, which is used up
+    /// (rules version 9 on).
+    Unlock {
+        at: Pos,
+        key: Slot,
+    },
 }
 
 impl Action {
@@ -147,6 +153,7 @@ impl Action {
             Action::Use { .. } => "use",
             Action::Grow { .. } => "grow",
             Action::TakeOff(_) => "take off",
+            Action::Unlock { .. } => "unlock",
         }
     }
 
@@ -166,6 +173,7 @@ impl Action {
             Action::Step { to } | Action::Charge { to, .. } | Action::LayEgg { at: to } => Some(to),
             Action::Swap { to, .. } => Some(to),
             Action::Open(at) | Action::Close(at) | Action::Trample { at } => Some(at),
+            Action::Unlock { at, .. } => Some(at),
             Action::Throw { lands, .. } => Some(lands),
             Action::Use { to, .. } => to,
             _ => None,

@@ -48,6 +48,13 @@ impl Bags {
             .filter_map(|(i, s)| Some((Slot(i), (*s)?)))
     }
 
+    /// The slot of the first stack of `item`, if the bags hold one.
+    pub fn find(&self, item: Item) -> Option<Slot> {
+        self.stacks()
+            .find(|(_, stack)| stack.item == item)
+            .map(|(slot, _)| slot)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(Option::is_none)
     }

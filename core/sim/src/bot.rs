@@ -220,7 +220,7 @@ impl Bot {
             route(state, pos, goal).or_else(|| route(state, pos, Goal::Things { stairs: restless }))
         {
             let next = pos.step(dir);
-            if world.map().terrain(next) == Terrain::DoorClosed {
+            if world.opens(world.map().terrain(next)) {
                 wishes.push(Command::Open(dir));
             }
             wishes.push(Command::Move(dir));
@@ -247,8 +247,8 @@ enum Goal {
 
 /// The first step of a cheapest walk through remembered cells to the `goal`, or to the
 /// nearest cell never seen when the goal is not known yet. Closed doors count as
-/// walkable: the bot opens them. Creatures move; only those seen next to the camel are
-/// in the way.
+/// walkable, and locked ones while it carries a key: the bot opens them. Creatures move;
+/// only those seen next to the camel are in the way.
 fn route(state: &State, from: Pos, goal: Goal) -> Option<Direction> {
     let world = state.world();
     let map = world.map();
@@ -268,7 +268,7 @@ fn route(state: &State, from: Pos, goal: Goal) -> Option<Direction> {
     };
     let may_enter = |p: Pos| {
         let terrain = map.terrain(p);
-        let walkable = terrain.is_passable() || terrain == Terrain::DoorClosed;
+        let walkable = terrain.is_passable() || world.opens(terrain);
         let in_the_way =
             p.distance(from) == 1 && map.occupant(p).is_some_and(|id| world.sees_actor(id));
         known(p) && walkable && !in_the_way

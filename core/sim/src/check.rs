@@ -52,6 +52,8 @@ pub enum Rejection {
     NoStairs,
     #[error("You have already dashed this turn.")]
     AlreadyDashed,
+    #[error("The door is locked. A key lying somewhere on this level opens it.")]
+    Locked,
 }
 
 /// Why `slot` holds nothing: an empty letter, or (in a crafted tape) a slot past `z`,
@@ -121,6 +123,7 @@ pub(crate) fn check_command(
         },
         Command::Open(dir) => match map.terrain(me.pos().step(dir)) {
             Terrain::DoorClosed => Ok(()),
+            Terrain::DoorLocked => check_key(world),
             _ => Err(Rejection::NoClosedDoor),
         },
         Command::Close(dir) => {
@@ -156,8 +159,21 @@ fn check_move(world: &World, id: ActorId, dir: Direction) -> Result<(), Rejectio
         return Ok(());
     }
     let terrain = world.map().terrain(to);
+    if terrain == Terrain::DoorLocked {
+        return check_key(world);
+    }
     if !terrain.is_passable() {
         return Err(Rejection::Blocked(terrain));
     }
     Ok(())
+}
+
+/// A locked door opens to the camel that carries a key (walking into it, or opening it),
+/// and to no other.
+fn check_key(world: &World) -> Result<(), Rejection> {
+    if world.opens(Terrain::DoorLocked) {
+        Ok(())
+    } else {
+        Err(Rejection::Locked)
+    }
 }

@@ -79,6 +79,8 @@ pub enum Inconsistency {
     OrderKeys,
     #[error("more draws wait for the step than any step takes")]
     Draws,
+    #[error("a locked door or a key is found under rules that have no places")]
+    Places,
 }
 
 /// The most bytes a state's encoding may take: a crowded level's state takes under a

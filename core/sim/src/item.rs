@@ -27,6 +27,8 @@ pub enum Item {
     /// Worn, bronze barding softens blows as a blanket does, and with one, but everything
     /// the camel does costs more under its weight (rules version 9 on: `gear`).
     Barding,
+    /// Opens a locked door, and is used up doing it (rules version 9 on: `places`).
+    Key,
 }
 
 /// How an unidentified mushroom looks. Which look has which effect is drawn per game.
@@ -231,6 +233,7 @@ impl Item {
             Item::Scarab(_) => "scarab",
             Item::Rose => "desert rose",
             Item::Barding => "bronze barding",
+            Item::Key => "key",
         }
     }
 
@@ -245,6 +248,7 @@ impl Item {
             Item::Flask(_) => '!',
             Item::Scarab(_) => '"',
             Item::Rose => '&',
+            Item::Key => '-',
         }
     }
 }

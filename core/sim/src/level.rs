@@ -13,6 +13,7 @@ use crate::geometry::{Direction, Pos};
 use crate::item::{Charm, Draught, Effect, Glass, Item, Look, Mycology, Stone};
 use crate::lore::Lore;
 use crate::map::{Map, Terrain};
+use crate::places::lay_places;
 use crate::rng::Expander;
 use crate::species::{Behaviour, Sleep, Species};
 
@@ -42,6 +43,8 @@ pub struct Contents {
     pub gear: bool,
     /// Javelins, flasks, scarabs, desert roses and barding (`place_finds`): `Rules::finds`.
     pub finds: bool,
+    /// Special places from depth 2 (`places`): `Rules::places`.
+    pub places: bool,
 }
 
 impl Contents {
@@ -51,18 +54,21 @@ impl Contents {
             bestiary: rules.bestiary(),
             gear: rules.gear(),
             finds: rules.finds(),
+            places: rules.places(),
         }
     }
 }
 
 /// Makes level `depth` from `seed`, with `contents`. Every level is connected: the stairs
 /// (or the oasis) and everything placed can be reached from the start, through doors if
-/// need be.
+/// need be; what lies in a locked cache, through its door once the key (which can be
+/// reached without it) opens it.
 pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
     let Contents {
         bestiary,
         gear,
         finds,
+        places,
     } = contents;
     let mut rng = Expander::new(seed);
     let mut map = Map::filled(Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT, Terrain::Sand);
@@ -97,7 +103,7 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
             Lore::new(draughts, charms)
         });
     }
-    Level {
+    let mut level = Level {
         depth,
         map,
         start,
@@ -105,7 +111,12 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
         creatures,
         mycology,
         lore,
+    };
+    // After every other draw, finds' too, for the same reason; and around what lies there.
+    if places {
+        lay_places(&mut level, &mut rng);
     }
+    level
 }
 
 /// The rare finds, once a game each: bronze barding on depth 4, a desert rose on depth 5.
@@ -362,8 +373,9 @@ fn build_ruin(map: &mut Map, rng: &mut Expander) {
     map.set_terrain(door, kind);
 }
 
-/// Cells reachable from `start` on foot (doors can be opened), nearest first.
-fn reachable_from(map: &Map, start: Pos) -> Vec<Pos> {
+/// Cells reachable from `start` on foot (doors can be opened, locked ones only with a
+/// key: not here), nearest first.
+pub(crate) fn reachable_from(map: &Map, start: Pos) -> Vec<Pos> {
     let mut seen = vec![false; usize::from(map.width()) * usize::from(map.height())];
     let index = |p: Pos| p.y as usize * usize::from(map.width()) + p.x as usize;
     let mut order = vec![];
@@ -392,6 +404,7 @@ mod tests {
         bestiary: Bestiary::Desert,
         gear: false,
         finds: false,
+        places: false,
     };
 
     /// Cobras come with rules version 5 only, placed after every other creature: the
@@ -427,24 +440,8 @@ mod tests {
         let mut asleep = [0; 2];
         for seed in 0..50 {
             let (cobras, burrows) = (
-                generate(
-                    seed,
-                    4,
-                    Contents {
-                        bestiary: Bestiary::Cobras,
-                        gear: false,
-                        finds: false,
-                    },
-                ),
-                generate(
-                    seed,
-                    4,
-                    Contents {
-                        bestiary: Bestiary::Burrows,
-                        gear: false,
-                        finds: false,
-                    },
-                ),
+                generate(seed, 4, contents(Bestiary::Cobras, false, false)),
+                generate(seed, 4, contents(Bestiary::Burrows, false, false)),
             );
             assert_eq!(cobras.map, burrows.map);
             assert!(cobras
@@ -463,35 +460,114 @@ mod tests {
         assert!(asleep[0] > 100 && asleep[1] > 100, "{asleep:?}");
     }
 
+    /// What a level of `bestiary` holds, with or without gear, and with or without both
+    /// the finds and the places of rules version 9.
+    fn contents(bestiary: Bestiary, gear: bool, version_9: bool) -> Contents {
+        Contents {
+            bestiary,
+            gear,
+            finds: version_9,
+            places: version_9,
+        }
+    }
+
+    /// The stairs, every creature and every item can be reached from the start, doors
+    /// opened; with places, without opening a locked door (keys included), but for what
+    /// lies in a cache, which its door reaches.
     #[test]
     fn every_level_is_connected() {
-        for seed in 0..200u64 {
+        for places in [false, true] {
+            for seed in 0..200u64 {
+                for depth in 1..=DEEPEST {
+                    let level = generate(seed, depth, contents(Bestiary::Herds, true, places));
+                    let at = format!("seed {seed} depth {depth} places {places}");
+                    let reach = reachable_from(&level.map, level.start);
+                    let goal = if depth == DEEPEST {
+                        Terrain::Oasis
+                    } else {
+                        Terrain::Stairs
+                    };
+                    assert!(
+                        reach.iter().any(|&p| level.map.terrain(p) == goal),
+                        "{at}: goal unreachable"
+                    );
+                    for &(_, pos, _) in &level.creatures {
+                        assert!(reach.contains(&pos), "{at}: creature at {pos:?}");
+                    }
+                    let doors = level
+                        .map
+                        .cells()
+                        .filter(|&p| level.map.terrain(p) == Terrain::DoorLocked);
+                    let behind: Vec<Pos> = doors
+                        .flat_map(|door| {
+                            let through = reachable_from(&level.map, door);
+                            assert!(through.contains(&level.start), "{at}: door {door:?}");
+                            through
+                        })
+                        .collect();
+                    for &(pos, item) in &level.items {
+                        let found =
+                            reach.contains(&pos) || (item != Item::Key && behind.contains(&pos));
+                        assert!(found, "{at}: {item:?} at {pos:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rules without places make every level as it was before places came, byte for
+    /// byte: the digest of many levels of every bestiary, with and without gear, made by
+    /// the generator as it stood then.
+    #[test]
+    fn levels_without_places_are_as_they_always_were() {
+        let mut digests: Vec<u8> = vec![];
+        let bestiaries = [
+            Bestiary::Desert,
+            Bestiary::Cobras,
+            Bestiary::Burrows,
+            Bestiary::Herds,
+        ];
+        for bestiary in bestiaries {
+            for gear in [false, true] {
+                for seed in 0..40u64 {
+                    for depth in 1..=DEEPEST {
+                        let level = generate(seed, depth, contents(bestiary, gear, false));
+                        // The level's fields as they were before version 9 gave it lore.
+                        let Level {
+                            depth,
+                            map,
+                            start,
+                            items,
+                            creatures,
+                            mycology,
+                            lore: None,
+                        } = level
+                        else {
+                            panic!("lore without finds");
+                        };
+                        let fields = (depth, map, start, items, creatures, mycology);
+                        let config = bincode::config::standard();
+                        let bytes = bincode::serde::encode_to_vec(&fields, config).unwrap();
+                        digests.extend(xxhash_rust::xxh3::xxh3_64(&bytes).to_le_bytes());
+                    }
+                }
+            }
+        }
+        assert_eq!(xxhash_rust::xxh3::xxh3_64(&digests), 0x874e_2379_aba7_976c);
+    }
+
+    /// Places are laid after every other draw: a level with them is the level without,
+    /// with the places laid over it.
+    #[test]
+    fn places_are_laid_over_the_level_without_them() {
+        for seed in 0..50u64 {
             for depth in 1..=DEEPEST {
-                let level = generate(
-                    seed,
-                    depth,
-                    Contents {
-                        bestiary: Bestiary::Herds,
-                        gear: true,
-                        finds: true,
-                    },
-                );
-                let reach = reachable_from(&level.map, level.start);
-                let goal = if depth == DEEPEST {
-                    Terrain::Oasis
-                } else {
-                    Terrain::Stairs
-                };
-                assert!(
-                    reach.iter().any(|&p| level.map.terrain(p) == goal),
-                    "seed {seed} depth {depth}: goal unreachable"
-                );
-                for &(_, at, _) in &level.creatures {
-                    assert!(reach.contains(&at));
-                }
-                for &(at, _) in &level.items {
-                    assert!(reach.contains(&at));
-                }
+                let plain = generate(seed, depth, contents(Bestiary::Herds, true, false));
+                let with = generate(seed, depth, contents(Bestiary::Herds, true, true));
+                assert_eq!(with.start, plain.start);
+                assert_eq!(with.mycology, plain.mycology);
+                assert_eq!(with.items[..plain.items.len()], plain.items[..]);
+                assert_eq!(with.creatures[..plain.creatures.len()], plain.creatures[..]);
             }
         }
     }

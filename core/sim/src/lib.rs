@@ -26,6 +26,7 @@ pub mod map;
 pub mod message;
 pub mod path;
 mod perform;
+pub mod places;
 pub mod recording;
 pub mod rng;
 pub mod rules;

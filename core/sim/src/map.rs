@@ -22,17 +22,26 @@ pub enum Terrain {
     Stairs,
     /// The goal, on the deepest level.
     Oasis,
+    /// A door that blocks like a closed one until the camel opens it with a key (rules
+    /// version 9 on: `places`). Last, so that the older terrains keep their encoding.
+    DoorLocked,
 }
 
 impl Terrain {
     /// Can a creature stand here?
     pub fn is_passable(self) -> bool {
-        !matches!(self, Terrain::Cactus | Terrain::Water | Terrain::DoorClosed)
+        !matches!(
+            self,
+            Terrain::Cactus | Terrain::Water | Terrain::DoorClosed | Terrain::DoorLocked
+        )
     }
 
     /// Does it stop a thrown stone or a charging elephant's line of sight?
     pub fn blocks(self) -> bool {
-        matches!(self, Terrain::Cactus | Terrain::DoorClosed)
+        matches!(
+            self,
+            Terrain::Cactus | Terrain::DoorClosed | Terrain::DoorLocked
+        )
     }
 
     /// The step cost as a fraction of an ordinary action.
@@ -55,6 +64,7 @@ impl Terrain {
             Terrain::DoorOpen => "an open door",
             Terrain::Stairs => "stairs down",
             Terrain::Oasis => "the oasis",
+            Terrain::DoorLocked => "a locked door",
         }
     }
 
@@ -70,6 +80,7 @@ impl Terrain {
             Terrain::DoorOpen => '\'',
             Terrain::Stairs => '>',
             Terrain::Oasis => '*',
+            Terrain::DoorLocked => '&',
         }
     }
 
@@ -78,7 +89,7 @@ impl Terrain {
     }
 }
 
-const ALL_TERRAIN: [Terrain; 9] = [
+const ALL_TERRAIN: [Terrain; 10] = [
     Terrain::Sand,
     Terrain::Dune,
     Terrain::Hardpan,
@@ -88,6 +99,7 @@ const ALL_TERRAIN: [Terrain; 9] = [
     Terrain::DoorOpen,
     Terrain::Stairs,
     Terrain::Oasis,
+    Terrain::DoorLocked,
 ];
 
 /// Terrain plus an occupancy grid, so that "who stands there" is one lookup.

@@ -103,6 +103,8 @@ pub enum Msg {
         target: Species,
         damage: i16,
     },
+    /// The camel opened a locked door with a key, which stays in the lock.
+    Unlocked,
 }
 
 impl fmt::Display for Msg {
@@ -194,6 +196,8 @@ impl fmt::Display for Msg {
             Msg::Poisoned => write!(f, "You are poisoned!"),
             Msg::Won => write!(f, "You reach the oasis! You win."),
             Msg::Quit => write!(f, "You give up the crossing."),
+            // An egg does not sleep but lies dormant until the camel comes near.
+            Msg::Wakes(Species::SpiderEgg) => write!(f, "A spider egg quivers!"),
             Msg::Wakes(species) => write!(f, "The {} wakes up!", species.name()),
             Msg::Shrieks => write!(f, "The meerkat shrieks! Sleepers stir."),
             Msg::Filled => write!(f, "You fill your waterskin."),
@@ -257,6 +261,7 @@ impl fmt::Display for Msg {
                 item.noun(),
                 target.name()
             ),
+            Msg::Unlocked => write!(f, "The key turns in the lock, and the door swings open."),
         }
     }
 }

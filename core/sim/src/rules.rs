@@ -125,6 +125,7 @@ struct Switches {
     allies: bool,
     finds: bool,
     thrown_blows_told_as_thrown: bool,
+    places: bool,
     bestiary: Bestiary,
 }
 
@@ -141,6 +142,7 @@ const fn switches(version: RulesVersion) -> Switches {
         allies: false,
         finds: false,
         thrown_blows_told_as_thrown: false,
+        places: false,
         bestiary: Bestiary::Desert,
     };
     const V3: Switches = Switches {
@@ -174,6 +176,7 @@ const fn switches(version: RulesVersion) -> Switches {
     const V9: Switches = Switches {
         finds: true,
         thrown_blows_told_as_thrown: true,
+        places: true,
         ..V8
     };
     match version.0 {
@@ -321,8 +324,8 @@ impl Rules {
     /// lighter spear thrown in half the time), flasks and scarabs known only once used
     /// (`lore`), a rare desert rose that makes the camel stronger in the one way it
     /// chooses (`Command::Grow`), and bronze barding that softens blows but weighs on
-    /// everything the camel does; gear can be taken off (`Command::TakeOff`). Before, none of these
-    /// existed and gear once worn stayed on.
+    /// everything the camel does; gear can be taken off (`Command::TakeOff`). Before,
+    /// none of these existed and gear once worn stayed on.
     #[inline]
     pub fn finds(&self) -> bool {
         self.switches.finds
@@ -334,6 +337,15 @@ impl Rules {
     #[inline]
     pub fn thrown_blows_told_as_thrown(&self) -> bool {
         self.switches.thrown_blows_told_as_thrown
+    }
+
+    /// Introduced in 9: from depth 2 a level holds one or two special places
+    /// (`places`): a ruin whose locked cache opens with a key lying elsewhere on the
+    /// level, a flooded oasis where water and fruit draw creatures, a nest of spider
+    /// eggs around a prize. Before, every level was open desert with a few plain ruins.
+    #[inline]
+    pub fn places(&self) -> bool {
+        self.switches.places
     }
 }
 
@@ -382,21 +394,23 @@ mod tests {
                 rules.allies(),
                 rules.finds(),
                 rules.thrown_blows_told_as_thrown(),
+                rules.places(),
             ]
         };
         let (t, f) = (true, false);
-        assert_eq!(on(2), [f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(3), [t, t, f, f, f, f, f, f, f]);
-        assert_eq!(on(4), [t, t, t, f, f, f, f, f, f]);
-        assert_eq!(on(5), [t, t, t, f, f, f, f, f, f]);
-        assert_eq!(on(6), [t, t, t, t, f, f, f, f, f]);
-        assert_eq!(on(7), [t, t, t, t, t, f, f, f, f]);
-        assert_eq!(on(8), [t, t, t, t, t, t, t, f, f]);
-        assert_eq!(on(9), [t, t, t, t, t, t, t, t, t]);
+        assert_eq!(on(2), [f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(3), [t, t, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(4), [t, t, t, f, f, f, f, f, f, f]);
+        assert_eq!(on(5), [t, t, t, f, f, f, f, f, f, f]);
+        assert_eq!(on(6), [t, t, t, t, f, f, f, f, f, f]);
+        assert_eq!(on(7), [t, t, t, t, t, f, f, f, f, f]);
+        assert_eq!(on(8), [t, t, t, t, t, t, t, f, f, f]);
+        assert_eq!(on(9), [t, t, t, t, t, t, t, t, t, t]);
         let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
         assert_eq!(bestiary(4), Bestiary::Desert);
         assert_eq!(bestiary(5), Bestiary::Cobras);
         assert_eq!(bestiary(6), Bestiary::Burrows);
         assert_eq!(bestiary(7), Bestiary::Herds);
+        assert_eq!(bestiary(9), Bestiary::Herds);
     }
 }

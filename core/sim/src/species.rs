@@ -210,10 +210,12 @@ impl Species {
     }
 
     /// How far off, in king moves, a sleeper of this species may hear the camel: a
-    /// sandworm under the sand feels only a step beside it.
+    /// sandworm under the sand feels only a step beside it, a dormant egg in a nest
+    /// (rules version 9 on: `places`; no older level holds one) only two.
     pub fn hearing(self) -> u16 {
         match self {
             Species::Sandworm => 1,
+            Species::SpiderEgg => 2,
             _ => HEARING,
         }
     }

@@ -24,6 +24,7 @@ mod desert;
 mod finds;
 mod gear;
 mod herds;
+mod places;
 mod sleep;
 
 fn scenario(toml: &str) -> (State, u64) {

@@ -28,6 +28,10 @@ pub(super) fn resolve(
                 dir
             };
             let to = me.pos().step(dir);
+            // Walking into a locked door with a key opens it.
+            if let Some(unlock) = unlock(world, to) {
+                return Ok(unlock);
+            }
             match world.map().occupant(to) {
                 // An ally gives way: the two change places.
                 Some(with) if world.actor_at(with).is_ally() => Action::Swap { with, to },
@@ -46,7 +50,10 @@ pub(super) fn resolve(
         Command::Drop(slot) => Action::Drop(slot),
         Command::Eat(slot) => Action::Eat(slot),
         Command::Throw(slot, dir) => throw(world, id, slot, dir, draws)?,
-        Command::Open(dir) => Action::Open(me.pos().step(dir)),
+        Command::Open(dir) => {
+            let at = me.pos().step(dir);
+            unlock(world, at).unwrap_or(Action::Open(at))
+        }
         Command::Close(dir) => Action::Close(me.pos().step(dir)),
         Command::Descend => Action::Descend,
         Command::Dash => Action::Dash,
@@ -95,6 +102,14 @@ fn blink_to(
     }
     let pick = draws.below(count)? as usize;
     Ok(map.cells().filter(|&p| far(p)).nth(pick))
+}
+
+/// Opening the locked door at `at` with the first key in the bags, if it is one and the
+/// camel carries a key (rules version 9 on: only its levels lock doors).
+fn unlock(world: &World, at: Pos) -> Option<Action> {
+    let locked = world.map().terrain(at) == Terrain::DoorLocked;
+    let key = world.bags().find(Item::Key).filter(|_| locked)?;
+    Some(Action::Unlock { at, key })
 }
 
 /// A thrown item flies until it hits a creature or a wall, and lands there. A missile

@@ -175,6 +175,7 @@ impl State {
             Action::Use { slot, to } => self.perform_use(id, slot, to, obs),
             Action::Grow { slot, boon } => self.perform_grow(slot, boon, obs),
             Action::TakeOff(item) => self.perform_take_off(item, obs),
+            Action::Unlock { at, key } => self.perform_unlock(at, key, obs),
         }
     }
 
@@ -395,6 +396,13 @@ impl State {
     fn perform_door(&mut self, at: Pos, open: bool, obs: &mut impl Observer) {
         self.change(Change::Door { at, open }, obs);
         self.say(if open { Msg::Opened } else { Msg::Closed }, obs);
+    }
+
+    /// The key stays in the lock: it leaves the bags, and the door opens for good.
+    fn perform_unlock(&mut self, at: Pos, key: Slot, obs: &mut impl Observer) {
+        self.change(Change::Consume { slot: key }, obs);
+        self.change(Change::Door { at, open: true }, obs);
+        self.say(Msg::Unlocked, obs);
     }
 
     fn perform_quit(&mut self, obs: &mut impl Observer) {

@@ -400,6 +400,7 @@ fn finds_lie_where_version_9_puts_them_and_change_no_older_level() {
                 bestiary: Bestiary::Herds,
                 gear: true,
                 finds,
+                places: false,
             };
             let (old, new) = (
                 generate(seed, depth, contents(false)),

@@ -107,6 +107,7 @@ fn gear_lies_on_its_depth_under_version_7_only() {
                         bestiary: Bestiary::Herds,
                         gear: with,
                         finds: false,
+                        places: false,
                     },
                 );
                 let items = level.items.into_iter().map(|(_, item)| item);

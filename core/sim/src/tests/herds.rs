@@ -146,6 +146,7 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
                 bestiary: Bestiary::Herds,
                 gear: true,
                 finds: false,
+                places: false,
             },
         );
         let pack: Vec<Pos> = level

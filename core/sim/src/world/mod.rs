@@ -504,6 +504,13 @@ impl World {
         item.is_throwable() || (item == Item::Date && self.rules.allies())
     }
 
+    /// Whether the camel can open a door of `terrain` to pass it: a closed one, or a
+    /// locked one with a key in its bags (`Rules::places`).
+    pub fn opens(&self, terrain: Terrain) -> bool {
+        terrain == Terrain::DoorClosed
+            || (terrain == Terrain::DoorLocked && self.bags.find(Item::Key).is_some())
+    }
+
     /// What the camel wears (`Rules::gear`).
     pub fn gear(&self) -> Gear {
         self.gear

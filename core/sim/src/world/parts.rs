@@ -18,7 +18,7 @@ use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
 use crate::level::DEEPEST;
 use crate::lore::{Growth, Lore};
-use crate::map::Map;
+use crate::map::{Map, Terrain};
 use crate::message::MessageLog;
 use crate::rules::Rules;
 use crate::sight::CellSet;
@@ -313,6 +313,25 @@ impl World {
         if self.floor.len() + self.bags.count() as usize > MOST_ITEMS {
             return Err(Inconsistency::Items);
         }
+        self.check_places()
+    }
+
+    /// Locked doors and their keys came with places (`Rules::places`): an older
+    /// version's state holding either is damaged, and would play by rules its version
+    /// never had.
+    fn check_places(&self) -> Result<(), Inconsistency> {
+        if self.rules.places() {
+            return Ok(());
+        }
+        let locked = self
+            .map
+            .cells()
+            .any(|p| self.map.terrain(p) == Terrain::DoorLocked);
+        let key = self.floor.iter().any(|&(_, item)| item == Item::Key)
+            || self.bags.find(Item::Key).is_some();
+        if locked || key {
+            return Err(Inconsistency::Places);
+        }
         Ok(())
     }
 
@@ -599,6 +618,26 @@ mod tests {
             assert_eq!(unnamed(&played_under(v)), Ok(()), "version {v}");
         }
         assert_eq!(unnamed(&game()), Err(Inconsistency::Occupants));
+    }
+
+    /// Locked doors and keys came in version 9: an older state holding either is
+    /// damaged.
+    #[test]
+    fn a_locked_door_or_a_key_is_refused_before_version_9() {
+        let state = played_under(8);
+        let camel = state.world().player().unwrap().pos();
+        let door = |w: &mut WorldParts, _: &mut _| w.map.set_terrain(camel, Terrain::DoorLocked);
+        assert_eq!(refusal(&state, door), Inconsistency::Places);
+        let key = |w: &mut WorldParts, _: &mut _| w.floor.push((camel, Item::Key));
+        assert_eq!(refusal(&state, key), Inconsistency::Places);
+        let carried = |w: &mut WorldParts, _: &mut _| w.bags = Bags::of(&[Item::Key]);
+        assert_eq!(refusal(&state, carried), Inconsistency::Places);
+        let newer = game();
+        let far = Pos::new(0, 0);
+        let door = |w: &mut WorldParts, _: &mut _| w.map.set_terrain(far, Terrain::DoorLocked);
+        assert!(damaged(&newer, door).is_ok());
+        let key = |w: &mut WorldParts, _: &mut _| w.floor.push((far, Item::Key));
+        assert!(damaged(&newer, key).is_ok());
     }
 
     /// Allies came in version 8: an older state holding one is damaged.
