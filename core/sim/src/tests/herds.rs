@@ -126,7 +126,8 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
                 Contents {
                     bestiary: Bestiary::Burrows,
                     gear: false,
-                    finds: false
+                    finds: false,
+                    places: false,
                 }
             ),
             generate(
@@ -135,7 +136,8 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
                 Contents {
                     bestiary: Bestiary::Herds,
                     gear: false,
-                    finds: false
+                    finds: false,
+                    places: false,
                 }
             )
         );

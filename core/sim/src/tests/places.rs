@@ -152,6 +152,7 @@ fn has_oasis(map: &Map) -> bool {
         items: vec![],
         creatures: vec![],
         mycology: None,
+        lore: None,
     };
     !found(&level).oasis.is_empty()
 }
