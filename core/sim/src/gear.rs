@@ -65,6 +65,12 @@ impl Gear {
         }
     }
 
+    /// Whether anything is worn.
+    #[inline]
+    pub fn is_worn(self) -> bool {
+        self != Gear::default()
+    }
+
     /// Whether its weight makes everything the camel does dearer.
     #[inline]
     pub fn has_barding(self) -> bool {

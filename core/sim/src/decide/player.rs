@@ -12,7 +12,10 @@ use crate::map::Terrain;
 use crate::rng::{Draws, NeedDraw};
 use crate::world::{Condition, World};
 
-/// Resolves a validated player command into an action, rolling what it needs.
+/// Resolves a validated player command into an action, rolling what it needs. Out of
+/// line: the camel takes one turn in many, and inlined into `decide` it left no room
+/// there for the spider's turn, which most turns of a long game are.
+#[inline(never)]
 pub(super) fn resolve(
     world: &World,
     id: ActorId,
@@ -73,7 +76,9 @@ pub const BLINK_LEAST: u16 = 8;
 
 /// Where a scarab of blinking carries the camel: any free open cell (sand, dune or
 /// hardpan) at least `BLINK_LEAST` away, drawn. `None` for any other find, or when no
-/// cell is far enough (then the charm fizzles).
+/// cell is far enough (then the charm fizzles). Out of line: it is seldom called, and
+/// inlined it made the deciding of every creature's turn dearer.
+#[cold]
 fn blink_to(
     world: &World,
     id: ActorId,

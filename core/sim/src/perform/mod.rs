@@ -595,12 +595,24 @@ impl State {
 const STIR_REACH: u16 = 2;
 
 /// Whether a hidden sleeper lies within `STIR_REACH` of `at`: the tell that warns the
-/// camel of a sandworm it cannot see.
+/// camel of a sandworm it cannot see. The 25 cells about the camel are looked at, not
+/// every creature of a level that may hold a brood of hundreds. The map names a hidden
+/// sleeper in every version, even those where a hunter could step onto a taken cell
+/// (`Rules::hunters_step_only_onto_free_cells`): it has lain where the level put it since,
+/// on a cell the camel never stood on, so no hunter's trail ever ended there.
 fn stirring_near(world: &World, at: Pos) -> bool {
-    world.rules().bestiary().has_sleepers()
-        && world
-            .actors()
-            .any(|(id, a)| a.pos().distance(at) <= STIR_REACH && world.is_hidden(id))
+    if !world.rules().bestiary().has_sleepers() {
+        return false;
+    }
+    let reach = STIR_REACH as i16;
+    let mut near = (-reach..=reach)
+        .flat_map(|dy| (-reach..=reach).map(move |dx| Pos::new(at.x + dx, at.y + dy)));
+    near.any(|p| {
+        world
+            .map()
+            .occupant(p)
+            .is_some_and(|id| world.is_hidden(id))
+    })
 }
 
 /// Whether `at` is beside a pool (or on the oasis): where the camel fills its waterskin.

@@ -434,9 +434,18 @@ impl World {
         self.clocks.get(id).is_some_and(|c| c.dashing)
     }
 
-    /// How fast `id` goes just now: its dash and conditions, and the time of day.
+    /// How fast `id` goes just now: its dash and conditions, the time of day, and for
+    /// the camel the weight of what it wears.
     #[inline]
     pub fn pace(&self, id: ActorId) -> Pace {
+        let mut pace = self.bare_pace(id);
+        pace.laden = self.gear.has_barding() && self.is_player(id);
+        pace
+    }
+
+    /// `pace` but for what is worn: its dash and conditions, and the time of day.
+    #[inline]
+    fn bare_pace(&self, id: ActorId) -> Pace {
         let Some(actor) = self.actors.get(id.index()) else {
             return Pace::default();
         };
@@ -451,7 +460,6 @@ impl World {
             pace.sweltering = time.is_hot() && self.is_player(id);
             pace.numb = time.is_cold() && actor.species.is_cold_blooded();
         }
-        pace.laden = self.gear.has_barding() && self.is_player(id);
         pace
     }
 
@@ -576,17 +584,24 @@ impl World {
     #[inline]
     pub fn cost_of(&self, id: ActorId, action: &Action) -> u16 {
         let stats = self.actor_at(id).stats();
-        let mut cost = match *action {
-            Action::Throw { slot, .. } if self.bags.item(slot) == Some(Item::Javelin) => {
-                Cost::Quick
+        let mut cost = action.cost(&self.map);
+        let mut pace = self.bare_pace(id);
+        // What the camel wears changes its own costs; nothing is worn before version 7,
+        // so most games pay one test of the gear for every actor's action.
+        if self.gear.is_worn() && self.is_player(id) {
+            pace.laden = self.gear.has_barding();
+            // Boots: dunes are sand to the camel's feet.
+            if self.gear.has_boots() && cost == Cost::Step(Terrain::Dune) {
+                cost = Cost::Step(Terrain::Sand);
             }
-            _ => action.cost(&self.map),
-        };
-        // Boots: dunes are sand to the camel's feet (one test, false before version 7).
-        if self.gear.has_boots() && cost == Cost::Step(Terrain::Dune) && self.is_player(id) {
-            cost = Cost::Step(Terrain::Sand);
         }
-        self.time().cost(&stats, cost, self.pace(id))
+        // A javelin flies in half a throw (none before version 9); only the camel throws.
+        if let Action::Throw { slot, .. } = *action {
+            if self.bags.item(slot) == Some(Item::Javelin) {
+                cost = Cost::Quick;
+            }
+        }
+        self.time().cost(&stats, cost, pace)
     }
 
     /// How many ticks after this one `id` first has the energy to act, if it takes no
