@@ -227,13 +227,17 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     text.bold("On the map", lx, y, size, TITLE);
     y += 1.5 * line;
     let legend_bottom = area.bottom() - 2.0 * line;
+    // Lines a little closer together rather than a glyph left out, down to where they
+    // would touch; below that, what does not fit is left out.
+    let count = help.legend.len().max(1) as f32;
+    let step = ((legend_bottom - y) / count).clamp(0.85 * line, line);
     for (glyph, color, name) in help.legend {
-        if y + line > legend_bottom {
+        if y + step > legend_bottom + 1.0 {
             break;
         }
         text.bold(&glyph.to_string(), lx, y, size, *color);
         text.draw(name, lx + 3.0 * width("x", size), y, size, TEXT);
-        y += line;
+        y += step;
     }
     let mut y = lines_top;
     text.bold(help.title, x, y, size, TITLE);
