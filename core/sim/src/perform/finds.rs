@@ -86,15 +86,7 @@ impl State {
             }
             Charm::Blink => {
                 if let Some(to) = to {
-                    let from = self.world().actor_at(id).pos();
-                    self.change(
-                        Change::Move {
-                            actor: id,
-                            from,
-                            to,
-                        },
-                        obs,
-                    );
+                    self.perform_move(id, to, obs);
                 }
             }
             Charm::Alarm => {

@@ -246,6 +246,13 @@ impl State {
 
     #[inline]
     fn perform_step(&mut self, id: ActorId, to: Pos, obs: &mut impl Observer) {
+        self.perform_move(id, to, obs);
+        self.arrived(id, to, obs);
+    }
+
+    /// `id` goes from where it stands to `to`: a step, or a scarab's blink.
+    #[inline]
+    fn perform_move(&mut self, id: ActorId, to: Pos, obs: &mut impl Observer) {
         let from = self.world().actor_at(id).pos();
         self.change(
             Change::Move {
@@ -255,7 +262,6 @@ impl State {
             },
             obs,
         );
-        self.arrived(id, to, obs);
     }
 
     fn perform_swap(&mut self, id: ActorId, with: ActorId, obs: &mut impl Observer) {
