@@ -136,8 +136,10 @@ impl Map {
         self.height
     }
 
+    /// Where `pos` is in the rows of cells, if it is on the map: the order `CellSet`
+    /// keeps its bits in too.
     #[inline]
-    fn index(&self, pos: Pos) -> Option<usize> {
+    pub(crate) fn index(&self, pos: Pos) -> Option<usize> {
         let inside =
             pos.x >= 0 && pos.y >= 0 && (pos.x as u16) < self.width && (pos.y as u16) < self.height;
         inside.then(|| pos.y as usize * usize::from(self.width) + pos.x as usize)
@@ -151,6 +153,12 @@ impl Map {
     #[inline]
     pub fn terrain(&self, pos: Pos) -> Terrain {
         self.index(pos).map_or(Terrain::Cactus, |i| self.terrain[i])
+    }
+
+    /// The terrain of the cell at `index`.
+    #[inline]
+    pub(crate) fn terrain_at(&self, index: usize) -> Terrain {
+        self.terrain[index]
     }
 
     #[inline]

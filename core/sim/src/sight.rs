@@ -48,6 +48,13 @@ impl CellSet {
         }
     }
 
+    /// Adds the cell at `index` of its map's rows (`Map::index`).
+    fn insert_at(&mut self, index: usize) {
+        if let Some(bits) = self.bits.get_mut(index / 64) {
+            *bits |= 1 << (index % 64);
+        }
+    }
+
     pub fn clear(&mut self) {
         self.bits.fill(0);
     }
@@ -82,11 +89,16 @@ impl CellSet {
 /// Marks in `seen` every cell visible from `origin` within `radius`, the origin too.
 pub fn field_of_view(map: &Map, origin: Pos, radius: i32, seen: &mut CellSet) {
     seen.insert(origin);
+    // How far each row reaches to either side within the disc, worked out once rather
+    // than in every stretch of a row the scan comes back to.
+    let reach: Vec<i32> = (0..=radius)
+        .map(|depth| isqrt(radius * radius + radius - depth * depth))
+        .collect();
     for quadrant in QUADRANTS {
         let mut scan = Scan {
             map,
             origin,
-            radius,
+            reach: &reach,
             quadrant,
             seen: &mut *seen,
         };
@@ -124,7 +136,9 @@ const QUADRANTS: [(i32, i32, i32, i32); 4] = [
 struct Scan<'a> {
     map: &'a Map,
     origin: Pos,
-    radius: i32,
+    /// Indexed by depth, to the radius: how many columns either side of the middle a
+    /// row has within the disc.
+    reach: &'a [i32],
     quadrant: (i32, i32, i32, i32),
     seen: &'a mut CellSet,
 }
@@ -141,24 +155,26 @@ impl Scan<'_> {
     /// Scans row `depth` between the slopes `start` and `end`, and the rows behind it
     /// that light gets through to.
     fn row(&mut self, depth: i32, mut start: Slope, end: Slope) {
-        if depth > self.radius {
+        let Some(&reach) = self.reach.get(depth as usize) else {
             return;
-        }
+        };
         // The columns whose centres lie within the slopes, rounding ties outward at the
         // start (round half up) and inward at the end (round half down); and within the
         // disc. A cell beyond the disc's edge in this row is beyond it in every row behind,
         // where the disc is narrower, so neither it nor its shadow is ever seen.
-        let reach = isqrt(self.radius * self.radius + self.radius - depth * depth);
         let first = floor_div(2 * depth * start.num + start.den, 2 * start.den).max(-reach);
         let last = ceil_div(2 * depth * end.num - end.den, 2 * end.den).min(reach);
         let mut previous_blocks: Option<bool> = None;
         for col in first..=last {
-            let at = self.pos(depth, col);
-            let blocks = self.map.terrain(at).blocks();
+            // Beyond the map's edge blocks like cactus, and is not kept.
+            let cell = self.map.index(self.pos(depth, col));
+            let blocks = cell.is_none_or(|i| self.map.terrain_at(i).blocks());
+            // A blocker is seen wherever its centre lies; open ground only between the
+            // slopes, which is what keeps the field symmetric.
             let symmetric =
-                col * start.den >= depth * start.num && col * end.den <= depth * end.num;
-            if blocks || symmetric {
-                self.seen.insert(at);
+                || col * start.den >= depth * start.num && col * end.den <= depth * end.num;
+            if let Some(i) = cell.filter(|_| blocks || symmetric()) {
+                self.seen.insert_at(i);
             }
             match previous_blocks {
                 Some(true) if !blocks => start = Slope::of(depth, col),
@@ -269,6 +285,17 @@ mod tests {
                 let in_disc = dx * dx + dy * dy <= 72;
                 assert_eq!(near.contains(pos), in_disc && far.contains(pos), "{pos:?}");
             }
+        }
+    }
+
+    /// Cells beyond the map's edge block sight but are not kept, even where the set has
+    /// bits to spare past the last cell: a 10 by 10 map's set has 28.
+    #[test]
+    fn nothing_beyond_the_edge_is_kept() {
+        let map = Map::filled(10, 10, Terrain::Sand);
+        for at in map.cells() {
+            let seen = seen_from(&map, at, 8);
+            assert!(seen.covers(&map), "from {at:?}");
         }
     }
 
