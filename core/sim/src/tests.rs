@@ -395,6 +395,19 @@ fn level_of(rows: &[&str]) -> Level {
     }
 }
 
+/// A game under `rules` of `seed` on the level drawn as `rows`, `items` at the camel's
+/// feet and picked up. Its flasks and scarabs do what `Lore::default` says.
+fn carrying(rules: Rules, seed: u64, rows: &[&str], items: &[Item]) -> (Live, Vec<Event>) {
+    let mut level = level_of(rows);
+    level.items = items.iter().map(|&item| (level.start, item)).collect();
+    level.lore = Some(crate::lore::Lore::default());
+    let (mut live, mut tape) = onto(rules, seed, level);
+    for _ in items {
+        live.command(Command::PickUp, &mut (), &mut tape).unwrap();
+    }
+    (live, tape)
+}
+
 fn onto(rules: Rules, seed: u64, level: Level) -> (Live, Vec<Event>) {
     let mut tape = vec![];
     let live = Live::new(rules, seed, &mut (), &mut tape);

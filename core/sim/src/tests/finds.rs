@@ -3,10 +3,10 @@
 //! scarabs do what it says: cloudy sweet water, amber vision, green brackish water;
 //! jade slumber, bone blinking, copper alarm.
 
-use super::{first_of, level_of, onto, rest_until, said, slot_of, version};
+use super::{carrying, first_of, level_of, onto, rest_until, said, slot_of, version};
 use crate::action::Action;
 use crate::check::Rejection;
-use crate::command::Command;
+use crate::command::{Command, Slot};
 use crate::drive::Live;
 use crate::gear::Garment;
 use crate::geometry::{Direction, Pos};
@@ -16,19 +16,26 @@ use crate::lore::{Boon, Lore, DEEPER_SIPS, HARDIER_HP};
 use crate::message::Msg;
 use crate::species::{Behaviour, Species};
 use crate::state::State;
-use crate::tape::Event;
 
-/// A game under `rules_version` on the level drawn as `rows`, `items` at the camel's
-/// feet and picked up.
-fn carrying(rules_version: u16, rows: &[&str], items: &[Item]) -> (Live, Vec<Event>) {
-    let mut level = level_of(rows);
-    level.items = items.iter().map(|&item| (level.start, item)).collect();
-    level.lore = Some(Lore::default());
-    let (mut live, mut tape) = onto(version(rules_version), 4, level);
-    for _ in items {
-        live.command(Command::PickUp, &mut (), &mut tape).unwrap();
+/// The harm that `blow` reads from the messages of games of seeds 0 to `seeds`: in each,
+/// a camel beside a snake picks up `item` and gives the commands `commands` makes of its
+/// slot. A game where one is refused tells nothing.
+fn blows_over_seeds(
+    seeds: u64,
+    item: Item,
+    commands: impl Fn(Slot) -> Vec<Command>,
+    blow: impl Fn(&Msg) -> Option<i16>,
+) -> Vec<i16> {
+    let mut harm = vec![];
+    for seed in 0..seeds {
+        let (mut live, mut tape) = carrying(version(9), seed, &["@s"], &[item]);
+        let mut commands = commands(slot_of(live.state(), item)).into_iter();
+        if commands.all(|c| live.command(c, &mut (), &mut tape).is_ok()) {
+            let told = live.state().world().messages().recent();
+            harm.extend(told.filter_map(|m| blow(&m.msg)));
+        }
     }
-    (live, tape)
+    harm
 }
 
 /// A level of a game's own size (a snapshot's explored cells must cover it), the camel
@@ -52,7 +59,7 @@ fn camel(state: &State) -> crate::ids::ActorId {
 /// A javelin is thrown in half the time of a spear, and harms 1 to 4.
 #[test]
 fn a_javelin_flies_in_half_the_time_of_a_spear() {
-    let (live, _) = carrying(9, &["@....s"], &[Item::Javelin]);
+    let (live, _) = carrying(version(9), 4, &["@....s"], &[Item::Javelin]);
     let world = live.state().world();
     let throw = |item| Action::Throw {
         slot: slot_of(live.state(), item),
@@ -64,32 +71,15 @@ fn a_javelin_flies_in_half_the_time_of_a_spear() {
         world.cost_of(camel(live.state()), &throw(Item::Spear)),
     );
     assert_eq!(javelin * 2, spear);
-    let mut harm = vec![];
-    for seed in 0..30 {
-        let mut level = level_of(&["@s"]);
-        level.items = vec![(level.start, Item::Javelin)];
-        let (mut live, mut tape) = onto(version(9), seed, level);
-        live.command(Command::PickUp, &mut (), &mut tape).unwrap();
-        let slot = slot_of(live.state(), Item::Javelin);
-        let thrown = Command::Throw(slot, Direction::E);
-        if live.command(thrown, &mut (), &mut tape).is_err() {
-            continue;
-        }
-        harm.extend(
-            live.state()
-                .world()
-                .messages()
-                .recent()
-                .filter_map(|m| match m.msg {
-                    Msg::Struck {
-                        item: Item::Javelin,
-                        damage,
-                        ..
-                    } => Some(damage),
-                    _ => None,
-                }),
-        );
-    }
+    let throw = |slot| vec![Command::Throw(slot, Direction::E)];
+    let harm = blows_over_seeds(30, Item::Javelin, throw, |msg| match *msg {
+        Msg::Struck {
+            item: Item::Javelin,
+            damage,
+            ..
+        } => Some(damage),
+        _ => None,
+    });
     assert!(harm.len() > 10, "{harm:?}");
     assert!(harm.iter().all(|d| (1..=4).contains(d)), "{harm:?}");
 }
@@ -98,7 +88,7 @@ fn a_javelin_flies_in_half_the_time_of_a_spear() {
 #[test]
 fn a_thrown_spear_is_told_as_a_spear_from_version_9() {
     for rules_version in [8, 9] {
-        let (mut live, mut tape) = carrying(rules_version, &["@.s"], &[]);
+        let (mut live, mut tape) = carrying(version(rules_version), 4, &["@.s"], &[]);
         let spear = slot_of(live.state(), Item::Spear);
         let thrown = Command::Throw(spear, Direction::E);
         live.command(thrown, &mut (), &mut tape).unwrap();
@@ -133,7 +123,7 @@ fn a_thrown_spear_is_told_as_a_spear_from_version_9() {
 fn each_flask_does_what_it_holds_and_is_known_after() {
     let map = wide(&["@"]);
     let flasks = Glass::ALL.map(Item::Flask);
-    let (live, mut tape) = carrying(9, &rows(&map), &flasks);
+    let (live, mut tape) = carrying(version(9), 4, &rows(&map), &flasks);
     let id = camel(live.state());
     let mut state = live.into_state();
     state.set_up(crate::world::Change::Hurt {
@@ -182,7 +172,7 @@ fn each_flask_does_what_it_holds_and_is_known_after() {
 /// A scarab of slumber puts every creature the camel sees to sleep, its ally aside.
 #[test]
 fn a_scarab_of_slumber_sends_what_the_camel_sees_to_sleep() {
-    let (mut live, mut tape) = carrying(9, &["@..s..j"], &[Item::Scarab(Stone::Jade)]);
+    let (mut live, mut tape) = carrying(version(9), 4, &["@..s..j"], &[Item::Scarab(Stone::Jade)]);
     let jade = slot_of(live.state(), Item::Scarab(Stone::Jade));
     live.command(Command::Use(jade), &mut (), &mut tape)
         .unwrap();
@@ -206,7 +196,7 @@ fn a_scarab_of_slumber_sends_what_the_camel_sees_to_sleep() {
 fn a_scarab_of_blinking_carries_the_camel_far_or_fizzles() {
     let map = wide(&["@"]);
     let bone = Item::Scarab(Stone::Bone);
-    let (mut live, mut tape) = carrying(9, &rows(&map), &[bone, bone]);
+    let (mut live, mut tape) = carrying(version(9), 4, &rows(&map), &[bone, bone]);
     let from = live.state().world().actor_at(camel(live.state())).pos();
     let slot = slot_of(live.state(), bone);
     live.command(Command::Use(slot), &mut (), &mut tape)
@@ -217,7 +207,7 @@ fn a_scarab_of_blinking_carries_the_camel_far_or_fizzles() {
         live.state().world().map().occupant(to),
         Some(camel(live.state()))
     );
-    let (mut small, mut tape) = carrying(9, &["@...."], &[bone]);
+    let (mut small, mut tape) = carrying(version(9), 4, &["@...."], &[bone]);
     let slot = slot_of(small.state(), bone);
     small
         .command(Command::Use(slot), &mut (), &mut tape)
@@ -278,7 +268,7 @@ fn a_scarab_of_alarm_wakes_the_level_and_calls_the_hunters() {
 fn a_desert_rose_grows_the_camel_as_chosen() {
     let map = wide(&["@"]);
     let roses = [Item::Rose, Item::Rose, Item::Rose];
-    let (mut live, mut tape) = carrying(9, &rows(&map), &roses);
+    let (mut live, mut tape) = carrying(version(9), 4, &rows(&map), &roses);
     let id = camel(live.state());
     let date = slot_of(live.state(), Item::Date);
     let refused = live.command(Command::Grow(date, Boon::Hardier), &mut (), &mut tape);
@@ -295,7 +285,7 @@ fn a_desert_rose_grows_the_camel_as_chosen() {
     assert_eq!(world.growth().kick_bonus(), 1);
     assert_eq!(world.growth().waterskin(), 20 + DEEPER_SIPS);
     // Beside water the deeper skin fills to its new brim.
-    let (mut wet, mut tape) = carrying(9, &["@=", ".."], &[Item::Rose]);
+    let (mut wet, mut tape) = carrying(version(9), 4, &["@=", ".."], &[Item::Rose]);
     let rose = slot_of(wet.state(), Item::Rose);
     wet.command(Command::Grow(rose, Boon::Deeper), &mut (), &mut tape)
         .unwrap();
@@ -309,36 +299,18 @@ fn a_desert_rose_grows_the_camel_as_chosen() {
 fn a_stronger_camel_kicks_harder() {
     let (low, high) = Species::Camel.damage();
     let (low, high) = (low as i16, high as i16);
-    let mut kicks = vec![];
-    for seed in 0..40 {
-        let mut level = level_of(&["@s"]);
-        level.items = vec![(level.start, Item::Rose)];
-        let (mut live, mut tape) = onto(version(9), seed, level);
-        live.command(Command::PickUp, &mut (), &mut tape).unwrap();
-        let rose = slot_of(live.state(), Item::Rose);
-        live.command(Command::Grow(rose, Boon::Stronger), &mut (), &mut tape)
-            .unwrap();
-        if live
-            .command(Command::Move(Direction::E), &mut (), &mut tape)
-            .is_err()
-        {
-            continue;
-        }
-        kicks.extend(
-            live.state()
-                .world()
-                .messages()
-                .recent()
-                .filter_map(|m| match m.msg {
-                    Msg::Hit {
-                        attacker: Species::Camel,
-                        damage,
-                        ..
-                    } => Some(damage),
-                    _ => None,
-                }),
-        );
-    }
+    let grow_and_kick = |rose| {
+        let grow = Command::Grow(rose, Boon::Stronger);
+        vec![grow, Command::Move(Direction::E)]
+    };
+    let kicks = blows_over_seeds(40, Item::Rose, grow_and_kick, |msg| match *msg {
+        Msg::Hit {
+            attacker: Species::Camel,
+            damage,
+            ..
+        } => Some(damage),
+        _ => None,
+    });
     assert!(kicks.len() > 10, "{kicks:?}");
     assert!(
         kicks.iter().all(|d| (low + 1..=high + 1).contains(d)),
@@ -351,7 +323,7 @@ fn a_stronger_camel_kicks_harder() {
 /// gear comes off, back into the bags; before, it stays on.
 #[test]
 fn barding_softens_and_weighs_and_gear_comes_off() {
-    let (mut live, mut tape) = carrying(9, &["@.."], &[Item::Barding]);
+    let (mut live, mut tape) = carrying(version(9), 4, &["@.."], &[Item::Barding]);
     let id = camel(live.state());
     let step = Action::Step { to: Pos::new(1, 0) };
     let light = live.state().world().cost_of(id, &step);
@@ -372,7 +344,7 @@ fn barding_softens_and_weighs_and_gear_comes_off() {
     assert_eq!(world.cost_of(id, &step), light);
     assert!(world.bags().slot_for(Item::Barding).is_some());
     assert!(said(live.state(), Msg::TookOff(Item::Barding)));
-    let (mut old, mut tape) = carrying(8, &["@.."], &[Item::Blanket]);
+    let (mut old, mut tape) = carrying(version(8), 4, &["@.."], &[Item::Blanket]);
     let blanket = slot_of(old.state(), Item::Blanket);
     old.command(Command::Wear(blanket), &mut (), &mut tape)
         .unwrap();
@@ -383,7 +355,7 @@ fn barding_softens_and_weighs_and_gear_comes_off() {
 /// Only flasks and scarabs are used.
 #[test]
 fn only_flasks_and_scarabs_are_used() {
-    let (mut live, mut tape) = carrying(9, &["@."], &[]);
+    let (mut live, mut tape) = carrying(version(9), 4, &["@."], &[]);
     let spear = slot_of(live.state(), Item::Spear);
     let refused = live.command(Command::Use(spear), &mut (), &mut tape);
     assert_eq!(refused.unwrap_err(), Rejection::CannotUse(Item::Spear));
@@ -440,7 +412,7 @@ fn finds_lie_where_version_9_puts_them_and_change_no_older_level() {
 fn the_finds_are_in_the_state_and_its_hash() {
     let map = wide(&["@"]);
     let items = [Item::Barding, Item::Rose, Item::Flask(Glass::Green)];
-    let (mut live, mut tape) = carrying(9, &rows(&map), &items);
+    let (mut live, mut tape) = carrying(version(9), 4, &rows(&map), &items);
     let mut hashes = vec![live.state().hash()];
     let commands = [
         Command::Wear(slot_of(live.state(), Item::Barding)),

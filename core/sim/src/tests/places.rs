@@ -1,7 +1,7 @@
 //! Places (rules version 9): a ruin's cache behind a locked door and the key that opens
 //! it, a flooded oasis, a nest of dormant spider eggs.
 
-use super::{first_of, level_of, onto, rest_until, said, slot_of, version};
+use super::{carrying, first_of, level_of, onto, rest_until, said, slot_of, version};
 use crate::bot::Bot;
 use crate::check::Rejection;
 use crate::command::Command;
@@ -47,6 +47,26 @@ impl Found {
     fn count(&self) -> usize {
         self.cache.len() + self.oasis.len() + self.nest.len()
     }
+}
+
+/// How many levels of seeds 0 to 99, at the depths that have places, hold one that
+/// `which` picks out of what was `found`; `check` is given each such level, where the
+/// place is and which level it is, in words.
+fn each_place(
+    which: impl Fn(&Found) -> Option<Pos>,
+    mut check: impl FnMut(&Level, Pos, &str),
+) -> usize {
+    let mut count = 0;
+    for seed in 0..100 {
+        for depth in PLACES_FROM..=DEEPEST {
+            let level = generated(seed, depth, true);
+            if let Some(place) = which(&found(&level)) {
+                count += 1;
+                check(&level, place, &format!("seed {seed} depth {depth}"));
+            }
+        }
+    }
+    count
 }
 
 fn found(level: &Level) -> Found {
@@ -162,32 +182,24 @@ fn has_oasis(map: &Map) -> bool {
 /// reach it without opening anything locked, most often beside a sleeping creature.
 #[test]
 fn a_cache_is_a_locked_yard_with_a_stash_and_its_key_lies_outside() {
-    let (mut caches, mut guarded) = (0, 0);
-    for seed in 0..100 {
-        for depth in PLACES_FROM..=DEEPEST {
-            let level = generated(seed, depth, true);
-            let Some(&door) = found(&level).cache.first() else {
-                continue;
-            };
-            caches += 1;
+    let mut guarded = 0;
+    let caches = each_place(
+        |f| f.cache.first().copied(),
+        |level, door, name| {
             let outside = reachable_from(&level.map, level.start);
             let through = reachable_from(&level.map, door);
             let inside: Vec<Pos> = through
                 .into_iter()
                 .filter(|&p| p != door && !outside.contains(&p))
                 .collect();
-            assert_eq!(
-                inside.len(),
-                15,
-                "seed {seed} depth {depth}: a yard of 5 by 3"
-            );
+            assert_eq!(inside.len(), 15, "{name}: a yard of 5 by 3");
             for &p in &inside {
                 for d in Direction::ALL {
                     let next = p.step(d);
                     let walled = inside.contains(&next)
                         || next == door
                         || level.map.terrain(next) == Terrain::Cactus;
-                    assert!(walled, "seed {seed} depth {depth}: a gap at {next:?}");
+                    assert!(walled, "{name}: a gap at {next:?}");
                 }
             }
             let stash: Vec<Item> = level
@@ -197,7 +209,7 @@ fn a_cache_is_a_locked_yard_with_a_stash_and_its_key_lies_outside() {
                 .map(|&(_, item)| item)
                 .collect();
             let count = |kind: fn(&Item) -> bool| stash.iter().filter(|&i| kind(i)).count();
-            assert_eq!(stash.len(), 4, "seed {seed} depth {depth}: {stash:?}");
+            assert_eq!(stash.len(), 4, "{name}: {stash:?}");
             assert_eq!(count(|&i| i == Item::Spear), 1);
             assert_eq!(count(|&i| i == Item::Date), 2);
             assert_eq!(count(|i| matches!(i, Item::Mushroom(_))), 1);
@@ -214,8 +226,8 @@ fn a_cache_is_a_locked_yard_with_a_stash_and_its_key_lies_outside() {
                 .iter()
                 .any(|&(_, at, b)| b == Behaviour::Asleep && at.distance(keys[0]) == 1);
             guarded += usize::from(beside_a_sleeper);
-        }
-    }
+        },
+    );
     assert!(caches >= 50, "{caches} caches");
     assert!(
         guarded * 10 >= caches * 8,
@@ -228,14 +240,9 @@ fn a_cache_is_a_locked_yard_with_a_stash_and_its_key_lies_outside() {
 /// beside the sandworm.)
 #[test]
 fn an_oasis_is_a_pool_with_fruit_a_sandworm_and_a_cobra_on_its_shore() {
-    let mut oases = 0;
-    for seed in 0..100 {
-        for depth in PLACES_FROM..=DEEPEST {
-            let level = generated(seed, depth, true);
-            let Some(&centre) = found(&level).oasis.first() else {
-                continue;
-            };
-            oases += 1;
+    let oases = each_place(
+        |f| f.oasis.first().copied(),
+        |level, centre, name| {
             let map = &level.map;
             let pool = map.cells().filter(|&p| wet(centre, p)).count();
             assert_eq!(pool, 27);
@@ -248,7 +255,7 @@ fn an_oasis_is_a_pool_with_fruit_a_sandworm_and_a_cobra_on_its_shore() {
                 .collect();
             fruit.sort();
             let expected = [Item::Date, Item::Date, Item::CactusFruit, Item::CactusFruit];
-            assert_eq!(fruit, expected, "seed {seed} depth {depth}");
+            assert_eq!(fruit, expected, "{name}");
             let on_shore = |species, behaviour| {
                 level
                     .creatures
@@ -257,8 +264,8 @@ fn an_oasis_is_a_pool_with_fruit_a_sandworm_and_a_cobra_on_its_shore() {
             };
             assert!(on_shore(Species::Sandworm, Behaviour::Asleep));
             assert!(on_shore(Species::Cobra, Behaviour::Natural));
-        }
-    }
+        },
+    );
     assert!(oases >= 50, "{oases} oases");
 }
 
@@ -266,14 +273,9 @@ fn an_oasis_is_a_pool_with_fruit_a_sandworm_and_a_cobra_on_its_shore() {
 /// mushroom.
 #[test]
 fn a_nest_is_dormant_eggs_around_a_spear_and_a_mushroom() {
-    let mut nests = 0;
-    for seed in 0..100 {
-        for depth in PLACES_FROM..=DEEPEST {
-            let level = generated(seed, depth, true);
-            let Some(&centre) = found(&level).nest.first() else {
-                continue;
-            };
-            nests += 1;
+    let nests = each_place(
+        |f| f.nest.first().copied(),
+        |level, centre, name| {
             let eggs = level
                 .creatures
                 .iter()
@@ -281,10 +283,7 @@ fn a_nest_is_dormant_eggs_around_a_spear_and_a_mushroom() {
                     s == Species::SpiderEgg && b == Behaviour::Asleep && at.distance(centre) == 1
                 })
                 .count();
-            assert!(
-                (3..=5).contains(&eggs),
-                "seed {seed} depth {depth}: {eggs} eggs"
-            );
+            assert!((3..=5).contains(&eggs), "{name}: {eggs} eggs");
             let prize: Vec<Item> = level
                 .items
                 .iter()
@@ -294,20 +293,9 @@ fn a_nest_is_dormant_eggs_around_a_spear_and_a_mushroom() {
             assert_eq!(prize.len(), 2);
             assert_eq!(prize[0], Item::Spear);
             assert!(matches!(prize[1], Item::Mushroom(_)));
-        }
-    }
+        },
+    );
     assert!(nests >= 50, "{nests} nests");
-}
-
-/// A version-9 game on the level drawn as `rows`, `items` at the camel's feet, picked up.
-fn carrying(rows: &[&str], items: &[Item]) -> (Live, Vec<Event>) {
-    let mut level = level_of(rows);
-    level.items = items.iter().map(|&item| (level.start, item)).collect();
-    let (mut live, mut tape) = onto(version(9), 7, level);
-    for _ in items {
-        live.command(Command::PickUp, &mut (), &mut tape).unwrap();
-    }
-    (live, tape)
 }
 
 fn keys(state: &State) -> usize {
@@ -322,7 +310,7 @@ fn keys(state: &State) -> usize {
 /// camel told, and the next step goes through.
 #[test]
 fn walking_into_a_locked_door_with_a_key_opens_it_and_uses_the_key_up() {
-    let (mut live, mut tape) = carrying(&["@&."], &[Item::Key, Item::Key]);
+    let (mut live, mut tape) = carrying(version(9), 7, &["@&."], &[Item::Key, Item::Key]);
     let door = Pos::new(1, 0);
     assert_eq!(keys(live.state()), 2);
     live.command(Command::Move(Direction::E), &mut (), &mut tape)
@@ -340,7 +328,7 @@ fn walking_into_a_locked_door_with_a_key_opens_it_and_uses_the_key_up() {
 /// Opening (o) a locked door with a key does the same.
 #[test]
 fn opening_a_locked_door_with_a_key_unlocks_it() {
-    let (mut live, mut tape) = carrying(&["@&."], &[Item::Key]);
+    let (mut live, mut tape) = carrying(version(9), 7, &["@&."], &[Item::Key]);
     live.command(Command::Open(Direction::E), &mut (), &mut tape)
         .unwrap();
     let state = live.state();
@@ -355,7 +343,7 @@ fn opening_a_locked_door_with_a_key_unlocks_it() {
 /// Without a key a locked door is refused, walked into or opened, and costs nothing.
 #[test]
 fn a_locked_door_is_refused_without_a_key() {
-    let (mut live, mut tape) = carrying(&["@&."], &[Item::Date]);
+    let (mut live, mut tape) = carrying(version(9), 7, &["@&."], &[Item::Date]);
     let hash = live.state().hash();
     for command in [Command::Move(Direction::E), Command::Open(Direction::E)] {
         let refused = live.command(command, &mut (), &mut tape);
