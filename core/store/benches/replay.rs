@@ -6,8 +6,9 @@
 //!   copies, with the memory those copies take, behind the choice of `CACHE_EVERY`;
 //! * verify: `Recording::from_bytes` + `Recording::check` (every draw regenerated, every
 //!   checkpoint and the final hash checked), next to decoding the file alone, and to
-//!   decoding it and folding it with no checks at all; and a stored game's verification
-//!   (`Store::recording` + `Recording::check`) next to reading its log.
+//!   decoding it and folding it with no checks at all; the same for the million-event
+//!   golden of each kept version from 5 on, read from `replays/`; and a stored game's
+//!   verification (`Store::recording` + `Recording::check`) next to reading its log.
 //!
 //! Run with `cargo bench -p sandglass-store --bench replay`; BENCHMARKS.md has the figures.
 
@@ -242,6 +243,22 @@ fn verify(c: &mut Criterion) {
         verified.as_secs_f64() / decode.as_secs_f64(),
         verified.as_secs_f64() / plain.as_secs_f64()
     );
+
+    // The million-event goldens of the kept versions from 5 on, as the files hold them.
+    let goldens = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../replays");
+    for version in 5..=sandglass_sim::rules::NEWEST {
+        let path = goldens.join(format!("v{version}/classic-million-4.sgr"));
+        let bytes = std::fs::read(&path).unwrap();
+        let events = sgr::from_bytes(&bytes).unwrap().events.len() as f64;
+        let verified = time(&mut || {
+            let file = sgr::from_bytes(&bytes).unwrap();
+            std::hint::black_box(file.check(&mut (), u64::MAX, |_| ()).unwrap());
+        });
+        println!(
+            "  golden v{version}, decode + verify: {verified:?} ({:.1} M events/s)",
+            events / verified.as_secs_f64() / 1e6
+        );
+    }
 
     // The same game stored in a data directory, where decoding means reading the log.
     let dir = tempfile::tempdir().unwrap();
