@@ -6,7 +6,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::level::{generate, Bestiary, Contents, Level};
 use sandglass_sim::path::first_step_to;
-use sandglass_sim::sight::{field_of_view, CellSet, SIGHT_RADIUS};
+use sandglass_sim::sight::{field_of_view, CellSet};
 use sandglass_sim::HUNT_REACH;
 
 fn levels() -> Vec<Level> {
@@ -48,7 +48,7 @@ fn sight(c: &mut Criterion) {
             let (level, at) = spots[i % spots.len()];
             i += 1;
             seen.clear();
-            field_of_view(&level.map, at, SIGHT_RADIUS, &mut seen);
+            field_of_view(&level.map, at, &mut seen);
             seen.len()
         })
     });

@@ -119,6 +119,7 @@ impl Map {
     pub const MOST_SIDE: u16 = 1000;
 
     pub fn filled(width: u16, height: u16, terrain: Terrain) -> Self {
+        debug_assert!(width <= Map::MOST_SIDE && height <= Map::MOST_SIDE);
         let cells = usize::from(width) * usize::from(height);
         Map {
             width,
@@ -140,8 +141,9 @@ impl Map {
     /// keeps its bits in too.
     #[inline]
     pub(crate) fn index(&self, pos: Pos) -> Option<usize> {
-        let inside =
-            pos.x >= 0 && pos.y >= 0 && (pos.x as u16) < self.width && (pos.y as u16) < self.height;
+        // A negative coordinate read as a `u16` is 32,768 or more: beyond any side, which
+        // is at most `MOST_SIDE`. One test a side, on every lookup of every turn.
+        let inside = (pos.x as u16) < self.width && (pos.y as u16) < self.height;
         inside.then(|| pos.y as usize * usize::from(self.width) + pos.x as usize)
     }
 
@@ -249,6 +251,8 @@ mod tests {
             Pos::new(3, 0),
             Pos::new(0, 2),
             Pos::new(0, -1),
+            Pos::new(i16::MIN, 0),
+            Pos::new(1, i16::MIN),
         ] {
             assert_eq!(map.terrain(outside), Terrain::Cactus);
             assert!(!map.is_free(outside));

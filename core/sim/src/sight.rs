@@ -1,10 +1,13 @@
-//! Sight: what the camel sees, by symmetric shadowcasting (after Albert Ford's
-//! "Symmetric Shadowcasting", written here in integers), and a set of cells to keep it in.
+//! Sight: what the camel sees, as symmetric shadowcasting (after Albert Ford's
+//! "Symmetric Shadowcasting") sees it, worked out in integers from a table of the disc's
+//! slopes; and a set of cells to keep it in.
 //!
 //! Cacti, closed doors and the edge of the map block sight; water, dunes and creatures do
 //! not. The field is symmetric: if the camel sees a cell, a creature standing there sees
 //! the camel, which is how hunters find it. Sight reaches `SIGHT_RADIUS` cells (a round
 //! disc: `dx² + dy² <= r² + r`), so that the desert has something left to explore.
+
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +15,7 @@ use crate::geometry::Pos;
 use crate::map::Map;
 
 /// How far the camel sees, in cells.
-pub const SIGHT_RADIUS: i32 = 8;
+pub const SIGHT_RADIUS: i16 = 8;
 
 /// A set of cells of a map, as bits.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,46 +89,48 @@ impl CellSet {
     }
 }
 
-/// Marks in `seen` every cell visible from `origin` within `radius`, the origin too.
-pub fn field_of_view(map: &Map, origin: Pos, radius: i32, seen: &mut CellSet) {
+/// Marks in `seen` every cell visible from `origin` within `SIGHT_RADIUS`, the origin too.
+///
+/// Symmetric shadowcasting scans each quadrant row by row, narrowing the slopes light
+/// still passes between as it meets blockers. What it sees comes to this: a row's light
+/// is every slope from the origin that no blocker within the disc in a nearer row shades,
+/// where a blocker shades the open span of slopes its own cell covers. A floor is seen if light reaches
+/// its centre from either side; a blocker if light falls on any part of it. Those slopes
+/// are cut into the few pieces between the edges and centres of the disc's cells
+/// (`Shape`), so a row's light is a set of bits, and a cell's test a mask or two.
+pub fn field_of_view(map: &Map, origin: Pos, seen: &mut CellSet) {
     seen.insert(origin);
-    // How far each row reaches to either side within the disc, worked out once rather
-    // than in every stretch of a row the scan comes back to.
-    let reach: Vec<i32> = (0..=radius)
-        .map(|depth| isqrt(radius * radius + radius - depth * depth))
-        .collect();
-    for quadrant in QUADRANTS {
-        let mut scan = Scan {
-            map,
-            origin,
-            reach: &reach,
-            quadrant,
-            seen: &mut *seen,
-        };
-        scan.row(1, Slope::new(-1, 1), Slope::new(1, 1));
-    }
-}
-
-/// A slope `num / den` from the origin, in the quadrant's own frame (`den > 0`).
-#[derive(Clone, Copy, Debug)]
-struct Slope {
-    num: i32,
-    den: i32,
-}
-
-impl Slope {
-    fn new(num: i32, den: i32) -> Slope {
-        Slope { num, den }
-    }
-
-    /// The slope of the near edge of the cell at `col` in row `depth`: (2col - 1) / 2depth.
-    fn of(depth: i32, col: i32) -> Slope {
-        Slope::new(2 * col - 1, 2 * depth)
+    let shape = Shape::of_sight();
+    for quadrant in 0..QUADRANTS.len() {
+        let mut shade = Pieces::default();
+        for row in shape.rows() {
+            let mut cast = Pieces::default();
+            for cell in row {
+                let (dx, dy) = cell.offsets[quadrant];
+                // Beyond the map's edge blocks like cactus, and is not kept.
+                let index = map.index(Pos::new(origin.x + dx, origin.y + dy));
+                let blocks = index.is_none_or(|i| map.terrain_at(i).blocks());
+                let lit = if blocks {
+                    cast.add(&cell.span);
+                    !shade.covers(&cell.span)
+                } else {
+                    let (left, right) = cell.beside_centre;
+                    !shade.has(left) || !shade.has(right)
+                };
+                if let Some(i) = index.filter(|_| lit) {
+                    seen.insert_at(i);
+                }
+            }
+            shade.add(&cast);
+            if shade == shape.all {
+                break;
+            }
+        }
     }
 }
 
 /// The four quadrants: how a (depth, column) pair in the quadrant maps to a map offset.
-const QUADRANTS: [(i32, i32, i32, i32); 4] = [
+const QUADRANTS: [(i16, i16, i16, i16); 4] = [
     // (dx per col, dx per depth, dy per col, dy per depth)
     (1, 0, 0, -1), // north
     (0, 1, 1, 0),  // east
@@ -133,60 +138,132 @@ const QUADRANTS: [(i32, i32, i32, i32); 4] = [
     (0, -1, 1, 0), // west
 ];
 
-struct Scan<'a> {
-    map: &'a Map,
-    origin: Pos,
-    /// Indexed by depth, to the radius: how many columns either side of the middle a
-    /// row has within the disc.
-    reach: &'a [i32],
-    quadrant: (i32, i32, i32, i32),
-    seen: &'a mut CellSet,
+/// Words enough for a bit per piece of a quadrant's slopes: 160 pieces at radius 8.
+const PIECE_WORDS: usize = 3;
+
+/// A set of the pieces a quadrant's slopes, from -1 to 1, are cut into.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Pieces([u64; PIECE_WORDS]);
+
+impl Pieces {
+    fn has(&self, piece: usize) -> bool {
+        self.0[piece / 64] >> (piece % 64) & 1 == 1
+    }
+
+    fn insert(&mut self, piece: usize) {
+        self.0[piece / 64] |= 1 << (piece % 64);
+    }
+
+    fn add(&mut self, other: &Pieces) {
+        for (word, more) in self.0.iter_mut().zip(other.0) {
+            *word |= more;
+        }
+    }
+
+    /// Whether every piece of `other` is in this set.
+    fn covers(&self, other: &Pieces) -> bool {
+        self.0
+            .iter()
+            .zip(other.0)
+            .all(|(word, part)| part & !word == 0)
+    }
 }
 
-impl Scan<'_> {
-    fn pos(&self, depth: i32, col: i32) -> Pos {
-        let (xc, xd, yc, yd) = self.quadrant;
-        Pos::new(
-            (i32::from(self.origin.x) + col * xc + depth * xd) as i16,
-            (i32::from(self.origin.y) + col * yc + depth * yd) as i16,
-        )
+/// One cell of a quadrant within the disc, and the pieces of slope it answers to.
+#[derive(Debug)]
+struct CellShape {
+    /// Where the cell is from the origin in each quadrant, as `QUADRANTS` turns it.
+    offsets: [(i16, i16); 4],
+    /// The pieces inside the span of slopes the cell covers: lit if any is, and shaded
+    /// behind it if it blocks.
+    span: Pieces,
+    /// The pieces either side of the slope of its centre; at the quadrant's edges, where
+    /// there is only one, that one twice.
+    beside_centre: (usize, usize),
+}
+
+/// Every quadrant's cells within the disc, row by row, with the pieces of slope each
+/// answers to. The same for every look: worked out once.
+#[derive(Debug)]
+struct Shape {
+    cells: Vec<CellShape>,
+    /// Where each row's cells start in `cells`, nearest row first, and where the last ends.
+    row_starts: Vec<usize>,
+    /// Every piece.
+    all: Pieces,
+}
+
+impl Shape {
+    fn of_sight() -> &'static Shape {
+        static SHAPE: OnceLock<Shape> = OnceLock::new();
+        SHAPE.get_or_init(|| Shape::new(i32::from(SIGHT_RADIUS)))
     }
 
-    /// Scans row `depth` between the slopes `start` and `end`, and the rows behind it
-    /// that light gets through to.
-    fn row(&mut self, depth: i32, mut start: Slope, end: Slope) {
-        let Some(&reach) = self.reach.get(depth as usize) else {
-            return;
+    fn new(radius: i32) -> Shape {
+        // Slopes in whole steps of 1 / unit: every edge (2col ± 1) / 2depth and centre
+        // col / depth of a row within the radius is one.
+        let unit = (1..=radius).fold(2, |unit, depth| lcm(unit, 2 * depth));
+        let mut cuts: Vec<i32> = (1..=radius)
+            .flat_map(|depth| (-2 * depth..=2 * depth).map(move |k| k * (unit / (2 * depth))))
+            .collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        // Piece i lies between cuts i and i + 1.
+        let pieces = cuts.len() - 1;
+        assert!(pieces <= PIECE_WORDS * 64, "{pieces} pieces of slope");
+        let cut = |slope: i32| {
+            let slope = slope.clamp(-unit, unit);
+            cuts.binary_search(&slope)
+                .expect("every edge and centre is a cut")
         };
-        // The columns whose centres lie within the slopes, rounding ties outward at the
-        // start (round half up) and inward at the end (round half down); and within the
-        // disc. A cell beyond the disc's edge in this row is beyond it in every row behind,
-        // where the disc is narrower, so neither it nor its shadow is ever seen.
-        let first = floor_div(2 * depth * start.num + start.den, 2 * start.den).max(-reach);
-        let last = ceil_div(2 * depth * end.num - end.den, 2 * end.den).min(reach);
-        let mut previous_blocks: Option<bool> = None;
-        for col in first..=last {
-            // Beyond the map's edge blocks like cactus, and is not kept.
-            let cell = self.map.index(self.pos(depth, col));
-            let blocks = cell.is_none_or(|i| self.map.terrain_at(i).blocks());
-            // A blocker is seen wherever its centre lies; open ground only between the
-            // slopes, which is what keeps the field symmetric.
-            let symmetric =
-                || col * start.den >= depth * start.num && col * end.den <= depth * end.num;
-            if let Some(i) = cell.filter(|_| blocks || symmetric()) {
-                self.seen.insert_at(i);
+        let mut all = Pieces::default();
+        (0..pieces).for_each(|piece| all.insert(piece));
+        let (mut cells, mut row_starts) = (vec![], vec![]);
+        for depth in 1..=radius {
+            row_starts.push(cells.len());
+            let step = unit / (2 * depth);
+            // The columns whose centres lie within the quadrant's slopes and the disc.
+            let reach = isqrt(radius * radius + radius - depth * depth).min(depth);
+            for col in -reach..=reach {
+                let mut span = Pieces::default();
+                (cut((2 * col - 1) * step)..cut((2 * col + 1) * step))
+                    .for_each(|piece| span.insert(piece));
+                let centre = cut(2 * col * step);
+                let beside_centre = (centre.saturating_sub(1), centre.min(pieces - 1));
+                let (depth, col) = (depth as i16, col as i16);
+                let offsets = QUADRANTS
+                    .map(|(xc, xd, yc, yd)| (col * xc + depth * xd, col * yc + depth * yd));
+                cells.push(CellShape {
+                    offsets,
+                    span,
+                    beside_centre,
+                });
             }
-            match previous_blocks {
-                Some(true) if !blocks => start = Slope::of(depth, col),
-                Some(false) if blocks => self.row(depth + 1, start, Slope::of(depth, col)),
-                _ => {}
-            }
-            previous_blocks = Some(blocks);
         }
-        if previous_blocks == Some(false) {
-            self.row(depth + 1, start, end);
+        row_starts.push(cells.len());
+        Shape {
+            cells,
+            row_starts,
+            all,
         }
     }
+
+    /// The cells of each row, nearest first.
+    fn rows(&self) -> impl Iterator<Item = &[CellShape]> {
+        self.row_starts
+            .windows(2)
+            .map(|ends| &self.cells[ends[0]..ends[1]])
+    }
+}
+
+fn lcm(a: i32, b: i32) -> i32 {
+    let gcd = |mut a: i32, mut b: i32| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    a / gcd(a, b) * b
 }
 
 /// The largest whole number whose square is at most `n` (0 for negative `n`), counted
@@ -199,39 +276,156 @@ fn isqrt(n: i32) -> i32 {
     root
 }
 
-fn floor_div(a: i32, b: i32) -> i32 {
-    a.div_euclid(b)
-}
-
-fn ceil_div(a: i32, b: i32) -> i32 {
-    -(-a).div_euclid(b)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::map::Terrain;
+    use crate::rng::Expander;
 
-    fn seen_from(map: &Map, at: Pos, radius: i32) -> CellSet {
+    fn seen_from(map: &Map, at: Pos) -> CellSet {
         let mut seen = CellSet::empty(map);
-        field_of_view(map, at, radius, &mut seen);
+        field_of_view(map, at, &mut seen);
         seen
+    }
+
+    /// Symmetric shadowcasting as Albert Ford writes it, row by row and recursive, in
+    /// integers, for any radius: what `field_of_view` must give.
+    mod shadowcasting {
+        use super::*;
+
+        pub fn seen_from(map: &Map, origin: Pos, radius: i32) -> CellSet {
+            let mut seen = CellSet::empty(map);
+            seen.insert(origin);
+            for quadrant in QUADRANTS {
+                let mut scan = Scan {
+                    map,
+                    origin,
+                    radius,
+                    quadrant,
+                    seen: &mut seen,
+                };
+                scan.row(1, Slope::new(-1, 1), Slope::new(1, 1));
+            }
+            seen
+        }
+
+        /// A slope `num / den` from the origin, in the quadrant's own frame (`den > 0`).
+        #[derive(Clone, Copy)]
+        struct Slope {
+            num: i32,
+            den: i32,
+        }
+
+        impl Slope {
+            fn new(num: i32, den: i32) -> Slope {
+                Slope { num, den }
+            }
+
+            /// The near edge of the cell at `col` in row `depth`: (2col - 1) / 2depth.
+            fn of(depth: i32, col: i32) -> Slope {
+                Slope::new(2 * col - 1, 2 * depth)
+            }
+        }
+
+        struct Scan<'a> {
+            map: &'a Map,
+            origin: Pos,
+            radius: i32,
+            quadrant: (i16, i16, i16, i16),
+            seen: &'a mut CellSet,
+        }
+
+        impl Scan<'_> {
+            fn pos(&self, depth: i32, col: i32) -> Pos {
+                let (xc, xd, yc, yd) = self.quadrant;
+                let [xc, xd, yc, yd] = [xc, xd, yc, yd].map(i32::from);
+                Pos::new(
+                    (i32::from(self.origin.x) + col * xc + depth * xd) as i16,
+                    (i32::from(self.origin.y) + col * yc + depth * yd) as i16,
+                )
+            }
+
+            /// Scans row `depth` between the slopes `start` and `end`, and the rows behind
+            /// it that light gets through to: the columns whose centres lie within the
+            /// slopes (ties rounded outward at the start, inward at the end), and within
+            /// the disc.
+            fn row(&mut self, depth: i32, mut start: Slope, end: Slope) {
+                if depth > self.radius {
+                    return;
+                }
+                let r = self.radius;
+                let reach = isqrt(r * r + r - depth * depth);
+                let first = (2 * depth * start.num + start.den)
+                    .div_euclid(2 * start.den)
+                    .max(-reach);
+                let last = -(-(2 * depth * end.num - end.den)).div_euclid(2 * end.den);
+                let mut previous_blocks = None;
+                for col in first..=last.min(reach) {
+                    let at = self.pos(depth, col);
+                    let blocks = self.map.terrain(at).blocks();
+                    let symmetric =
+                        col * start.den >= depth * start.num && col * end.den <= depth * end.num;
+                    if self.map.contains(at) && (blocks || symmetric) {
+                        self.seen.insert(at);
+                    }
+                    match previous_blocks {
+                        Some(true) if !blocks => start = Slope::of(depth, col),
+                        Some(false) if blocks => self.row(depth + 1, start, Slope::of(depth, col)),
+                        _ => {}
+                    }
+                    previous_blocks = Some(blocks);
+                }
+                if previous_blocks == Some(false) {
+                    self.row(depth + 1, start, end);
+                }
+            }
+        }
+    }
+
+    /// A map of `width` by `height` with cacti, closed doors and dunes strewn over it.
+    fn strewn(rng: &mut Expander, width: u16, height: u16) -> Map {
+        let mut map = Map::filled(width, height, Terrain::Sand);
+        let cells = u32::from(width) * u32::from(height);
+        for _ in 0..rng.between(0, cells) {
+            let at = Pos::new(
+                rng.below(width.into()) as i16,
+                rng.below(height.into()) as i16,
+            );
+            let terrain = [Terrain::Cactus, Terrain::DoorClosed, Terrain::Dune];
+            map.set_terrain(at, terrain[rng.below(3) as usize]);
+        }
+        map
+    }
+
+    /// The pieces of slope give what shadowcasting gives, from every cell of maps strewn
+    /// thinly to thickly, the map's edges within sight or not.
+    #[test]
+    fn sight_is_symmetric_shadowcasting() {
+        let mut rng = Expander::new(11);
+        for _ in 0..200 {
+            let (width, height) = (rng.between(1, 40) as u16, rng.between(1, 40) as u16);
+            let map = strewn(&mut rng, width, height);
+            for at in map.cells() {
+                let expected = shadowcasting::seen_from(&map, at, SIGHT_RADIUS.into());
+                assert_eq!(seen_from(&map, at), expected, "from {at:?} on\n{map:?}");
+            }
+        }
     }
 
     #[test]
     fn open_ground_is_seen_in_a_disc() {
         let map = Map::filled(21, 21, Terrain::Sand);
-        let seen = seen_from(&map, Pos::new(10, 10), 3);
+        let seen = seen_from(&map, Pos::new(10, 10));
         for pos in map.cells() {
             let (dx, dy) = (i32::from(pos.x) - 10, i32::from(pos.y) - 10);
-            assert_eq!(seen.contains(pos), dx * dx + dy * dy <= 12, "{pos:?}");
+            assert_eq!(seen.contains(pos), dx * dx + dy * dy <= 72, "{pos:?}");
         }
     }
 
     #[test]
     fn a_cactus_is_seen_and_hides_what_is_behind_it() {
         let map = Map::from_rows(&[".......", "...#...", ".......", "...@..."]);
-        let seen = seen_from(&map, Pos::new(3, 3), 8);
+        let seen = seen_from(&map, Pos::new(3, 3));
         assert!(seen.contains(Pos::new(3, 1)), "the cactus itself");
         assert!(!seen.contains(Pos::new(3, 0)), "straight behind it");
         assert!(seen.contains(Pos::new(0, 0)), "around it");
@@ -253,9 +447,9 @@ mod tests {
         let map = Map::from_rows(&rows);
         let open: Vec<Pos> = map.cells().filter(|&p| !map.terrain(p).blocks()).collect();
         for &a in &open {
-            let from_a = seen_from(&map, a, 8);
+            let from_a = seen_from(&map, a);
             for &b in &open {
-                let from_b = seen_from(&map, b, 8);
+                let from_b = seen_from(&map, b);
                 assert_eq!(
                     from_a.contains(b),
                     from_b.contains(a),
@@ -269,7 +463,7 @@ mod tests {
     /// is the unbounded field cut to the disc, on maps with cacti all over.
     #[test]
     fn the_disc_is_the_unbounded_field_cut_to_it() {
-        let mut rng = crate::rng::Expander::new(5);
+        let mut rng = Expander::new(5);
         for _ in 0..40 {
             let mut map = Map::filled(41, 41, Terrain::Sand);
             for _ in 0..rng.between(50, 400) {
@@ -278,8 +472,8 @@ mod tests {
             }
             let origin = Pos::new(20, 20);
             map.set_terrain(origin, Terrain::Sand);
-            let near = seen_from(&map, origin, 8);
-            let far = seen_from(&map, origin, 100);
+            let near = seen_from(&map, origin);
+            let far = shadowcasting::seen_from(&map, origin, 100);
             for pos in map.cells() {
                 let (dx, dy) = (i32::from(pos.x) - 20, i32::from(pos.y) - 20);
                 let in_disc = dx * dx + dy * dy <= 72;
@@ -294,7 +488,7 @@ mod tests {
     fn nothing_beyond_the_edge_is_kept() {
         let map = Map::filled(10, 10, Terrain::Sand);
         for at in map.cells() {
-            let seen = seen_from(&map, at, 8);
+            let seen = seen_from(&map, at);
             assert!(seen.covers(&map), "from {at:?}");
         }
     }
@@ -312,9 +506,9 @@ mod tests {
     fn a_closed_door_blocks_sight_and_an_open_one_does_not() {
         let mut map = Map::from_rows(&["#####", "#...#", "#####", "....."]);
         map.set_terrain(Pos::new(2, 2), Terrain::DoorClosed);
-        assert!(!seen_from(&map, Pos::new(2, 1), 8).contains(Pos::new(2, 3)));
+        assert!(!seen_from(&map, Pos::new(2, 1)).contains(Pos::new(2, 3)));
         map.set_terrain(Pos::new(2, 2), Terrain::DoorOpen);
-        assert!(seen_from(&map, Pos::new(2, 1), 8).contains(Pos::new(2, 3)));
+        assert!(seen_from(&map, Pos::new(2, 1)).contains(Pos::new(2, 3)));
     }
 
     #[test]

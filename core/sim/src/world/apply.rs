@@ -21,7 +21,7 @@ use crate::level::Level;
 use crate::lore::{Boon, HARDIER_HP};
 use crate::map::Terrain;
 use crate::message::{Message, Msg};
-use crate::sight::{field_of_view, CellSet, SIGHT_RADIUS};
+use crate::sight::{field_of_view, CellSet};
 use crate::species::{Behaviour, Species};
 use crate::tape::TurnOrder;
 
@@ -573,7 +573,7 @@ impl World {
         self.sight.clear();
         if let Some(camel) = self.player().filter(|c| c.present) {
             let at = camel.pos;
-            field_of_view(&self.map, at, SIGHT_RADIUS, &mut self.sight);
+            field_of_view(&self.map, at, &mut self.sight);
         }
     }
 
