@@ -360,7 +360,7 @@ impl State {
     fn next_turn(&mut self, id: ActorId, action: Action) {
         if self.outcome().is_some() {
             self.books.phase = Phase::Over;
-        } else if action == Action::Descend {
+        } else if matches!(action, Action::Descend) {
             let depth = self.world.depth() + 1;
             self.books.phase = Phase::Generate { depth };
         } else if action.ends_turn() && self.world.actor_at(id).is_present() {
