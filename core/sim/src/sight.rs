@@ -114,8 +114,7 @@ pub fn field_of_view(map: &Map, origin: Pos, seen: &mut CellSet) {
                     cast.add(&cell.span);
                     !shade.covers(&cell.span)
                 } else {
-                    let (left, right) = cell.beside_centre;
-                    !shade.has(left) || !shade.has(right)
+                    !shade.covers(&cell.beside_centre)
                 };
                 if let Some(i) = index.filter(|_| lit) {
                     seen.insert_at(i);
@@ -146,10 +145,6 @@ const PIECE_WORDS: usize = 3;
 struct Pieces([u64; PIECE_WORDS]);
 
 impl Pieces {
-    fn has(&self, piece: usize) -> bool {
-        self.0[piece / 64] >> (piece % 64) & 1 == 1
-    }
-
     fn insert(&mut self, piece: usize) {
         self.0[piece / 64] |= 1 << (piece % 64);
     }
@@ -177,9 +172,8 @@ struct CellShape {
     /// The pieces inside the span of slopes the cell covers: lit if any is, and shaded
     /// behind it if it blocks.
     span: Pieces,
-    /// The pieces either side of the slope of its centre; at the quadrant's edges, where
-    /// there is only one, that one twice.
-    beside_centre: (usize, usize),
+    /// The pieces either side of the slope of its centre (one, at the quadrant's edges).
+    beside_centre: Pieces,
 }
 
 /// Every quadrant's cells within the disc, row by row, with the pieces of slope each
@@ -229,7 +223,9 @@ impl Shape {
                 (cut((2 * col - 1) * step)..cut((2 * col + 1) * step))
                     .for_each(|piece| span.insert(piece));
                 let centre = cut(2 * col * step);
-                let beside_centre = (centre.saturating_sub(1), centre.min(pieces - 1));
+                let mut beside_centre = Pieces::default();
+                beside_centre.insert(centre.saturating_sub(1));
+                beside_centre.insert(centre.min(pieces - 1));
                 let (depth, col) = (depth as i16, col as i16);
                 let offsets = QUADRANTS
                     .map(|(xc, xd, yc, yd)| (col * xc + depth * xd, col * yc + depth * yd));
