@@ -94,10 +94,10 @@ impl CellSet {
 /// Symmetric shadowcasting scans each quadrant row by row, narrowing the slopes light
 /// still passes between as it meets blockers. What it sees comes to this: a row's light
 /// is every slope from the origin that no blocker within the disc in a nearer row shades,
-/// where a blocker shades the open span of slopes its own cell covers. A floor is seen if light reaches
-/// its centre from either side; a blocker if light falls on any part of it. Those slopes
-/// are cut into the few pieces between the edges and centres of the disc's cells
-/// (`Shape`), so a row's light is a set of bits, and a cell's test a mask or two.
+/// where a blocker shades the open span of slopes its own cell covers. A floor is seen if
+/// light reaches its centre from either side; a blocker if light falls on any part of it.
+/// Those slopes are cut into the few pieces between the edges and centres of the disc's
+/// cells (`Shape`), so a row's shade is a set of bits, and a cell's test one mask.
 pub fn field_of_view(map: &Map, origin: Pos, seen: &mut CellSet) {
     seen.insert(origin);
     let shape = Shape::of_sight();
