@@ -137,8 +137,8 @@ const QUADRANTS: [(i16, i16, i16, i16); 4] = [
     (0, -1, 1, 0), // west
 ];
 
-/// Words enough for a bit per piece of a quadrant's slopes: 160 pieces at radius 8.
-const PIECE_WORDS: usize = 3;
+/// Words enough for a bit per piece of a quadrant's slopes: 88 pieces at radius 8.
+const PIECE_WORDS: usize = 2;
 
 /// A set of the pieces a quadrant's slopes, from -1 to 1, are cut into.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
