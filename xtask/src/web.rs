@@ -13,13 +13,16 @@ use anyhow::{bail, Context};
 /// The page's files, copied from `web/` as they are.
 const PAGE: [&str; 2] = ["index.html", "sandglass.js"];
 
+/// The platform the page's module is built for.
+const WEB_TARGET: &str = "wasm32-unknown-unknown";
+
 pub fn run(serve: Option<u16>) -> anyhow::Result<()> {
     let root = workspace();
     let dist = root.join("web/dist");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let built = Command::new(&cargo)
         .current_dir(&root)
-        .args(["build", "--release", "--target", "wasm32-unknown-unknown"])
+        .args(["build", "--release", "--target", WEB_TARGET])
         .args(["-p", "sandglass", "--bin", "sandglass"])
         .status()
         .context("cannot run cargo")?;
@@ -27,12 +30,12 @@ pub fn run(serve: Option<u16>) -> anyhow::Result<()> {
         bail!("the wasm32 build failed (the target: `rustup target add wasm32-unknown-unknown`)");
     }
     std::fs::create_dir_all(&dist).with_context(|| format!("cannot create {}", dist.display()))?;
-    let wasm = root.join("target/wasm32-unknown-unknown/release/sandglass.wasm");
+    let wasm = root.join(format!("target/{WEB_TARGET}/release/sandglass.wasm"));
     let module = std::fs::read(&wasm).with_context(|| format!("cannot read {}", wasm.display()))?;
     let page_wasm = dist.join("sandglass.wasm");
     std::fs::write(&page_wasm, without_debug_info(&module)?)
         .with_context(|| format!("cannot write {}", page_wasm.display()))?;
-    copy(&loader(&cargo, &root)?, &dist.join("mq_js_bundle.js"))?;
+    copy(&loader(metadata(&cargo, &root))?, &dist.join("mq_js_bundle.js"))?;
     for file in PAGE {
         copy(&root.join("web").join(file), &dist.join(file))?;
     }
@@ -101,12 +104,13 @@ fn leb128(bytes: &[u8]) -> anyhow::Result<(u32, usize)> {
 
 /// `mq_js_bundle.js` of the macroquad this workspace is locked to, in the crate's own
 /// sources (`js/`, beside its `Cargo.toml`).
-fn loader(cargo: &std::ffi::OsStr, root: &Path) -> anyhow::Result<PathBuf> {
-    let metadata = Command::new(cargo)
-        .current_dir(root)
-        .args(["metadata", "--format-version", "1", "--offline"])
-        .output()
-        .context("cannot run cargo metadata")?;
+///
+/// `cargo metadata` is asked for the page's platform only: unfiltered it resolves every
+/// platform's dependencies and must have each one's sources, Windows-only crates among
+/// them, which no build on this machine ever downloads. It may fetch what it lacks (never
+/// `--offline`): a fresh cargo home holds nothing yet.
+fn loader(mut metadata: Command) -> anyhow::Result<PathBuf> {
+    let metadata = metadata.output().context("cannot run cargo metadata")?;
     if !metadata.status.success() {
         bail!(
             "cargo metadata failed: {}",
@@ -128,6 +132,16 @@ fn loader(cargo: &std::ffi::OsStr, root: &Path) -> anyhow::Result<PathBuf> {
     Ok(bundle)
 }
 
+/// The `cargo metadata` that finds the loader.
+fn metadata(cargo: &std::ffi::OsStr, root: &Path) -> Command {
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(root)
+        .args(["metadata", "--format-version", "1"])
+        .args(["--filter-platform", WEB_TARGET]);
+    command
+}
+
 /// Serves the workspace until interrupted: the page at `/web/dist/`, the goldens under
 /// `/replays/`.
 fn serve_workspace(root: &Path, port: u16) -> anyhow::Result<()> {
@@ -146,4 +160,32 @@ fn serve_workspace(root: &Path, port: u16) -> anyhow::Result<()> {
         bail!("python3 -m http.server stopped: {status}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh machine's cargo home holds no crate sources: the loader must be found all
+    /// the same, from what `cargo metadata` fetches itself (`cargo metadata --offline`
+    /// unfiltered failed there, on Windows-only crates no build had fetched). This needs
+    /// the crate registry; without it the test says so and passes, except under CI.
+    #[test]
+    fn the_loader_is_found_from_an_empty_cargo_home() {
+        let home = tempfile::tempdir().expect("a temporary cargo home");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut metadata = metadata(&cargo, &workspace());
+        metadata.env("CARGO_HOME", home.path());
+        match loader(metadata) {
+            Ok(bundle) => assert!(
+                bundle.starts_with(home.path()),
+                "the loader came from {}, not the fresh cargo home",
+                bundle.display()
+            ),
+            Err(error) if std::env::var_os("CI").is_none() => {
+                eprintln!("skipped (no crate registry here?): {error:#}")
+            }
+            Err(error) => panic!("{error:#}"),
+        }
+    }
 }
