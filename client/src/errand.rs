@@ -239,18 +239,22 @@ fn unexplored(state: &State, pos: Pos, here: Pos) -> bool {
     !world.remembers(pos) || (pos != here && world.items_at(pos).any(fits))
 }
 
+/// How near a hunter on the camel's trail, or a provoked tortoise, threatens it: one
+/// further off may have no way to it (a scorpion behind cacti waits where it is).
+const NEAR: u16 = 5;
+
 /// The nearest creature the camel sees that threatens it: awake, hostile, and beside
-/// it, or coming for it (a hunter on its trail, a charging elephant, a provoked
-/// tortoise). A snake or a spider wandering by, a sleeper, an egg or an ally is no
-/// reason to stop, nor to refuse an errand.
+/// it, or coming for it (a hunter on its trail or a provoked tortoise within `NEAR`, a
+/// charging elephant from any distance). A snake or a spider wandering by, a sleeper, an
+/// egg or an ally is no reason to stop, nor to refuse an errand.
 pub fn threat(state: &State) -> Option<Threat> {
     let world = state.world();
     let here = world.player()?.pos();
     let hostile = |a: &Actor| a.species() != Species::SpiderEgg && is_hostile(a);
     let coming = |a: &Actor| {
-        (a.species().hunts() && a.last_seen().is_some() && !is_fleeing(a))
-            || a.charging().is_some()
-            || a.species() == Species::Tortoise
+        let near = a.pos().distance(here) <= NEAR;
+        let hunting = a.species().hunts() && a.last_seen().is_some() && !is_fleeing(a);
+        a.charging().is_some() || (near && (hunting || a.species() == Species::Tortoise))
     };
     let threats = world.actors().filter(|&(id, a)| {
         !world.is_player(id)

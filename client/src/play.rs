@@ -395,10 +395,7 @@ impl GameController {
             Input::Run(dir) => self.run(Errand::Run(dir)),
             Input::Travel => self.travel_to_stairs(),
             Input::Descend if here.is_some_and(|p| !on_stairs(state, p)) => {
-                match known_stairs(state) {
-                    Some(_) => self.travel_to_stairs(),
-                    None => return Ok(Some(prompt::done(Command::Descend))),
-                }
+                self.travel_to_stairs();
             }
             // Only an ally beside the camel goes down with it: leaving one behind is
             // asked, never done by a key meant for the stairs alone.

@@ -412,6 +412,24 @@ impl<'a> Column<'a> {
     }
 }
 
+/// How the camel has grown, only in the ways it has: "Grown: hardier, deeper skin x2".
+pub fn grown(growth: Growth) -> String {
+    let ways = [
+        ("hardier", growth.hardier),
+        ("stronger", growth.stronger),
+        ("deeper skin", growth.deeper),
+    ];
+    let said: Vec<String> = ways
+        .into_iter()
+        .filter(|&(_, times)| times > 0)
+        .map(|(way, times)| match times {
+            1 => way.to_owned(),
+            n => format!("{way} x{n}"),
+        })
+        .collect();
+    format!("Grown: {}", said.join(", "))
+}
+
 /// A line of the side bar's energy block.
 #[derive(Debug, PartialEq)]
 pub enum EnergyLine {
@@ -564,15 +582,11 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         }
         let worn: Vec<String> = state.world().gear().worn().map(unknown_name).collect();
         if !worn.is_empty() {
-            col.wrapped(&format!("Wearing {}", worn.join(", ")), 8, TEXT);
+            col.wrapped(&format!("Wearing {}", worn.join(", ")), 2, TEXT);
         }
         let growth = state.world().growth();
         if growth != Growth::default() {
-            let grown = format!(
-                "Grown: hardier {}, stronger {}, deeper skin {}",
-                growth.hardier, growth.stronger, growth.deeper
-            );
-            col.wrapped(&grown, 8, GOOD);
+            col.wrapped(&grown(growth), 2, GOOD);
         }
         col.gap();
         col.title("Bags");
@@ -664,6 +678,16 @@ mod tests {
                 assert!(placed.y >= area.y && placed.bottom() <= area.bottom());
             }
         }
+    }
+
+    #[test]
+    fn growth_names_only_the_ways_grown() {
+        let growth = Growth {
+            hardier: 1,
+            stronger: 0,
+            deeper: 2,
+        };
+        assert_eq!(grown(growth), "Grown: hardier, deeper skin x2");
     }
 
     #[test]
