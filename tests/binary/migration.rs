@@ -112,6 +112,11 @@ fn a_layout_2_directory_is_moved_with_every_game_as_it_was() {
     assert!(output.status.success(), "{output:?}");
     let output = sandglass(&dir, &["save-as", "long", "long-2"]);
     assert!(output.status.success(), "{output:?}");
+    // Every moved game's name is held: no second game may take it.
+    for taken in ["classic", "ended", "imported"] {
+        let output = sandglass(&dir, &["save-as", "long", taken]);
+        assert_clear_error(&output, "already exists");
+    }
     let output = sandglass(&dir, &["delete", "long"]);
     assert!(output.status.success(), "{output:?}");
     let output = sandglass(&dir, &["verify", "long-2", "fork-1"]);

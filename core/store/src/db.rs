@@ -35,6 +35,8 @@ pub struct Store {
     /// Every game's snapshots, keyed likewise.
     pub(super) snapshots: Tree,
     pub(super) verdicts: Tree,
+    /// Which game holds each name (`layout::NAMES`).
+    pub(super) names: Tree,
     seal: Arc<Seal>,
     durable: Arc<Durability>,
     /// Whether the store opened without giving up its reserve, and so may take new writes
@@ -111,6 +113,7 @@ impl Store {
             steps: db.open_tree(layout::STEPS)?,
             snapshots: db.open_tree(layout::SNAPSHOTS)?,
             verdicts: db.open_tree(layout::VERDICTS)?,
+            names: db.open_tree(layout::NAMES)?,
             db,
             seal: Arc::new(seal),
             durable: Arc::new(durable),
@@ -210,12 +213,23 @@ impl Store {
     /// cut back to what its forks still read; so are those of deleted games it read. The
     /// space they took is sled's to clean (BENCHMARKS.md, "A lifetime of games").
     pub fn delete(&self, id: GameId) -> Result<(), StoreError> {
-        let read = self.meta(id).map(|meta| meta.shared).unwrap_or_default();
+        let meta = self.meta(id);
         if self.games.remove(id.key())?.is_none() {
             return Err(StoreError::NoSuchGame(id.to_string()));
         }
         self.forget_verdict(id)?;
         self.commit()?;
+        let read = match meta {
+            Ok(meta) => {
+                // Only if it is still this game's: a name is never held by two games, but
+                // an entry left by a crash may lead elsewhere.
+                let _ = self
+                    .names
+                    .compare_and_swap(&meta.name, Some(&id.key()), None::<&[u8]>)?;
+                meta.shared
+            }
+            Err(_) => vec![],
+        };
         self.tidy(id)?;
         for span in read {
             if !self.games.contains_key(span.game.key())? {
@@ -234,9 +248,18 @@ impl Store {
                 reason,
             });
         }
-        if self.games()?.iter().any(|m| m.name == name) {
+        // Looked up, not found by reading every record: making a game costs the same
+        // whatever the number of games.
+        let holder = self.names.get(name)?.and_then(|id| GameId::from_key(&id));
+        if holder.is_some_and(|id| self.meta(id).is_ok_and(|meta| meta.name == name)) {
             return Err(StoreError::NameTaken(name.to_owned()));
         }
+        Ok(())
+    }
+
+    /// Writes that game `id` holds `name`, before its record is written.
+    pub(super) fn claim_name(&self, name: &str, id: GameId) -> Result<(), StoreError> {
+        self.names.insert(name, &id.key())?;
         Ok(())
     }
 
@@ -639,6 +662,21 @@ mod tests {
         assert_eq!(create(&store, "c"), GameId(3));
         assert_eq!(store.free_name("a").unwrap(), "a-2");
         assert_eq!(store.free_name("12").unwrap(), "game");
+    }
+
+    #[test]
+    fn a_name_is_free_again_once_its_game_is_deleted_and_a_stale_entry_holds_none() {
+        let dir = closed_with_one_game();
+        let store = Store::open(dir.path()).unwrap();
+        let taken = store.check_new_name("kept");
+        assert!(matches!(taken, Err(StoreError::NameTaken(_))), "{taken:?}");
+        // An entry left by a crash before its record was written leads to no game.
+        store.names.insert("ghost", &GameId(99).key()).unwrap();
+        assert!(store.check_new_name("ghost").is_ok());
+        let id = store.find("kept").unwrap().id;
+        store.delete(id).unwrap();
+        assert!(store.check_new_name("kept").is_ok());
+        assert!(store.names.get("kept").unwrap().is_none());
     }
 
     #[test]

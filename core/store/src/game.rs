@@ -78,6 +78,7 @@ impl Store {
         // The genesis is hashed now: a game closed, or killed, before its first command
         // is whole with its record as it stands.
         let meta = GameMeta::new(id, name, header, live.state(), live.state().hash());
+        self.claim_name(name, id)?;
         let mut session = Session {
             store: self.clone(),
             meta,
@@ -428,6 +429,7 @@ impl Store {
     /// Writes the record of a game whose steps are already written, and flushes: until
     /// the record is on disk the game does not exist.
     fn commit_new(&self, meta: &GameMeta) -> Result<(), StoreError> {
+        self.claim_name(&meta.name, meta.id)?;
         self.commit()?;
         self.games.insert(meta.id.key(), encode_record(meta))?;
         self.commit()?;

@@ -11,6 +11,7 @@
 //! | `steps` | game id, event index | one step of the game's log (`log`) |
 //! | `snapshots` | game id, event index | the state after that event (`snapshot`) |
 //! | `verdicts` | game id | what the game's log was proved to fold to (`verdict`) |
+//! | `names` | a game's name (UTF-8) | its game id: which game holds a name, without reading every record |
 //! | sled's default | `layout`, `last_game_id`, `writes` | the layout, the last game number, the count of writes (`seal`) |
 //!
 //! Every number in a key is a big-endian `u64`, so that key order is game order and then
@@ -41,6 +42,11 @@ pub(crate) const STEPS: &str = "steps";
 pub(crate) const SNAPSHOTS: &str = "snapshots";
 /// The tree of verdicts.
 pub(crate) const VERDICTS: &str = "verdicts";
+/// The tree of names, each to the game that holds it. Written before the record that
+/// holds the name (sled recovers a prefix of its writes, so every record's name is in
+/// it), left behind when a game is deleted or a crash stops a write: an entry is believed
+/// only when the record it leads to holds the name.
+pub(crate) const NAMES: &str = "names";
 
 /// The key, in sled's default tree, of the last game number handed out.
 pub(crate) const LAST_ID: &[u8] = b"last_game_id";

@@ -270,6 +270,7 @@ struct New {
     steps: Tree,
     snapshots: Tree,
     verdicts: Tree,
+    names: Tree,
 }
 
 /// Builds the new database in `staged` from `old`, checking every game, and closes and
@@ -292,6 +293,7 @@ fn build(
         steps: db.open_tree(layout::STEPS)?,
         snapshots: db.open_tree(layout::SNAPSHOTS)?,
         verdicts: db.open_tree(layout::VERDICTS)?,
+        names: db.open_tree(layout::NAMES)?,
         db,
     };
     let names: BTreeSet<Vec<u8>> = old.tree_names().iter().map(|n| n.to_vec()).collect();
@@ -436,7 +438,11 @@ impl Game<'_> {
             }
         }
         if let Some(record) = self.record {
-            let value = match (self.found, self.meta()) {
+            let meta = self.meta();
+            if let Some(meta) = &meta {
+                new.names.insert(meta.name.as_str(), &self.id.key())?;
+            }
+            let value = match (self.found, meta) {
                 (1, Some(meta)) => layout::encode_record(&meta),
                 _ => record.to_vec(),
             };
