@@ -117,20 +117,22 @@ impl Store {
             db,
             seal: Arc::new(seal),
             durable: Arc::new(durable),
-            room: false,
+            room: !released,
         };
-        // Tidying up may wait for a disk with room: what is stored reads the same without it.
-        for tidy in [Store::drop_orphans, Store::catch_up] {
-            match tidy(&store) {
-                Err(StoreError::DiskFull) => {}
-                done => done?,
+        // Tidying up may wait for a disk with room: what is stored reads the same without
+        // it. A store that had to give up its reserve to open does not try: the removal
+        // of a large import a full disk cut short would take the room it freed, and sled
+        // fails every later call once a write of its own has failed.
+        if store.room {
+            for tidy in [Store::drop_orphans, Store::catch_up] {
+                match tidy(&store) {
+                    Err(StoreError::DiskFull) => {}
+                    done => done?,
+                }
             }
         }
         reserve::keep(dir);
-        Ok(Store {
-            room: !released,
-            ..store
-        })
+        Ok(store)
     }
 
     pub fn dir(&self) -> &Path {

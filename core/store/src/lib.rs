@@ -4,6 +4,8 @@
 //! games (see `layout` for the keys):
 //!
 //! * `games`: one [`GameMeta`] record per game, keyed by its id (big-endian `u64`);
+//! * `names`: each game's name, to its id, so that a name is found without reading
+//!   every record;
 //! * `steps`: every game's log, one value per step (a command and the draws it caused),
 //!   keyed by the game and the index of the step's first event, so that a game's log is
 //!   one range of keys in tape order (see [`log`]). A fork's log begins in the steps of
