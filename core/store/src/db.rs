@@ -681,6 +681,55 @@ mod tests {
         assert!(store.names.get("kept").unwrap().is_none());
     }
 
+    /// The bytes a directory takes on disk (blocks allocated, not lengths).
+    fn disk_bytes(dir: &Path) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                match entry.file_type().unwrap().is_dir() {
+                    true => disk_bytes(&entry.path()),
+                    false => entry.metadata().unwrap().blocks() * 512,
+                }
+            })
+            .sum()
+    }
+
+    /// Issue 35: a tree per game made every new game cost more disk than the one before.
+    /// Now each costs about what its replay file does, however many came before: the
+    /// disk the second thousand games add is within twice their `.sgr` bytes and 4 KB a
+    /// game, and no more than the first thousand took (with the directory's fixed costs).
+    #[test]
+    fn the_disk_a_game_takes_does_not_grow_with_the_games_before_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        // Stores games `from..to`; returns the disk then, and their files' bytes.
+        let stored = |from: u64, to: u64| {
+            let mut sgr_bytes = 0;
+            for seed in from..to {
+                let file = crate::bot_recording(seed, 20);
+                sgr_bytes += crate::sgr::to_bytes(&file).len() as u64;
+                let name = format!("g{seed}");
+                let made =
+                    store.create_from_tape(&name, &file.header, &file.events, &mut |_, _| ());
+                made.unwrap();
+            }
+            (disk_bytes(dir.path()), sgr_bytes)
+        };
+        let (first, _) = stored(0, 1000);
+        let (both, second_sgr) = stored(1000, 2000);
+        let second = both - first;
+        assert!(
+            second <= 2 * second_sgr + 4096 * 1000,
+            "the second thousand games took {second} bytes, their files {second_sgr}"
+        );
+        assert!(
+            second <= first,
+            "the second thousand games took {second} bytes, the first {first}"
+        );
+    }
+
     #[test]
     fn names_that_could_be_ids_or_files_or_are_blank_are_refused() {
         assert!(valid_name("camel").is_ok());
