@@ -72,11 +72,14 @@ def damaged(what, event=None):
 
 
 class Bytes:
-    """The checksummed body, read front to back."""
+    """The checksummed body, read front to back. A number spelt longer than it need be is
+    read for its value and noted in `over_long`: it is refused only once the whole body
+    has been read (step 10 of "Reading, and what is refused")."""
 
     def __init__(self, data, at):
         self.data = data
         self.at = at
+        self.over_long = False
 
     def left(self):
         return len(self.data) - self.at
@@ -95,7 +98,7 @@ class Bytes:
         for i in range(10):
             byte = self.take(1)[0]
             if i > 0 and byte == 0:
-                raise damaged("a number in it is over-long")
+                self.over_long = True
             if i == 9 and byte > 1:
                 break
             value |= (byte & 0x7F) << (7 * i)
@@ -113,7 +116,7 @@ class Bytes:
             raise damaged("a number in its header or a command does not decode")
         value = self.fixed({16: "H", 32: "I", 64: "Q"}[width])
         if value < (251 if width == 16 else 1 << (width // 2)):
-            raise damaged("a number in its header or a command is over-long")
+            self.over_long = True
         return value
 
 
@@ -240,25 +243,31 @@ def read_file(path):
 
 
 def check_preamble(data, size):
-    truncated = Refused("the file is truncated: it holds %d bytes" % size)
+    """Steps 3 to 6 of "Reading, and what is refused", in their order."""
+
+    def truncated(needs=PREAMBLE + TRAILER):
+        return Refused(
+            "the file is truncated: it holds %d bytes and needs at least %d" % (size, needs)
+        )
+
     if size == 0:
         raise Refused("the file is empty")
     if not data.startswith(MAGIC):
         if MAGIC.startswith(data):
-            raise truncated
+            raise truncated()
         raise Refused("this is not a Sandglass replay file")
     if len(data) < 10:
-        raise truncated
+        raise truncated()
     version = struct.unpack_from("<H", data, 8)[0]
     if version > LAYOUT_VERSION:
         raise Refused("it was written by a newer Sandglass (replay format %d)" % version)
     if version == 0:
         raise damaged("its layout version is 0")
     if len(data) < PREAMBLE:
-        raise truncated
+        raise truncated()
     length = struct.unpack_from("<Q", data, 10)[0]
     if size < length:
-        raise truncated
+        raise truncated(length)
     if size > length:
         raise damaged("it goes on past its recorded end")
     if size < PREAMBLE + TRAILER:
@@ -266,28 +275,13 @@ def check_preamble(data, size):
 
 
 def read_header(r):
+    """The header, decoded whole before any of its values is checked."""
     format_version = r.varint(16)
-    if format_version != FORMAT_VERSION:
-        raise Refused(
-            "tape format version %d, but this reader reads version %d"
-            % (format_version, FORMAT_VERSION)
-        )
     rules_version = r.varint(16)
-    if rules_version not in RULES_VERSIONS:
-        raise Refused(
-            "recorded under rules version %d; this reader reads rules versions %s"
-            % (rules_version, ", ".join(map(str, RULES_VERSIONS)))
-        )
     seed = r.varint(64)
     time = r.varint(32)
     if time == 0:
-        gain, threshold = r.varint(16), r.varint(16)
-        if gain == 0 or threshold > CAMEL_MOST_ENERGY:
-            raise Refused(
-                "classic rules with gain %d and threshold %d: the camel could never act"
-                % (gain, threshold)
-            )
-        ruleset = {"time": "classic", "gain": gain, "threshold": threshold}
+        ruleset = {"time": "classic", "gain": r.varint(16), "threshold": r.varint(16)}
     elif time == 1:
         ruleset = {"time": "nethack"}
     else:
@@ -296,27 +290,66 @@ def read_header(r):
     if order > 1:
         raise damaged("its ruleset's order variant %d is unknown" % order)
     ruleset["order"] = ("initiative", "weighted")[order]
+    created_at = r.varint(64)
+    if format_version == 0:
+        raise damaged("its tape format version is 0")
+    if format_version != FORMAT_VERSION:
+        raise Refused(
+            "tape format version %d, but this reader reads version %d"
+            % (format_version, FORMAT_VERSION)
+        )
+    if rules_version == 0:
+        raise damaged("its rules version is 0")
+    if rules_version not in RULES_VERSIONS:
+        raise Refused(
+            "recorded under rules version %d; this reader reads rules versions %s"
+            % (rules_version, ", ".join(map(str, RULES_VERSIONS)))
+        )
+    if time == 0 and (ruleset["gain"] == 0 or ruleset["threshold"] > CAMEL_MOST_ENERGY):
+        raise Refused(
+            "classic rules with gain %d and threshold %d: the camel could never act"
+            % (ruleset["gain"], ruleset["threshold"])
+        )
     return {
         "format_version": format_version,
         "rules_version": rules_version,
         # A string, as JSON readers often hold numbers as doubles, exact only to 2^53.
         "seed": str(seed),
         "ruleset": ruleset,
-        "created_at": r.varint(64),
+        "created_at": created_at,
     }
 
 
 def read_command(r, rules_version, event):
+    """Reads one command. Returns None, or the refusal the fold is sure to give it
+    whatever the game: a command the tape's rules do not have, or a slot past `z`.
+    Neither is damage (the bytes decode); like a draw the seed does not give, each is
+    refused at its event once the whole file has been read."""
     index = r.varint(32)
     if index not in COMMANDS:
         raise damaged("command variant %d is unknown" % index, event)
     name, fields, since = COMMANDS[index]
-    if since > rules_version:
-        raise damaged("%s came with rules version %d, after the tape's" % (name, since), event)
+    values = []
     for field in fields:
-        value = r.take(1)[0]
+        # A slot is a plain byte; a direction, boon or garment an enum's variant index.
+        value = r.take(1)[0] if field == "slot" else r.varint(32)
+        if field != "slot" and value not in FIELD_VALUES[field]:
+            raise damaged(
+                "%s holds %s %d, which does not exist" % (name, field, value), event
+            )
+        values.append((field, value))
+    if since > rules_version:
+        return Refused(
+            "illegal command %s: it came with rules version %d, after the tape's %d"
+            % (name, since, rules_version),
+            event,
+        )
+    for field, value in values:
         if value not in FIELD_VALUES[field]:
-            raise damaged("%s holds %s %d, which does not exist" % (name, field, value), event)
+            return Refused(
+                "illegal command %s: %s %d names no letter" % (name, field, value), event
+            )
+    return None
 
 
 def read(path):
@@ -331,23 +364,26 @@ def read(path):
         raise damaged("it claims more events than it holds")
     draws = generator(int(summary["seed"]))
     events = commands = 0
-    desync = None  # the first draw the seed does not give, reported once all else is read
+    # The first event the fold is sure to refuse (a draw the seed does not give, or a
+    # command no game under the tape's rules takes), reported once all else is read.
+    illegal = None
     while True:
         run = r.leb128()
         if run > count - events:
             raise damaged("it holds more events than it claims")
         found = struct.unpack("<%dI" % run, r.take(4 * run))
         expected = tuple(itertools.islice(draws, run))
-        if desync is None and found != expected:
+        if illegal is None and found != expected:
             i = next(i for i in range(run) if found[i] != expected[i])
-            desync = Refused(
+            illegal = Refused(
                 "draw %#010x differs from the generator's %#010x" % (found[i], expected[i]),
                 events + i,
             )
         events += run
         if events == count:
             break
-        read_command(r, summary["rules_version"], events)
+        refused = read_command(r, summary["rules_version"], events)
+        illegal = illegal or refused
         events += 1
         commands += 1
     checkpoints = r.leb128()
@@ -362,8 +398,10 @@ def read(path):
         previous = index
     if r.left():
         raise damaged("it holds bytes nothing accounts for")
-    if desync:
-        raise desync
+    if r.over_long:
+        raise damaged("a number in it is over-long: it is not written the one way")
+    if illegal:
+        raise illegal
     summary.update(
         events=count,
         commands=commands,

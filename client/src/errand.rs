@@ -1,19 +1,20 @@
 //! Errands: travel, run, explore and rest until healed. The client plays them for the
 //! player as ordinary commands, one at a time, each saved like any other; the tape never
 //! knows an errand was running. An errand stops as soon as the state says it should: a
-//! creature comes into view, the camel is hurt, something lies underfoot, or there is
-//! nowhere left to go. None starts while a creature that could hurt the camel is near
-//! (`threat_near`): each key would walk the camel on while it is bitten.
-
-use std::collections::BTreeSet;
+//! creature threatens the camel, the camel is hurt, something lies underfoot, or there
+//! is nowhere left to go; and it says why. None starts while a creature threatens the
+//! camel (`threat`): each key would walk the camel on while it is bitten. A creature
+//! that is merely in view (a spider wandering, a sleeper, an ally) stops nothing: with a
+//! hatched nest on the level, every errand would stop at every step.
 
 use sandglass_sim::geometry::{Direction, Pos};
-use sandglass_sim::ids::ActorId;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::path::first_step;
 use sandglass_sim::species::Species;
 use sandglass_sim::world::Actor;
 use sandglass_sim::{is_hostile, Command, State};
+
+use crate::look::is_fleeing;
 
 /// What the player asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +34,6 @@ pub enum Errand {
 #[derive(Clone, Debug)]
 pub struct Running {
     errand: Errand,
-    /// The creatures in view when it started, or that came into view and were accepted.
-    known: BTreeSet<ActorId>,
     hp: i16,
     /// Where the camel stood before its last step.
     from: Option<Pos>,
@@ -44,29 +43,58 @@ pub struct Running {
 /// Why an errand stopped, for the message line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
+    /// At the place it was going to, or at the end of a run.
     Arrived,
-    Seen(String),
-    Hurt,
+    /// A creature threatens the camel.
+    Threat(Threat),
+    /// The camel lost this many hit points since the last step.
+    Hurt(i16),
     Underfoot,
+    /// No way on to where it was going.
     Blocked,
     NothingLeft,
     Healed,
     TooLong,
+    /// The game is over.
+    Over,
 }
 
 impl Stop {
-    /// What the player is told; nothing when the errand simply did what it was asked.
+    /// What the player is told; nothing when the errand simply did what it was asked, or
+    /// the game is over.
     pub fn message(&self) -> Option<String> {
         match self {
-            Stop::Arrived | Stop::Blocked | Stop::Healed => None,
-            Stop::Seen(what) => Some(format!("You see {what}.")),
-            Stop::Hurt => Some("You are hurt!".into()),
-            Stop::Underfoot => Some("There is something here.".into()),
+            Stop::Arrived | Stop::Over => None,
+            Stop::Threat(threat) => Some(format!("You stop: {threat}.")),
+            Stop::Hurt(lost) => Some(format!("You stop: you lost {lost} hit points.")),
+            Stop::Underfoot => Some("You stop: there is something here.".into()),
+            Stop::Blocked => Some("You stop: the way on is blocked.".into()),
             Stop::NothingLeft => {
                 Some("There is nowhere left to explore that you can reach.".into())
             }
+            Stop::Healed => Some("You are at full health.".into()),
             Stop::TooLong => Some("You stop to look around.".into()),
         }
+    }
+}
+
+/// A creature that threatens the camel: awake, hostile, and beside it or coming for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threat {
+    /// Its name, with its article.
+    pub name: String,
+    /// Beside the camel, rather than on its way.
+    pub beside: bool,
+}
+
+impl std::fmt::Display for Threat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let how = if self.beside {
+            "is beside you"
+        } else {
+            "is coming for you"
+        };
+        write!(f, "{} {how}", self.name)
     }
 }
 
@@ -77,7 +105,6 @@ impl Running {
     pub fn start(errand: Errand, state: &State) -> Running {
         Running {
             errand,
-            known: in_view(state),
             hp: camel_hp(state),
             from: None,
             steps: 0,
@@ -89,26 +116,22 @@ impl Running {
     }
 
     /// The next command, or why the errand is over. Looks at the state the last command
-    /// left: what came into view, whether the camel was hurt, what lies underfoot.
+    /// left: whether a creature threatens the camel, whether it was hurt, what lies
+    /// underfoot.
     pub fn next(&mut self, state: &State) -> Result<Command, Stop> {
         let world = state.world();
         let Some(camel) = world.player().filter(|c| c.is_present()) else {
-            return Err(Stop::Blocked);
+            return Err(Stop::Over);
         };
         if state.outcome().is_some() {
-            return Err(Stop::Blocked);
+            return Err(Stop::Over);
         }
         let here = camel.pos();
-        let new = in_view(state)
-            .into_iter()
-            .find(|id| !self.known.contains(id));
-        if let Some(id) = new {
-            self.known.insert(id);
-            let name = world.actor(id).map_or("something", |a| a.species().name());
-            return Err(Stop::Seen(sandglass_sim::text::a(name)));
+        if let Some(threat) = threat(state) {
+            return Err(Stop::Threat(threat));
         }
         if camel.hp() < self.hp {
-            return Err(Stop::Hurt);
+            return Err(Stop::Hurt(self.hp - camel.hp()));
         }
         self.hp = camel.hp();
         let underfoot = world.items_at(here).next();
@@ -149,7 +172,8 @@ impl Running {
         let ahead = here.step(dir);
         let onto = map.terrain(ahead);
         if !map.is_free(ahead) {
-            return Err(Stop::Blocked);
+            // Running into a wall is how a run ends.
+            return Err(Stop::Arrived);
         }
         let started_on = self.from.map(|p| map.terrain(p));
         if self.steps > 0 && started_on.is_some_and(|t| t != onto) {
@@ -165,20 +189,46 @@ impl Running {
 fn walk(state: &State, from: Pos, is_goal: impl Fn(Pos) -> bool) -> Option<Command> {
     let world = state.world();
     let map = world.map();
-    let may_enter = |p: Pos| {
-        let terrain = map.terrain(p);
-        let open = terrain.is_passable() || world.opens(terrain);
-        // A creature in view is in the way; one out of view the camel cannot know of.
-        let blocked = map.occupant(p).is_some_and(|id| world.sees_actor(id));
-        world.remembers(p) && open && !blocked
-    };
-    let (dir, _) = first_step(map, from, u32::MAX, is_goal, may_enter)?;
+    let (dir, _) = first_step(map, from, u32::MAX, is_goal, |p| may_enter(state, p))?;
     let next = from.step(dir);
     Some(if world.opens(map.terrain(next)) {
         Command::Open(dir)
     } else {
         Command::Move(dir)
     })
+}
+
+/// Whether a walk the camel plans may pass through `p`: a cell it remembers, open or
+/// one it can open (a locked door only with a key), with no creature in view on it (one
+/// out of view the camel cannot know of).
+fn may_enter(state: &State, p: Pos) -> bool {
+    let world = state.world();
+    let map = world.map();
+    let terrain = map.terrain(p);
+    let open = terrain.is_passable() || world.opens(terrain);
+    let blocked = map.occupant(p).is_some_and(|id| world.sees_actor(id));
+    world.remembers(p) && open && !blocked
+}
+
+/// How many of the cells nearest a click are tried for a way there.
+const CLICK_TRIES: usize = 16;
+
+/// Where a click on `to` travels: `to` itself when the camel knows a way there, or else
+/// the cell nearest it that the camel knows a way to (the shore of a pool, the near side
+/// of a wall), the one nearest the camel among equals. `None` when it knows a way to
+/// none of the cells near it.
+pub fn travel_goal(state: &State, to: Pos) -> Option<Pos> {
+    let here = state.world().player()?.pos();
+    let mut near: Vec<Pos> = state
+        .world()
+        .map()
+        .cells()
+        .filter(|&p| p == here || may_enter(state, p))
+        .collect();
+    near.sort_by_key(|&p| (p.distance(to), p.distance(here), p));
+    near.into_iter()
+        .take(CLICK_TRIES)
+        .find(|&p| p == here || walk(state, here, |q| q == p).is_some())
 }
 
 /// Where exploring leads: a cell never seen, or a remembered item that would fit in the
@@ -189,41 +239,30 @@ fn unexplored(state: &State, pos: Pos, here: Pos) -> bool {
     !world.remembers(pos) || (pos != here && world.items_at(pos).any(fits))
 }
 
-/// How near a creature coming for the camel keeps an errand from starting.
-const NEAR: u16 = 5;
-
-/// The nearest creature the camel sees that is about to hurt it: awake, not its ally,
-/// and beside it, or within `NEAR` and coming for it (a hunter on its trail, a charging
-/// elephant, a provoked tortoise). A snake wandering by is no reason to stop. Its name,
-/// with its article.
-pub fn threat_near(state: &State) -> Option<String> {
+/// The nearest creature the camel sees that threatens it: awake, hostile, and beside
+/// it, or coming for it (a hunter on its trail, a charging elephant, a provoked
+/// tortoise). A snake or a spider wandering by, a sleeper, an egg or an ally is no
+/// reason to stop, nor to refuse an errand.
+pub fn threat(state: &State) -> Option<Threat> {
     let world = state.world();
     let here = world.player()?.pos();
     let hostile = |a: &Actor| a.species() != Species::SpiderEgg && is_hostile(a);
     let coming = |a: &Actor| {
-        (a.species().hunts() && a.last_seen().is_some())
+        (a.species().hunts() && a.last_seen().is_some() && !is_fleeing(a))
             || a.charging().is_some()
             || a.species() == Species::Tortoise
     };
     let threats = world.actors().filter(|&(id, a)| {
-        let distance = a.pos().distance(here);
         !world.is_player(id)
             && world.sees_actor(id)
             && hostile(a)
-            && (distance <= 1 || (distance <= NEAR && coming(a)))
+            && (a.pos().distance(here) <= 1 || coming(a))
     });
     let (_, nearest) = threats.min_by_key(|&(id, a)| (a.pos().distance(here), id))?;
-    Some(sandglass_sim::text::a(nearest.species().name()))
-}
-
-/// The creatures the camel sees now.
-fn in_view(state: &State) -> BTreeSet<ActorId> {
-    let world = state.world();
-    world
-        .actors()
-        .filter(|&(id, _)| !world.is_player(id) && world.sees_actor(id))
-        .map(|(id, _)| id)
-        .collect()
+    Some(Threat {
+        name: sandglass_sim::text::a(nearest.species().name()),
+        beside: nearest.pos().distance(here) <= 1,
+    })
 }
 
 fn camel_hp(state: &State) -> i16 {
@@ -260,31 +299,55 @@ mod tests {
         }
     }
 
+    /// Exploring goes on past creatures that merely come into view, and stops only for
+    /// one that threatens the camel, which is then in view and near or on its way.
     #[test]
-    fn exploring_walks_to_unseen_places_and_stops_for_what_comes_into_view() {
-        for seed in 1..6 {
+    fn exploring_walks_to_unseen_places_and_stops_only_for_a_threat() {
+        let mut passed_by = 0;
+        for seed in 1..13 {
             let before = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
             let seen_before = before.state().world().explored().len();
             let (game, played, stop) = run(seed, Errand::Explore);
             let world = game.state().world();
-            if played.is_empty() {
-                // Something was in view from the start: nothing to stop for, though.
-                assert!(!matches!(stop, Stop::Seen(_)), "seed {seed}: {stop:?}");
-                continue;
-            }
+            assert!(!played.is_empty(), "seed {seed}: {stop:?}");
             assert!(world.explored().len() > seen_before, "seed {seed}");
+            passed_by += world
+                .actors()
+                .filter(|&(id, _)| !world.is_player(id) && world.sees_actor(id))
+                .count();
             match stop {
-                Stop::Seen(what) => {
-                    let in_view = world
-                        .actors()
-                        .filter(|&(id, _)| !world.is_player(id) && world.sees_actor(id))
-                        .any(|(_, a)| what.ends_with(a.species().name()));
-                    assert!(in_view, "seed {seed}: saw {what} but it is not in view");
-                }
-                Stop::Hurt | Stop::NothingLeft | Stop::TooLong => {}
+                Stop::Threat(seen) => assert_eq!(threat(game.state()), Some(seen)),
+                Stop::Hurt(lost) => assert!(lost > 0),
+                Stop::NothingLeft | Stop::TooLong | Stop::Over => {}
                 other => panic!("seed {seed}: exploring stopped for {other:?}"),
             }
         }
+        assert!(
+            passed_by > 0,
+            "some creature was in view when exploring stopped"
+        );
+    }
+
+    /// A stop says why, a threat how it threatens.
+    #[test]
+    fn a_threat_is_told_as_beside_or_coming() {
+        let beside = Threat {
+            name: "a spider".into(),
+            beside: true,
+        };
+        assert_eq!(beside.to_string(), "a spider is beside you");
+        let coming = Threat {
+            name: "a jackal".into(),
+            beside: false,
+        };
+        assert_eq!(
+            Stop::Threat(coming).message().unwrap(),
+            "You stop: a jackal is coming for you."
+        );
+        assert_eq!(
+            Stop::Hurt(3).message().unwrap(),
+            "You stop: you lost 3 hit points."
+        );
     }
 
     #[test]
@@ -312,14 +375,15 @@ mod tests {
             .unwrap();
         let (game, played, stop) = run(4, Errand::Travel(target));
         let camel = game.state().world().player().unwrap().pos();
-        assert!(stop == Stop::Arrived && camel == target || matches!(stop, Stop::Seen(_)));
+        assert!(stop == Stop::Arrived && camel == target || matches!(stop, Stop::Threat(_)));
         assert!(!played.is_empty());
         let (_, played, stop) = run(4, Errand::Rest);
         assert_eq!(
-            (played, stop),
+            (played, stop.clone()),
             (vec![], Stop::Healed),
             "a healthy camel need not rest"
         );
+        assert_eq!(stop.message().unwrap(), "You are at full health.");
     }
 
     #[test]

@@ -7,6 +7,8 @@ use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT, THIRST_EVERY};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::gear::{BARDING_SOFTENS, BARDING_WEIGHS, BLANKET_SOFTENS};
 use sandglass_sim::geometry::Pos;
+use sandglass_sim::ids::ActorId;
+use sandglass_sim::item::Item;
 use sandglass_sim::level::Bestiary;
 use sandglass_sim::lore::{DEEPER_SIPS, HARDIER_HP, STRONGER_KICK};
 use sandglass_sim::map::Terrain;
@@ -34,18 +36,143 @@ pub fn describe(state: &State, pos: Pos) -> Vec<String> {
     } else {
         lines.push("(remembered; you do not see it now)".into());
     }
-    let items: Vec<String> = world
-        .items_at(pos)
-        .map(|item| world.describe_item(item))
-        .collect();
+    let items = pile(world, pos);
     if !items.is_empty() {
+        let one = items.len() == 1 && world.items_at(pos).nth(1).is_none();
         lines.push(format!(
             "{} lie{} here.",
             capitalise(&items.join(", ")),
-            if items.len() == 1 { "s" } else { "" }
+            if one { "s" } else { "" }
         ));
     }
     lines
+}
+
+/// The items lying at `pos`, like ones counted together, in the order they were put
+/// down: "5 dates", "a spear".
+pub fn pile(world: &World, pos: Pos) -> Vec<String> {
+    let mut counted: Vec<(Item, u16)> = vec![];
+    for item in world.items_at(pos) {
+        match counted.iter_mut().find(|(kind, _)| *kind == item) {
+            Some((_, count)) => *count += 1,
+            None => counted.push((item, 1)),
+        }
+    }
+    counted
+        .into_iter()
+        .map(|(item, count)| world.counted_items(item, count))
+        .collect()
+}
+
+/// A creature the camel sees, as the side bar lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sighting {
+    pub species: Species,
+    pub hp: i16,
+    pub max_hp: i16,
+    /// What sets it apart; nothing for one going about its business.
+    pub standing: Option<Standing>,
+}
+
+/// What sets a creature in view apart, in a word or two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    Dormant,
+    Asleep,
+    Ally,
+    Stunned,
+    Charging,
+    Fleeing,
+    Hunting,
+    Enraged,
+}
+
+impl Standing {
+    pub fn words(self) -> &'static str {
+        match self {
+            Standing::Dormant => "dormant",
+            Standing::Asleep => "asleep",
+            Standing::Ally => "your ally",
+            Standing::Stunned => "stunned",
+            Standing::Charging => "charging",
+            Standing::Fleeing => "fleeing",
+            Standing::Hunting => "hunting you",
+            Standing::Enraged => "enraged",
+        }
+    }
+
+    /// Whether it will do the camel no harm for now.
+    pub fn is_calm(self) -> bool {
+        matches!(
+            self,
+            Standing::Dormant | Standing::Asleep | Standing::Stunned | Standing::Fleeing
+        )
+    }
+
+    fn of(actor: &Actor) -> Option<Standing> {
+        match actor.behaviour() {
+            Behaviour::Asleep if actor.species() == Species::SpiderEgg => {
+                return Some(Standing::Dormant)
+            }
+            Behaviour::Asleep | Behaviour::Slumber => return Some(Standing::Asleep),
+            Behaviour::Ally => return Some(Standing::Ally),
+            _ => {}
+        }
+        Some(if actor.knocked_out() > 0 {
+            Standing::Stunned
+        } else if actor.charging().is_some() {
+            Standing::Charging
+        } else if is_fleeing(actor) {
+            Standing::Fleeing
+        } else if actor.species().hunts() && actor.last_seen().is_some() {
+            Standing::Hunting
+        } else if actor.species() == Species::Tortoise && is_provoked(actor) {
+            Standing::Enraged
+        } else {
+            return None;
+        })
+    }
+}
+
+impl Sighting {
+    /// "s snake 4/6", "j jackal 3/8 (your ally)".
+    pub fn line(&self) -> String {
+        let glyph = self.species.glyph();
+        let name = self.species.name();
+        let (hp, max_hp) = (self.hp.max(0), self.max_hp);
+        match self.standing {
+            Some(standing) => format!("{glyph} {name} {hp}/{max_hp} ({})", standing.words()),
+            None => format!("{glyph} {name} {hp}/{max_hp}"),
+        }
+    }
+}
+
+/// The creatures the camel sees, nearest first.
+pub fn in_view(state: &State) -> Vec<Sighting> {
+    let world = state.world();
+    let Some(here) = world.player().map(|c| c.pos()) else {
+        return vec![];
+    };
+    let mut seen: Vec<(u16, ActorId, &Actor)> = world
+        .actors()
+        .filter(|&(id, _)| !world.is_player(id) && world.sees_actor(id))
+        .map(|(id, a)| (a.pos().distance(here), id, a))
+        .collect();
+    seen.sort_by_key(|&(distance, id, _)| (distance, id));
+    seen.into_iter()
+        .map(|(_, _, actor)| Sighting {
+            species: actor.species(),
+            hp: actor.hp(),
+            max_hp: actor.max_hp(),
+            standing: Standing::of(actor),
+        })
+        .collect()
+}
+
+/// Whether a hunter badly hurt runs from the camel rather than after it.
+pub fn is_fleeing(actor: &Actor) -> bool {
+    let hurt = i32::from(actor.hp()) * 3 <= i32::from(actor.max_hp());
+    actor.species().hunts() && actor.species().flees() && hurt && actor.last_seen().is_some()
 }
 
 /// The ground, and what a step onto it costs the camel as it is now.
@@ -145,8 +272,7 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
             format!("hatching in {left} turns")
         }
         _ if species.hunts() && actor.last_seen().is_some() => {
-            let hurt = i32::from(actor.hp()) * 3 <= i32::from(actor.max_hp());
-            if species.flees() && hurt {
+            if is_fleeing(actor) {
                 "fleeing from you".into()
             } else if world.sees(actor.pos()) {
                 "hunting you".into()

@@ -12,7 +12,7 @@ use sandglass_sim::map::Terrain;
 use sandglass_sim::{fold, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
-use crate::errand::{known_stairs, threat_near, Errand, Running};
+use crate::errand::{known_stairs, threat, travel_goal, Errand, Running};
 use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
 use crate::input::messages::{quoted, Messages};
 use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt};
@@ -70,6 +70,27 @@ pub enum Reaction {
 
 /// Lines a page key scrolls the history by.
 pub const HISTORY_PAGE: usize = 10;
+
+/// Whether `key` answers `--more--` itself: Space or Enter (the next page), Escape (the
+/// rest skipped).
+fn is_paging(key: Key) -> bool {
+    matches!(
+        bind(Mode::More, key),
+        Some(Input::Space | Input::Confirm | Input::Escape)
+    )
+}
+
+/// Whether the camel has an ally on this level that is not beside it, and so would not
+/// follow it down.
+fn ally_left_behind(state: &State) -> bool {
+    let world = state.world();
+    let Some(here) = world.player().map(|c| c.pos()) else {
+        return false;
+    };
+    world
+        .actors()
+        .any(|(_, a)| a.is_present() && a.is_ally() && a.pos().distance(here) > 1)
+}
 
 fn on_stairs(state: &State, at: Pos) -> bool {
     matches!(state.world().map().terrain(at), Terrain::Stairs)
@@ -237,23 +258,26 @@ impl GameController {
         }
     }
 
-    /// A click on a cell: travel there, if the camel knows a way.
+    /// A click on a cell: travel there, or to the nearest cell to it the camel knows a
+    /// way to.
     pub fn click(&mut self, pos: Pos) {
-        let world = self.state().world();
-        let walkable = world.map().terrain(pos).is_passable();
-        if self.mode() == Mode::Play && self.overlay == Overlay::None {
-            if world.remembers(pos) && walkable {
-                self.run(Errand::Travel(pos));
-            } else {
-                self.messages.push("You know no way there.");
+        if self.mode() != Mode::Play || self.overlay != Overlay::None {
+            return;
+        }
+        let here = self.state().world().player().map(|c| c.pos());
+        match travel_goal(self.state(), pos) {
+            Some(goal) if Some(goal) == here => {
+                self.messages.push("You know no nearer way there.");
             }
+            Some(goal) => self.run(Errand::Travel(goal)),
+            None => self.messages.push("You know no way there."),
         }
     }
 
     fn run(&mut self, errand: Errand) {
         self.messages.turn_page();
-        if let Some(threat) = threat_near(self.session.state()) {
-            self.messages.push(format!("Not now: {threat} is near."));
+        if let Some(threat) = threat(self.session.state()) {
+            self.messages.push(format!("Not now: {threat}."));
             return;
         }
         self.errand = Some(Running::start(errand, self.session.state()));
@@ -304,6 +328,13 @@ impl GameController {
                 return Ok(Reaction::Stay);
             }
             Overlay::None => {}
+        }
+        if self.messages.has_more() && !self.is_over() && is_any_key(key) && !is_paging(key) {
+            // Any other key at `--more--` dismisses the rest of the news (the history
+            // keeps it, Ctrl-P) and is then taken as it would have been: a command
+            // typed over the prompt is never lost. (A game's last words wait for a
+            // paging key: they lead to its summary.)
+            self.messages.skip();
         }
         let mode = self.mode();
         let Some(input) = bind(mode, key) else {
@@ -364,6 +395,15 @@ impl GameController {
                     Some(_) => self.travel_to_stairs(),
                     None => return Ok(Some(prompt::done(Command::Descend))),
                 }
+            }
+            // Only an ally beside the camel goes down with it: leaving one behind is
+            // asked, never done by a key meant for the stairs alone.
+            Input::Descend if ally_left_behind(state) => {
+                self.messages.turn_page();
+                return Ok(Some(prompt::confirm(
+                    "Your ally is not beside you and will stay behind. Go down anyway?",
+                    || prompt::done(Command::Descend),
+                )));
             }
             _ => {
                 let flow = prompt::start(input, &Bags(self.state()));
@@ -519,14 +559,14 @@ mod tests {
     fn no_errand_starts_with_a_threat_near() {
         let (_dir, store, mut game) = new_game();
         read_all(&mut game, &store);
-        assert_eq!(threat_near(game.state()), None);
+        assert_eq!(threat(game.state()), None);
         press(&mut game, &store, &[Key::Char('x')]);
         assert!(game.is_running());
         // The bot plays on until something comes for the camel.
         let (_dir, store, mut game) = new_game();
         let mut bot = sandglass_sim::bot::Bot::new(7);
         let mut commands = 0;
-        while threat_near(game.state()).is_none() {
+        while threat(game.state()).is_none() {
             read_all(&mut game, &store);
             let command = bot.choose(game.state()).unwrap();
             game.play(command, &mut ()).unwrap();
@@ -540,7 +580,8 @@ mod tests {
         assert_eq!(game.state().events_folded(), events);
         let said = game.messages().history().last().unwrap();
         assert!(
-            said.starts_with("Not now: ") && said.ends_with(" is near."),
+            said.starts_with("Not now: ")
+                && (said.ends_with(" is beside you.") || said.ends_with(" is coming for you.")),
             "{said}"
         );
     }
@@ -565,6 +606,45 @@ mod tests {
             game.state().world().player().unwrap().pos(),
             camel.step(open)
         );
+    }
+
+    /// A key typed over `--more--` is not lost: the news is put away (the history keeps
+    /// it) and the key is taken as a command. Space still only turns the page.
+    #[test]
+    fn a_command_typed_at_more_is_taken() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        let news = |game: &mut GameController| {
+            for line in ["one", "two", "three", "four", "five"] {
+                game.messages.push(line);
+            }
+            assert!(game.messages().has_more());
+        };
+        news(&mut game);
+        press(&mut game, &store, &[Key::Char(' ')]);
+        assert!(!game.messages().has_more());
+        assert_eq!(game.messages().page().last().unwrap(), "five");
+        news(&mut game);
+        let camel = game.state().world().player().unwrap().pos();
+        let open = Direction::ALL
+            .into_iter()
+            .find(|&d| game.state().world().map().is_free(camel.step(d)))
+            .unwrap();
+        let key = "hjklyubn"
+            .chars()
+            .map(Key::Char)
+            .find(|&k| bind(Mode::Play, k) == Some(Input::Move(open)))
+            .unwrap();
+        assert_eq!(press(&mut game, &store, &[key]), Reaction::Played);
+        assert_eq!(
+            game.state().world().player().unwrap().pos(),
+            camel.step(open)
+        );
+        assert!(game.messages().history().iter().any(|l| l == "five"));
+        // A menu key, too: the eat menu opens at once.
+        news(&mut game);
+        press(&mut game, &store, &[Key::Char('e')]);
+        assert_eq!(game.mode(), Mode::Menu);
     }
 
     #[test]

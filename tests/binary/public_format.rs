@@ -117,6 +117,7 @@ fn every_command_has_its_row_in_the_document() {
             "{name} came in version {since}"
         );
         for (at, field) in fields.iter().enumerate() {
+            spelt_as_the_document_says(index, &fields, at, &types);
             for value in 0..=255u8 {
                 let mut bytes = [index, 0, 0];
                 bytes[1 + at] = value;
@@ -137,6 +138,30 @@ fn every_command_has_its_row_in_the_document() {
         rows, found,
         "the document's commands against those that decode"
     );
+}
+
+/// The encoding the field types' table gives field `at` of variant `index`, against what
+/// decodes: a bincode varint takes `FB 01 00` for 1 (a second spelling, which
+/// `sgr::to_bytes` writes as `01`); a plain byte takes `FB` as the value 251.
+fn spelt_as_the_document_says(index: u8, fields: &[&str], at: usize, types: &[Vec<String>]) {
+    let encoding = &types.iter().find(|row| row[0] == fields[at]).unwrap()[1];
+    let mut bytes = vec![index];
+    let mut shortest = vec![index];
+    for (i, _) in fields.iter().enumerate() {
+        let field: &[u8] = match i == at {
+            true if encoding.starts_with("bincode varint") => &[0xfb, 1, 0],
+            true if encoding == "byte" => &[251],
+            true => panic!("{}: no such encoding {encoding:?}", fields[at]),
+            false => &[0],
+        };
+        bytes.extend(field);
+        shortest.extend(if field.len() == 3 { &[1] } else { field });
+    }
+    let decoded = decode(&bytes);
+    let (command, read) =
+        decoded.unwrap_or_else(|| panic!("{bytes:02x?} does not decode: not a {encoding}"));
+    assert_eq!(read, bytes.len(), "{command:?}");
+    assert_eq!(encode(&command), shortest, "{command:?} from {bytes:02x?}");
 }
 
 #[test]
@@ -327,6 +352,17 @@ fn damaged_files(golden: &Recording) -> Vec<Damage> {
     assert!(seed < 251, "the seed is one byte");
     let seed_at = 18 + encode(&(golden.header.format_version, golden.header.rules_version)).len();
     let length = bytes.len() as u64;
+    let header_at = |at: usize, old: usize, new: &[u8]| replaced(18 + at, old, new);
+    let preamble = |version: u16, length: u64, size: usize| {
+        let mut file = [
+            &sgr::MAGIC[..],
+            &version.to_le_bytes(),
+            &length.to_le_bytes(),
+        ]
+        .concat();
+        file.resize(size, 0);
+        file
+    };
     vec![
         damage("empty", vec![], "empty"),
         damage(
@@ -346,6 +382,60 @@ fn damaged_files(golden: &Recording) -> Vec<Damage> {
         ),
         damage("a newer layout", patched(8, &[2, 0]), "newer Sandglass"),
         damage("layout 0", patched(8, &[0, 0]), "damaged"),
+        // Steps 4 to 6, in the order the document gives: the file's size and the length
+        // field, each outcome as it says.
+        damage("the magic alone", sgr::MAGIC.to_vec(), "truncated"),
+        damage(
+            "the magic and one byte",
+            [&sgr::MAGIC[..], &[1]].concat(),
+            "needs at least 34",
+        ),
+        damage(
+            "10 bytes of layout 1",
+            preamble(1, 0, 10),
+            "needs at least 34",
+        ),
+        damage(
+            "10 bytes of layout 2",
+            preamble(2, 0, 10),
+            "newer Sandglass",
+        ),
+        damage(
+            "17 bytes of layout 2",
+            preamble(2, 0, 17),
+            "newer Sandglass",
+        ),
+        damage("17 bytes of layout 0", preamble(0, 0, 17), "damaged"),
+        damage(
+            "17 bytes of layout 1",
+            preamble(1, 17, 17),
+            "needs at least 34",
+        ),
+        damage(
+            "20 bytes whose length says 30",
+            preamble(1, 30, 20),
+            "truncated: it holds 20 bytes and needs at least 30",
+        ),
+        damage(
+            "20 bytes whose length says 20",
+            preamble(1, 20, 20),
+            "shorter than its fixed parts",
+        ),
+        damage(
+            "20 bytes whose length says 10",
+            preamble(1, 10, 20),
+            "past its recorded end",
+        ),
+        damage(
+            "33 bytes whose length says 33",
+            preamble(1, 33, 33),
+            "shorter than its fixed parts",
+        ),
+        damage(
+            "a newer layout whose length is wrong",
+            preamble(2, 50, 40),
+            "newer Sandglass",
+        ),
         damage(
             "a length past the end",
             [&bytes[..10], &(length + 1).to_le_bytes(), &bytes[18..]].concat(),
@@ -374,6 +464,36 @@ fn damaged_files(golden: &Recording) -> Vec<Damage> {
             "a newer format version",
             with(&|r| r.header.format_version = FORMAT_VERSION + 1),
             &format!("format version {}", FORMAT_VERSION + 1),
+        ),
+        // Step 8: a version of 0 is damage; the format version is looked at first; the
+        // header is decoded whole, its values checked after.
+        damage(
+            "format version 0",
+            with(&|r| r.header.format_version = 0),
+            "damaged: its tape format version is 0",
+        ),
+        damage(
+            "rules version 0",
+            with(&|r| r.header.rules_version = 0),
+            "damaged: its rules version is 0",
+        ),
+        damage(
+            "a newer format version and rules version 0",
+            with(&|r| {
+                r.header.format_version = FORMAT_VERSION + 1;
+                r.header.rules_version = 0;
+            }),
+            &format!("format version {}", FORMAT_VERSION + 1),
+        ),
+        damage(
+            "a newer rules version spelt long",
+            header_at(1, 1, &[251, newer as u8, 0]),
+            &format!("rules version {newer}"),
+        ),
+        damage(
+            "a newer format version and an unknown ruleset",
+            header_at(0, 4, &[2, 9, 2, 7]),
+            "damaged",
         ),
         // Short files: the checksum's paths for up to 128 and up to 240 bytes.
         damage(
@@ -424,6 +544,17 @@ fn damaged_files(golden: &Recording) -> Vec<Damage> {
             patched(command + 1, &[8]),
             "damaged",
         ),
+        // A direction is a bincode varint: `FB 00 00` is north spelt long.
+        damage(
+            "a move north spelt long",
+            replaced(command + 1, 1, &[0xfb, 0, 0]),
+            "damaged",
+        ),
+        damage(
+            "a move in direction 8 spelt long",
+            replaced(command + 1, 1, &[0xfb, 8, 0]),
+            "damaged",
+        ),
         damage(
             "more events claimed than held",
             patched(18 + header, &more),
@@ -442,7 +573,14 @@ fn damaged_files(golden: &Recording) -> Vec<Damage> {
         Damage {
             name: "a drop from slot 26",
             bytes: patched(command, &[3, 26]),
-            both_say: None,
+            both_say: Some("illegal command".to_owned()),
+            same_event: true,
+        },
+        // A slot is a plain byte: `FB` is slot 251, not a marker.
+        Damage {
+            name: "a drop from slot 251",
+            bytes: patched(command, &[3, 251]),
+            both_say: Some("illegal command".to_owned()),
             same_event: true,
         },
         Damage {
@@ -521,7 +659,16 @@ fn every_damaged_file_is_refused_by_both_readers() {
     fs::create_dir(&folder).unwrap();
     files.push(folder.to_string_lossy().into_owned());
     files.push(dir.path().join("gone.sgr").to_string_lossy().into_owned());
+    // Symbolic links are followed: to a folder, to nothing.
+    let to_folder = dir.path().join("to-folder.sgr");
+    std::os::unix::fs::symlink(&folder, &to_folder).unwrap();
+    files.push(to_folder.to_string_lossy().into_owned());
+    let dangling = dir.path().join("dangling.sgr");
+    std::os::unix::fs::symlink(dir.path().join("gone.sgr"), &dangling).unwrap();
+    files.push(dangling.to_string_lossy().into_owned());
     let mut says: Vec<Option<String>> = damages.iter().map(|d| d.both_say.clone()).collect();
+    says.push(Some("not a regular file".to_owned()));
+    says.push(Some("no file".to_owned()));
     says.push(Some("not a regular file".to_owned()));
     says.push(Some("no file".to_owned()));
     let read = reader(&files);
@@ -542,6 +689,78 @@ fn every_damaged_file_is_refused_by_both_readers() {
         if damages.get(i).is_some_and(|d| d.same_event) {
             assert!(read["event"].is_u64(), "{name}: {read}");
             assert_eq!(read["event"], verified["event"], "{name}");
+        }
+    }
+}
+
+/// A symbolic link is followed: a link to a golden is read as the golden, by both readers.
+#[test]
+fn both_readers_follow_a_symbolic_link_to_a_replay() {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../replays/v{}/classic-short-2.sgr", rules::NEWEST));
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("link.sgr");
+    std::os::unix::fs::symlink(&golden, &link).unwrap();
+    let files = [
+        golden.to_string_lossy().into_owned(),
+        link.to_string_lossy().into_owned(),
+    ];
+    let read = reader(&files);
+    let verified = verify(&files);
+    for lines in [&read, &verified] {
+        assert_eq!(lines[1]["ok"], true, "{}", lines[1]);
+        assert_eq!(lines[1]["hash"], lines[0]["hash"]);
+    }
+    assert_eq!(read[1]["hash"], verified[1]["hash"]);
+}
+
+/// The body is read the same whatever the rules version: a command the tape's rules do
+/// not have (its row's "rules versions" later than the header's) decodes, and the fold
+/// refuses it as an illegal command at its event. Each such command, with its fields at
+/// 0 and (a slot's) at 1, put in place of the first command of a golden of every older
+/// kept version; the document's reader refuses it at the same event in the same words.
+#[test]
+fn a_command_newer_than_the_tapes_rules_is_an_illegal_command_at_its_event() {
+    let rows = table("| index | command | fields | bytes | rules versions |");
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = vec![];
+    let mut at = vec![];
+    for version in rules::KEPT {
+        let path = format!("../replays/v{version}/classic-short-2.sgr");
+        let golden = sgr::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+        let first = golden
+            .events
+            .iter()
+            .position(|e| matches!(e, Event::Command(_)))
+            .unwrap();
+        for row in &rows {
+            let since: u16 = row[4].split(' ').next().unwrap().parse().unwrap();
+            if since <= version {
+                continue;
+            }
+            let index: u8 = row[0].parse().unwrap();
+            for field in [0, 1] {
+                let Some((command, _)) = decode(&[index, field, 0]) else {
+                    continue;
+                };
+                let mut recording = golden.clone();
+                recording.events[first] = Event::Command(command);
+                let file = dir.path().join(format!("{version}-{index}-{field}.sgr"));
+                fs::write(&file, sgr::to_bytes(&recording)).unwrap();
+                files.push(file.to_string_lossy().into_owned());
+                at.push(first);
+            }
+        }
+    }
+    assert!(files.len() >= 4 * 7, "{files:?}");
+    let read = reader(&files);
+    let verified = verify(&files);
+    for (((file, read), verified), at) in files.iter().zip(&read).zip(&verified).zip(at) {
+        for line in [read, verified] {
+            assert_eq!(line["ok"], false, "{file}: {line}");
+            assert_eq!(line["event"], at, "{file}: {line}");
+            let error = line["error"].as_str().unwrap();
+            assert!(error.starts_with("illegal command "), "{file}: {error}");
         }
     }
 }

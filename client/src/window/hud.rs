@@ -9,7 +9,11 @@ use sandglass_sim::text::capitalise;
 use sandglass_sim::State;
 
 use super::draw_map::{line_height, species_color, Layout, LOG_LINES};
+use crate::look::{in_view, pile, Standing};
 use crate::timing::Figures;
+
+/// The most creatures the side bar lists by name; beyond, it counts them.
+const IN_VIEW_LINES: usize = 6;
 
 pub const TEXT: Color = Color::new(0.90, 0.87, 0.80, 1.0);
 pub const DIM: Color = Color::new(0.55, 0.52, 0.47, 1.0);
@@ -125,21 +129,38 @@ pub fn frame(rect: Rect) {
 pub fn caption(text: &Text, layout: &Layout, about: Vec2, lines: &[String]) {
     let size = layout.text;
     let area = layout.map;
-    let room = area.w - 2.0 * size;
+    // At most half the map less a cell wide: in the half away from the cell, it can
+    // never reach it.
+    let room = area.w / 2.0 - layout.cell.x - 2.0 * size;
     let wrapped: Vec<String> = lines.iter().flat_map(|l| wrap(l, room, size)).collect();
+    let w = wrapped.iter().map(|l| width(l, size)).fold(0.0, f32::max) + 2.0 * size;
     let h = wrapped.len() as f32 * line_height(size) + size;
-    let top = if about.y < area.y + area.h / 2.0 {
-        area.bottom() - h
-    } else {
-        area.y
-    };
-    let rect = Rect::new(area.x, top, area.w, h);
+    let rect = Rect::new(0.0, 0.0, w, h);
+    let rect = caption_place(area, rect, about, layout.cell);
     frame(rect);
     let mut y = rect.y + size * 0.5;
     for line in &wrapped {
         text.draw(line, rect.x + size, y, size, TEXT);
         y += line_height(size);
     }
+}
+
+/// Where a caption of `rect`'s size goes over the map `area`: in the corner farthest from
+/// the cell it describes (whose top-left is `about`, `cell` in size). No wider than half
+/// the map less a cell, it never covers that cell.
+pub fn caption_place(area: Rect, rect: Rect, about: Vec2, cell: Vec2) -> Rect {
+    let centre = about + cell / 2.0;
+    let x = if centre.x < area.x + area.w / 2.0 {
+        area.right() - rect.w
+    } else {
+        area.x
+    };
+    let y = if centre.y < area.y + area.h / 2.0 {
+        area.bottom() - rect.h
+    } else {
+        area.y
+    };
+    Rect::new(x, y, rect.w, rect.h)
 }
 
 /// A box filling `area`: a title, then `lines`.
@@ -492,8 +513,9 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         col.line(&format!("Turn   {}", state.tick().0), TEXT);
         if let Some(time) = time {
             let left = TimeOfDay::ticks_left(state.tick());
-            col.line(
+            col.wrapped(
                 &format!("{}  ({left} ticks left)", capitalise(time.name())),
+                2,
                 TEXT,
             );
             col.wrapped(&time.effect(), 2, DIM);
@@ -516,12 +538,26 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
         col.gap();
         let here = state.world().map().terrain(camel.pos());
         col.line(&format!("On {}", here.name()), DIM);
-        for item in state.world().items_at(camel.pos()) {
-            col.wrapped(
-                &format!("Here: {}", state.world().describe_item(item)),
-                6,
-                TEXT,
-            );
+        let pile = pile(state.world(), camel.pos());
+        if !pile.is_empty() {
+            col.wrapped(&format!("Here: {}", pile.join(", ")), 6, TEXT);
+        }
+        let seen = in_view(state);
+        if !seen.is_empty() {
+            col.gap();
+            col.title("In view");
+            for (i, sighting) in seen.iter().enumerate() {
+                if i == IN_VIEW_LINES && seen.len() > IN_VIEW_LINES + 1 {
+                    col.line(&format!("… and {} more", seen.len() - i), DIM);
+                    break;
+                }
+                let color = match sighting.standing {
+                    Some(Standing::Ally) => GOOD,
+                    Some(standing) if standing.is_calm() => DIM,
+                    _ => species_color(sighting.species),
+                };
+                col.wrapped(&sighting.line(), 4, color);
+            }
         }
         let worn: Vec<String> = state.world().gear().worn().map(unknown_name).collect();
         if !worn.is_empty() {
@@ -607,6 +643,24 @@ mod tests {
                 EnergyLine::Text("Speed  18 (hasted)".into()),
             ]
         );
+    }
+
+    /// The look box never covers the cell it describes, wherever that cell is.
+    #[test]
+    fn a_caption_never_covers_its_cell() {
+        let area = Rect::new(10.0, 20.0, 640.0, 400.0);
+        let cell = vec2(10.0, 10.0);
+        let size = Rect::new(0.0, 0.0, 310.0, 390.0);
+        for y in (20..420).step_by(10) {
+            for x in (10..650).step_by(10) {
+                let about = vec2(x as f32, y as f32);
+                let placed = caption_place(area, size, about, cell);
+                let described = Rect::new(about.x, about.y, cell.x, cell.y);
+                assert!(placed.intersect(described).is_none_or(|r| r.w * r.h == 0.0));
+                assert!(placed.x >= area.x && placed.right() <= area.right());
+                assert!(placed.y >= area.y && placed.bottom() <= area.bottom());
+            }
+        }
     }
 
     #[test]

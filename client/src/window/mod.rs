@@ -58,7 +58,7 @@ use sandglass_store::{GameId, Store};
 
 use crate::input::keys::{bind, Input, Key, Mode};
 use crate::settings::Settings;
-use draw_map::Layout;
+use draw_map::{Layout, Sight};
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use bench::BenchArgs;
@@ -189,17 +189,20 @@ impl Screen {
     /// The state the energy panel shows, if the screen has one. Not the end screen's:
     /// the game is over and the panel would hide its summary; nor the game's while a box
     /// asks the player something the panel would hide.
-    fn panel_state(&self) -> Option<&State> {
+    /// The state the energy panel shows, and what of it: only what the camel sees in a
+    /// game being played (the panel is no window onto the unseen), everything on the
+    /// replay's whole-map view and in the benchmark.
+    fn panel_state(&self) -> Option<(&State, Sight)> {
         match self {
             #[cfg(not(target_arch = "wasm32"))]
             Screen::Start(_) | Screen::End(_) => None,
             #[cfg(not(target_arch = "wasm32"))]
             Screen::Game(s) if s.asks() => None,
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Game(s) => Some(s.state()),
-            Screen::Replay(s) => Some(s.state()),
+            Screen::Game(s) => Some((s.state(), Sight::Camel)),
+            Screen::Replay(s) => Some((s.state(), s.sight())),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Bench(s) => Some(s.state()),
+            Screen::Bench(s) => Some((s.state(), Sight::Everything)),
         }
     }
 }
@@ -319,11 +322,11 @@ impl Screen {
                 #[cfg(not(target_arch = "wasm32"))]
                 _ => {}
             }
-            if let (true, Some(state)) = (open, self.panel_state()) {
+            if let (true, Some((state, sight))) = (open, self.panel_state()) {
                 let map = state.world().map();
                 let layout =
                     Layout::new(screen_width(), screen_height(), map.width(), map.height());
-                panel::show(ctx, state, &mut open, &layout, &mut panel_at);
+                panel::show(ctx, state, sight, &mut open, &layout, &mut panel_at);
             }
         });
         let mut repaint = false;

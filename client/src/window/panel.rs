@@ -11,7 +11,7 @@ use sandglass_sim::tape::TimeModel;
 use sandglass_sim::world::Actor;
 use sandglass_sim::State;
 
-use super::draw_map::{self, species_color};
+use super::draw_map::{self, species_color, Sight};
 use crate::timing::Figures;
 
 const ROW: f32 = 18.0;
@@ -27,6 +27,7 @@ const WIDTH: f32 = 590.0;
 pub fn show(
     ctx: &Context,
     state: &State,
+    sight: Sight,
     open: &mut bool,
     layout: &draw_map::Layout,
     at: &mut Option<[f32; 2]>,
@@ -37,7 +38,7 @@ pub fn show(
         .default_pos(start)
         .default_width(WIDTH)
         .resizable(true)
-        .show(ctx, |ui| contents(ui, state));
+        .show(ctx, |ui| contents(ui, state, sight));
     // Remembered only when the player lets go of it somewhere new: egui may nudge a
     // window on its own (to keep it on the screen), and that is not the player's choice.
     if let Some(shown) = shown {
@@ -66,7 +67,8 @@ fn first_place(state: &State, layout: &draw_map::Layout) -> [f32; 2] {
     }
 }
 
-fn contents(ui: &mut Ui, state: &State) {
+/// The rows: the actors `sight` shows (the camel and those it sees, or every one).
+fn contents(ui: &mut Ui, state: &State, sight: Sight) {
     let time = state.world().time();
     let rules = match time {
         TimeModel::Nethack => format!(
@@ -79,13 +81,19 @@ fn contents(ui: &mut Ui, state: &State) {
             state.ruleset().name()
         ),
     };
-    let actors: Vec<(ActorId, &Actor)> = state.world().actors().collect();
+    let world = state.world();
+    let shown =
+        |id: ActorId| sight == Sight::Everything || world.is_player(id) || world.sees_actor(id);
+    let actors: Vec<(ActorId, &Actor)> = world.actors().filter(|&(id, _)| shown(id)).collect();
     ui.horizontal(|ui| {
         ui.label(RichText::new(format!("tick {}", state.tick().0)).strong());
         ui.separator();
         ui.label(rules);
         ui.separator();
-        ui.label(format!("{} actors", actors.len()));
+        match sight {
+            Sight::Everything => ui.label(format!("{} actors", actors.len())),
+            Sight::Camel => ui.label(format!("{} actors in view", actors.len())),
+        };
     });
     ui.label(
         RichText::new("bar: energy; white mark: max energy; yellow mark: needed to act")

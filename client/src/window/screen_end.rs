@@ -30,12 +30,41 @@ struct Tally {
     dealt: i32,
     taken: i32,
     eaten: u32,
-    killed_by: Option<Species>,
+    death: Option<Death>,
+    /// The last thing said was that the camel is parched and weakens.
+    parched: bool,
+}
+
+/// What killed the camel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Death {
+    By(Species),
+    Thirst,
+    Poison,
+}
+
+impl Death {
+    /// How the end screen says it: "killed by an elephant", "of thirst".
+    fn words(self) -> String {
+        match self {
+            Death::By(species) => format!("killed by {}", a(species.name())),
+            Death::Thirst => "of thirst".into(),
+            Death::Poison => "of poison".into(),
+        }
+    }
 }
 
 impl Observer for Tally {
     fn changed(&mut self, state: &State, change: &Change) {
         match change {
+            // A death no creature dealt is thirst's (told just before) or poison's: the
+            // only hurts that come from no one (`perform`).
+            Change::Say(Msg::Died { by: None }) => {
+                self.death = Some(match self.parched {
+                    true => Death::Thirst,
+                    false => Death::Poison,
+                });
+            }
             Change::Say(msg) => self.said(*msg),
             &Change::Hurt { actor, amount } if Some(actor) == state.world().player_id() => {
                 // Every hurt counts, blows and poison alike, but only as far as the camel
@@ -51,6 +80,7 @@ impl Observer for Tally {
 
 impl Tally {
     fn said(&mut self, msg: Msg) {
+        self.parched = msg == Msg::Parched;
         match msg {
             Msg::Killed {
                 attacker: Species::Camel,
@@ -62,7 +92,7 @@ impl Tally {
                 ..
             } => self.dealt += i32::from(damage),
             Msg::Ate(_) => self.eaten += 1,
-            Msg::Died { by } => self.killed_by = by,
+            Msg::Died { by: Some(by) } => self.death = Some(Death::By(by)),
             _ => {}
         }
     }
@@ -94,12 +124,8 @@ impl EndScreen {
         let meta = &self.meta;
         let t = &self.tally;
         let title = match meta.status {
-            Status::Dead => match t.killed_by {
-                Some(s) => format!(
-                    "You died on depth {}, killed by {}.",
-                    meta.depth,
-                    a(s.name())
-                ),
+            Status::Dead => match t.death {
+                Some(death) => format!("You died on depth {}, {}.", meta.depth, death.words()),
                 None => format!("You died on depth {}.", meta.depth),
             },
             Status::Won => "You reached the oasis!".to_owned(),
@@ -244,7 +270,7 @@ mod tests {
             state: State::new(Rules::newest(Ruleset::NETHACK), &mut ()),
             tally: Tally::default(),
         };
-        end.tally.killed_by = Some(Species::Elephant);
+        end.tally.death = Some(Death::By(Species::Elephant));
         end.meta.status = Status::Dead;
         let (title, lines) = end.lines();
         assert_eq!(

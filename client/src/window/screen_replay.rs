@@ -128,6 +128,9 @@ struct Job {
     /// Thousandths of the work done, as the thread last said.
     done: Arc<AtomicU64>,
     turn: u64,
+    /// The cursor stood between two of the camel's choices, and was moved back to the
+    /// last one: a game can be taken over only where the camel is to act.
+    moved: bool,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -135,8 +138,12 @@ impl Job {
     /// What the player reads while it runs.
     fn note(&self) -> String {
         let done = self.done.load(Ordering::Relaxed);
+        let moved = match self.moved {
+            true => " (back to the camel's last choice: only there can you take over)",
+            false => "",
+        };
         format!(
-            "Taking over at turn {}: copying the log up to here, {}.{}% done...",
+            "Taking over at turn {}{moved}: copying the log up to here, {}.{}% done...",
             self.turn,
             done / 10,
             done % 10
@@ -197,6 +204,11 @@ impl ReplayScreen {
         let first = screen.timeline().take_over_at(0);
         screen.jump(first);
         screen
+    }
+
+    /// What the map shows: what the camel saw, or everything.
+    pub fn sight(&self) -> Sight {
+        self.sight
     }
 
     pub fn state(&self) -> &State {
@@ -435,6 +447,12 @@ impl ReplayScreen {
             return Ok(());
         }
         let turn = timeline.tick_at(at).0;
+        // What is forked is what the screen shows: the cursor goes where the fork is.
+        let moved = at != self.position();
+        if moved {
+            self.jump(at);
+        }
+        let timeline = self.timeline();
         let name = app
             .store
             .free_name(&format!("{} from turn {turn}", self.replay.title))?;
@@ -458,7 +476,12 @@ impl ReplayScreen {
                 })
             }
         };
-        self.take_over = TakeOver::Copying(Job { job, done, turn });
+        self.take_over = TakeOver::Copying(Job {
+            job,
+            done,
+            turn,
+            moved,
+        });
         Ok(())
     }
 

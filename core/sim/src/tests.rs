@@ -26,6 +26,7 @@ mod gear;
 mod herds;
 mod places;
 mod sleep;
+mod slowed;
 
 fn scenario(toml: &str) -> (State, u64) {
     let scenario: Scenario = toml::from_str(toml).expect("test scenario parses");
