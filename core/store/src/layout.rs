@@ -121,7 +121,7 @@ mod tests {
 
     #[test]
     fn a_games_keys_sort_together_in_tape_order() {
-        let mut keys = vec![
+        let mut keys = [
             key(GameId(2), 0),
             key(GameId(1), 300),
             key(GameId(1), 2),

@@ -199,7 +199,7 @@ impl Store {
                 let k = k.get(8..).unwrap_or_default();
                 // Each length first, so that no two logs run together the same.
                 digest.update(&(k.len() as u64).to_le_bytes());
-                digest.update(&k);
+                digest.update(k);
                 digest.update(&(v.len() as u64).to_le_bytes());
                 digest.update(&v);
             }
