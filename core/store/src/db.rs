@@ -23,6 +23,11 @@ use super::{GameId, GameMeta, Stage};
 /// is reported after this long.
 pub const LOCK_WAIT: Duration = Duration::from_secs(3);
 
+/// How many keys tidying up removes between two checks of the room left on the disk: their
+/// keys in sled's log and, at worst, a few leaves of its tree rewritten, far less than
+/// the room the check asks for.
+const TIDY_BATCH: usize = 64;
+
 /// The sled database of one data directory. Only one process may hold it at a time; its
 /// clones share the one database, from any thread.
 #[derive(Clone)]
@@ -119,11 +124,14 @@ impl Store {
             durable: Arc::new(durable),
             room: !released,
         };
+        // The reserve first: tidying up takes only the room beside it.
+        reserve::keep(dir);
         // Tidying up may wait for a disk with room: what is stored reads the same without
-        // it. A store that had to give up its reserve to open does not try: the removal
-        // of a large import a full disk cut short would take the room it freed, and sled
-        // fails every later call once a write of its own has failed.
-        if store.room {
+        // it. A store that had to give up its reserve to open does not try, nor does one
+        // on a disk short of room (`reserve::room_to_tidy`, checked again as it goes): the
+        // removal of a large import a full disk cut short takes room before it frees any,
+        // and sled fails every later call, reads too, once a write of its own has failed.
+        if store.room && reserve::room_to_tidy(dir) {
             for tidy in [Store::drop_orphans, Store::catch_up] {
                 match tidy(&store) {
                     Err(StoreError::DiskFull) => {}
@@ -131,7 +139,6 @@ impl Store {
                 }
             }
         }
-        reserve::keep(dir);
         Ok(store)
     }
 
@@ -314,10 +321,35 @@ impl Store {
         Ok(GameId(id))
     }
 
-    /// Removes every step and snapshot of a game, the last first.
+    /// Removes every step and snapshot of a game, the last first, while the disk has room
+    /// (see `cut`).
     pub(super) fn drop_game(&self, id: GameId) -> Result<(), StoreError> {
-        cut(&self.steps, layout::all_keys(id))?;
-        cut(&self.snapshots, layout::all_keys(id))
+        self.cut(&self.steps, layout::all_keys(id))?;
+        self.cut(&self.snapshots, layout::all_keys(id))
+    }
+
+    /// Removes every key of `tree` in `range`, the last first, so that a crash part-way
+    /// leaves what comes before whole. It stops, leaving the rest, when the disk is short
+    /// of room (`reserve::room_to_tidy`, checked before each `TIDY_BATCH` removals, each
+    /// batch flushed so that the check sees what it took): what is left belongs to no
+    /// record, and the next open with room takes it on (`drop_orphans`).
+    pub(super) fn cut(
+        &self,
+        tree: &Tree,
+        range: impl std::ops::RangeBounds<[u8; 16]> + Clone,
+    ) -> Result<(), StoreError> {
+        loop {
+            if !reserve::room_to_tidy(&self.dir) {
+                return Ok(());
+            }
+            for _ in 0..TIDY_BATCH {
+                let Some((k, _)) = tree.range(range.clone()).next_back().transpose()? else {
+                    return Ok(());
+                };
+                tree.remove(k)?;
+            }
+            self.db.flush()?;
+        }
     }
 
     /// Tidies the steps and snapshots of games that have no record: left by a delete,
@@ -339,18 +371,6 @@ impl Store {
         }
         Ok(())
     }
-}
-
-/// Removes every key of `tree` in `range`, the last first, so that a crash part-way
-/// leaves what comes before whole.
-pub(super) fn cut(
-    tree: &Tree,
-    range: impl std::ops::RangeBounds<[u8; 16]> + Clone,
-) -> Result<(), StoreError> {
-    while let Some((k, _)) = tree.range(range.clone()).next_back().transpose()? {
-        tree.remove(k)?;
-    }
-    Ok(())
 }
 
 /// The games with at least one key in `tree` (`steps` or `snapshots`), found with one

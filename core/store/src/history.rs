@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use sandglass_sim::Event;
 
-use super::db::{cut, Store};
+use super::db::Store;
 use super::error::StoreError;
 use super::layout::{self, key};
 use super::log;
@@ -136,8 +136,8 @@ impl Store {
         };
         // In order from the end, so that a crash part-way leaves the log whole up to `to`.
         let end = key(id, u64::MAX);
-        cut(&self.steps, key(id, to)..=end)?;
-        cut(&self.snapshots, key(id, to.saturating_add(1))..=end)?;
+        self.cut(&self.steps, key(id, to)..=end)?;
+        self.cut(&self.snapshots, key(id, to.saturating_add(1))..=end)?;
         Ok(())
     }
 }
