@@ -205,7 +205,7 @@ impl Store {
     /// The game called `name_or_id`: a name first, then a number. Names cannot be all
     /// digits, so the two never clash.
     pub fn find(&self, name_or_id: &str) -> Result<GameMeta, StoreError> {
-        if let Some(meta) = self.games()?.into_iter().find(|m| m.name == name_or_id) {
+        if let Some(meta) = self.holder(name_or_id)? {
             return Ok(meta);
         }
         let missing = || StoreError::NoSuchGame(name_or_id.to_owned());
@@ -257,13 +257,21 @@ impl Store {
                 reason,
             });
         }
-        // Looked up, not found by reading every record: making a game costs the same
-        // whatever the number of games.
-        let holder = self.names.get(name)?.and_then(|id| GameId::from_key(&id));
-        if holder.is_some_and(|id| self.meta(id).is_ok_and(|meta| meta.name == name)) {
+        if self.holder(name)?.is_some() {
             return Err(StoreError::NameTaken(name.to_owned()));
         }
         Ok(())
+    }
+
+    /// The game called `name`, if one is. Looked up in `names`, not found by reading
+    /// every record: making, naming or finding a game costs the same whatever the number
+    /// of games. An entry is believed only when the record it leads to is sound and holds
+    /// the name (`layout::NAMES`).
+    fn holder(&self, name: &str) -> Result<Option<GameMeta>, StoreError> {
+        let Some(id) = self.names.get(name)?.and_then(|id| GameId::from_key(&id)) else {
+            return Ok(None);
+        };
+        Ok(self.meta(id).ok().filter(|meta| meta.name == name))
     }
 
     /// Writes that game `id` holds `name`, before its record is written.
@@ -280,10 +288,9 @@ impl Store {
         } else {
             "game"
         };
-        let taken: BTreeSet<String> = self.games()?.into_iter().map(|m| m.name).collect();
         let mut name = base.to_owned();
         let mut n = 2u64;
-        while taken.contains(&name) {
+        while self.holder(&name)?.is_some() {
             name = format!("{base}-{n}");
             n += 1;
         }
@@ -687,7 +694,7 @@ mod tests {
     }
 
     #[test]
-    fn a_name_is_free_again_once_its_game_is_deleted_and_a_stale_entry_holds_none() {
+    fn a_name_is_free_again_once_its_game_is_deleted_and_a_stale_entry_holds_none_nor_finds_one() {
         let dir = closed_with_one_game();
         let store = Store::open(dir.path()).unwrap();
         let taken = store.check_new_name("kept");
@@ -695,9 +702,17 @@ mod tests {
         // An entry left by a crash before its record was written leads to no game.
         store.names.insert("ghost", &GameId(99).key()).unwrap();
         assert!(store.check_new_name("ghost").is_ok());
+        assert_eq!(store.free_name("ghost").unwrap(), "ghost");
+        assert!(matches!(
+            store.find("ghost"),
+            Err(StoreError::NoSuchGame(_))
+        ));
+        assert_eq!(store.free_name("kept").unwrap(), "kept-2");
         let id = store.find("kept").unwrap().id;
         store.delete(id).unwrap();
         assert!(store.check_new_name("kept").is_ok());
+        assert_eq!(store.free_name("kept").unwrap(), "kept");
+        assert!(matches!(store.find("kept"), Err(StoreError::NoSuchGame(_))));
         assert!(store.names.get("kept").unwrap().is_none());
     }
 
