@@ -223,9 +223,11 @@ impl Store {
     /// space they took is sled's to clean (BENCHMARKS.md, "A lifetime of games").
     pub fn delete(&self, id: GameId) -> Result<(), StoreError> {
         let meta = self.meta(id);
-        if self.games.remove(id.key())?.is_none() {
+        if !self.games.contains_key(id.key())? {
             return Err(StoreError::NoSuchGame(id.to_string()));
         }
+        self.count_unfinished(1)?;
+        self.games.remove(id.key())?;
         self.forget_verdict(id)?;
         self.commit()?;
         let read = match meta {
@@ -239,13 +241,29 @@ impl Store {
             }
             Err(_) => vec![],
         };
-        self.tidy(id)?;
+        let mut done = self.tidy(id)?;
         for span in read {
             if !self.games.contains_key(span.game.key())? {
-                self.tidy(span.game)?;
+                done &= self.tidy(span.game)?;
             }
         }
+        // Cut short by a disk short of room, it is left counted for the next open.
+        if done {
+            self.count_unfinished(-1)?;
+        }
         self.commit()?;
+        Ok(())
+    }
+
+    /// Counts a write that may leave steps without a record as begun (`1`) or seen
+    /// through (`-1`) (`layout::UNFINISHED`).
+    pub(super) fn count_unfinished(&self, by: i64) -> Result<(), StoreError> {
+        self.db.update_and_fetch(layout::UNFINISHED, |count| {
+            let count = count
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u64::from_be_bytes);
+            Some(count.saturating_add_signed(by).to_be_bytes().to_vec())
+        })?;
         Ok(())
     }
 
@@ -301,7 +319,10 @@ impl Store {
     /// one that a record, a step or a snapshot in the database already has, whatever the
     /// counter says (a counter gone backwards, or damaged, would otherwise hand out a
     /// stored game's).
+    /// The game it is for is counted as begun (`count_unfinished`) until its record is
+    /// written.
     pub(super) fn new_id(&self) -> Result<GameId, StoreError> {
+        self.count_unfinished(1)?;
         let mut floor = self
             .games
             .last()?
@@ -329,29 +350,30 @@ impl Store {
     }
 
     /// Removes every step and snapshot of a game, the last first, while the disk has room
-    /// (see `cut`).
-    pub(super) fn drop_game(&self, id: GameId) -> Result<(), StoreError> {
-        self.cut(&self.steps, layout::all_keys(id))?;
-        self.cut(&self.snapshots, layout::all_keys(id))
+    /// (see `cut`); says whether it got through.
+    pub(super) fn drop_game(&self, id: GameId) -> Result<bool, StoreError> {
+        Ok(self.cut(&self.steps, layout::all_keys(id))?
+            && self.cut(&self.snapshots, layout::all_keys(id))?)
     }
 
     /// Removes every key of `tree` in `range`, the last first, so that a crash part-way
     /// leaves what comes before whole. It stops, leaving the rest, when the disk is short
     /// of room (`reserve::room_to_tidy`, checked before each `TIDY_BATCH` removals, each
     /// batch flushed so that the check sees what it took): what is left belongs to no
-    /// record, and the next open with room takes it on (`drop_orphans`).
+    /// record, and the next open with room takes it on (`drop_orphans`). Says whether it
+    /// got through.
     pub(super) fn cut(
         &self,
         tree: &Tree,
         range: impl std::ops::RangeBounds<[u8; 16]> + Clone,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         loop {
             if !reserve::room_to_tidy(&self.dir) {
-                return Ok(());
+                return Ok(false);
             }
             for _ in 0..TIDY_BATCH {
                 let Some((k, _)) = tree.range(range.clone()).next_back().transpose()? else {
-                    return Ok(());
+                    return Ok(true);
                 };
                 tree.remove(k)?;
             }
@@ -360,8 +382,14 @@ impl Store {
     }
 
     /// Tidies the steps and snapshots of games that have no record: left by a delete,
-    /// fork or import that a crash interrupted (their record is written last).
+    /// fork or import that a crash interrupted (their record is written last). Only when
+    /// one was begun and not seen through (`layout::UNFINISHED`): looking for them takes
+    /// a seek per game, which opening a long history would otherwise pay every time.
     fn drop_orphans(&self) -> Result<(), StoreError> {
+        let unfinished = self.db.get(layout::UNFINISHED)?;
+        if unfinished.is_none_or(|count| count.iter().all(|&b| b == 0)) {
+            return Ok(());
+        }
         let mut orphans = BTreeSet::new();
         for tree in [&self.steps, &self.snapshots] {
             for id in games_in(tree)? {
@@ -370,12 +398,16 @@ impl Store {
                 }
             }
         }
+        let mut done = true;
         for &id in &orphans {
-            self.tidy(id)?;
+            done &= self.tidy(id)?;
         }
-        if !orphans.is_empty() {
-            self.commit()?;
+        // Nothing is being written while the store opens: what is left unfinished is all
+        // there is, and if it is all tidied, nothing is.
+        if done {
+            self.db.remove(layout::UNFINISHED)?;
         }
+        self.commit()?;
         Ok(())
     }
 }

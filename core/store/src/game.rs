@@ -88,6 +88,9 @@ impl Store {
             broken: false,
         };
         session.save_step(0)?;
+        // Made, with its record: the next write carries this to disk (until then, the
+        // next open looks for what a stop part-way would have left, and finds nothing).
+        self.count_unfinished(-1)?;
         Ok(session)
     }
 
@@ -427,13 +430,14 @@ impl Store {
     }
 
     /// Writes the record of a game whose steps are already written, and flushes: until
-    /// the record is on disk the game does not exist.
+    /// the record is on disk the game does not exist. With the record, the game is made
+    /// (`count_unfinished`).
     fn commit_new(&self, meta: &GameMeta) -> Result<(), StoreError> {
         self.claim_name(&meta.name, meta.id)?;
         self.commit()?;
         self.games.insert(meta.id.key(), encode_record(meta))?;
-        self.commit()?;
-        Ok(())
+        self.count_unfinished(-1)?;
+        self.commit()
     }
 
     /// Counts the steps that a crash left on disk beyond their game's record (see
@@ -1166,6 +1170,33 @@ mod tests {
         assert!(entries(&store.snapshots, ghost).is_empty());
         assert_eq!(entries(&store.steps, id), steps);
         assert!(store.load(id).is_ok());
+        assert_eq!(unfinished(&store), 0);
+    }
+
+    fn unfinished(store: &Store) -> u64 {
+        let count = store.db.get(crate::layout::UNFINISHED).unwrap();
+        count.map_or(0, |b| u64::from_be_bytes(b.as_ref().try_into().unwrap()))
+    }
+
+    /// Opening looks for steps without a record only when a write that may leave some was
+    /// begun and not seen through: every game made, forked, imported or deleted is seen
+    /// through.
+    #[test]
+    fn every_write_that_may_leave_steps_without_a_record_is_seen_through() {
+        let (_dir, store, id) = played(5);
+        assert_eq!(unfinished(&store), 0);
+        let at = store.meta(id).unwrap().events;
+        let (fork, _) = store.fork(id, "fork", at).unwrap();
+        let (file, _) = store.recording(id, &mut |_, _| ()).unwrap();
+        let imported = store.import(&file, "imported", &mut |_, _| ()).unwrap();
+        assert_eq!(unfinished(&store), 0);
+        for game in [id, fork.id, imported.id] {
+            store.delete(game).unwrap();
+        }
+        assert_eq!(unfinished(&store), 0);
+        // One begun and not seen through is counted.
+        store.new_id().unwrap();
+        assert_eq!(unfinished(&store), 1);
     }
 
     /// Checks that a job told its progress through `stages` in order, each rising to `events`.

@@ -119,13 +119,15 @@ impl Store {
 
     /// Cuts back the steps and snapshots of a game that has no record any more: dropped
     /// if no fork reads them, else cut to what the forks read. While a record does not
-    /// decode, what it reads is unknown, and everything is kept.
-    pub(crate) fn tidy(&self, id: GameId) -> Result<(), StoreError> {
+    /// decode, what it reads is unknown, and everything is kept. Says whether it got
+    /// through (see `cut`): a record that does not decode counts as through, as nothing
+    /// would come of trying again until it is repaired.
+    pub(crate) fn tidy(&self, id: GameId) -> Result<bool, StoreError> {
         let mut read_to = None;
         for entry in self.games.iter() {
             let (k, v) = entry?;
             let Ok(meta) = layout::decode_record(&k, &v) else {
-                return Ok(());
+                return Ok(true);
             };
             for span in meta.shared.iter().filter(|span| span.game == id) {
                 read_to = read_to.max(Some(span.to));
@@ -136,9 +138,8 @@ impl Store {
         };
         // In order from the end, so that a crash part-way leaves the log whole up to `to`.
         let end = key(id, u64::MAX);
-        self.cut(&self.steps, key(id, to)..=end)?;
-        self.cut(&self.snapshots, key(id, to.saturating_add(1))..=end)?;
-        Ok(())
+        Ok(self.cut(&self.steps, key(id, to)..=end)?
+            && self.cut(&self.snapshots, key(id, to.saturating_add(1))..=end)?)
     }
 }
 

@@ -12,7 +12,7 @@
 //! | `snapshots` | game id, event index | the state after that event (`snapshot`) |
 //! | `verdicts` | game id | what the game's log was proved to fold to (`verdict`) |
 //! | `names` | a game's name (UTF-8) | its game id: which game holds a name, without reading every record |
-//! | sled's default | `layout`, `last_game_id`, `writes` | the layout, the last game number, the count of writes (`seal`) |
+//! | sled's default | `layout`, `last_game_id`, `writes`, `unfinished` | the layout, the last game number, the count of writes (`seal`), the count of writes begun that may leave steps without a record (`UNFINISHED`) |
 //!
 //! Every number in a key is a big-endian `u64`, so that key order is game order and then
 //! tape order: a game's log is one contiguous range of `steps`, read in one scan. A tree
@@ -50,6 +50,12 @@ pub(crate) const NAMES: &str = "names";
 
 /// The key, in sled's default tree, of the last game number handed out.
 pub(crate) const LAST_ID: &[u8] = b"last_game_id";
+/// The key, in sled's default tree, of the count of new games and deletes begun and not
+/// yet seen through: each may leave steps and snapshots that no record holds, if it is
+/// stopped part-way. Counted up before the first of its writes and down after the last,
+/// so that (sled recovering a prefix of its writes) a count of 0 means there are none,
+/// and opening need not look for them through every game. Absent is 0.
+pub(crate) const UNFINISHED: &[u8] = b"unfinished";
 /// The key, in sled's default tree, of the layout the database was written in.
 pub(crate) const LAYOUT: &[u8] = b"layout";
 

@@ -352,6 +352,8 @@ fn build(
             new.db.insert(key, value)?;
         }
     }
+    // Trees of games without a record were moved too: the first open tidies them.
+    new.db.insert(layout::UNFINISHED, &1u64.to_be_bytes())?;
     new.db
         .insert(layout::LAYOUT, &LAYOUT_VERSION.to_be_bytes())?;
     new.db.flush()?;

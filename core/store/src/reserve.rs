@@ -49,7 +49,10 @@ fn free_bytes(dir: &Path) -> Option<u64> {
     }
     // SAFETY: `statvfs` returned 0, so it filled `stat` in.
     let stat = unsafe { stat.assume_init() };
-    u64::from(stat.f_bavail).checked_mul(u64::from(stat.f_frsize))
+    // Both are `u64` on 64-bit Linux, narrower on some other targets.
+    #[allow(clippy::useless_conversion)]
+    let (blocks, block_size) = (u64::from(stat.f_bavail), u64::from(stat.f_frsize));
+    blocks.checked_mul(block_size)
 }
 
 /// Makes the reserve whole, or as nearly whole as the disk allows (a part of it still
