@@ -3,13 +3,14 @@
 //! the creature standing there and what it is doing, the items lying there.
 
 use sandglass_sim::action::Action;
+use sandglass_sim::bestiary::Bestiary;
 use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT, THIRST_EVERY};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::gear::{BARDING_SOFTENS, BARDING_WEIGHS, BLANKET_SOFTENS};
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::ids::ActorId;
 use sandglass_sim::item::Item;
-use sandglass_sim::level::Bestiary;
+use sandglass_sim::level::{DEEPEST, ROSES_ON};
 use sandglass_sim::lore::{DEEPER_SIPS, HARDIER_HP, STRONGER_KICK};
 use sandglass_sim::map::Terrain;
 use sandglass_sim::rules;
@@ -342,7 +343,10 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             "Javelins (t) harm less than a spear but fly in half the time. Flasks (drink) and".into(),
             "scarabs (crack) are unknown until used (a): some help, some harm. A desert rose (a)".into(),
             format!("makes you hardier (+{HARDIER_HP} hit points), stronger (kicks +{STRONGER_KICK}) or your waterskin deeper"),
-            format!("(+{DEEPER_SIPS} sips), for good: there is one in a crossing, so choose well."),
+            match state.world().rules().roses_along_the_way() {
+                true => format!("(+{DEEPER_SIPS} sips), for good: one lies on each of depths {}.", depths(&ROSES_ON)),
+                false => format!("(+{DEEPER_SIPS} sips), for good: there is one in a crossing, so choose well."),
+            },
         ]);
     } else if state.world().rules().gear() {
         lines.push(format!(
@@ -365,6 +369,18 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             "follows you down the stairs from beside you. Walk into it to change places.".into(),
         ]);
     }
+    if state.world().rules().allies_eat_dates() {
+        lines.push("A date thrown to your ally is caught and eaten, and heals it.".into());
+    }
+    if state.world().rules().grounds() {
+        lines.extend([
+            "Below the first level the ground varies: canyons whose cactus ridges only narrow"
+                .into(),
+            "passes cross (meet a pack there, one at a time), a dune sea (slow going; elephants"
+                .into(),
+            "see far), a ruined town of walled houses, an oasis basin round a great lake.".into(),
+        ]);
+    }
     if state.world().rules().places() {
         lines.extend([
             "From depth 2 the desert holds places. A ruin's cache lies behind a locked door: its"
@@ -379,13 +395,26 @@ pub fn desert_lines(state: &State) -> Vec<String> {
     lines
 }
 
-/// The cold-blooded kinds the game's levels hold, by name: "snakes, cobras, ... and spiders".
+/// "2, 4 and 6".
+fn depths(list: &[u8]) -> String {
+    let names: Vec<String> = list.iter().map(u8::to_string).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The cold-blooded kinds the game's levels hold, by name: "snakes, cobras, ... and spiders"
+/// (the deepest level holds every kind).
 fn cold_blooded(state: &State) -> String {
     let kinds: Vec<String> = state
         .world()
         .rules()
         .bestiary()
-        .species()
+        .counts(DEEPEST)
+        .into_iter()
+        .map(|(species, _)| species)
         .filter(|s| s.is_cold_blooded())
         .map(|s| plural(s.name()))
         .collect();

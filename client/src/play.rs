@@ -9,6 +9,7 @@ use sandglass_sim::gear::Garment;
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::item::Item;
 use sandglass_sim::map::Terrain;
+use sandglass_sim::message::Msg;
 use sandglass_sim::{fold, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
@@ -236,9 +237,12 @@ impl GameController {
         let Some(errand) = &mut self.errand else {
             return Ok(Reaction::Stay);
         };
-        if self.messages.has_more() {
-            self.errand = None;
-            return Ok(Reaction::Stay);
+        // What an errand's own steps bring (an item picked up, strength gathered in the
+        // heat) is shown as it comes, not held behind `--more--` at every few steps: the
+        // errand stops by itself for what matters (a threat, a hurt), and the history
+        // keeps every line.
+        while self.messages.has_more() {
+            self.messages.turn_page();
         }
         match errand.next(self.session.state()) {
             Ok(command) => {
@@ -425,8 +429,13 @@ impl GameController {
                 let commands = self.session.meta().commands;
                 report::ack(commands, self.session.state().hash());
                 let log = self.session.state().world().messages();
+                // An errand's steps gather strength at every step in the heat: the side
+                // bar says so while it lasts, and a line a step would bury the news.
+                let errand = self.errand.is_some();
                 for message in log.since(self.seen) {
-                    self.messages.push(message.msg.to_string());
+                    if !(errand && message.msg == Msg::Gathering) {
+                        self.messages.push(message.msg.to_string());
+                    }
                 }
                 self.seen = log.total();
                 Ok(Reaction::Played)
@@ -621,9 +630,12 @@ mod tests {
             assert!(game.messages().has_more());
         };
         news(&mut game);
-        press(&mut game, &store, &[Key::Char(' ')]);
-        assert!(!game.messages().has_more());
+        let events = game.state().events_folded();
+        while game.messages().has_more() {
+            press(&mut game, &store, &[Key::Char(' ')]);
+        }
         assert_eq!(game.messages().page().last().unwrap(), "five");
+        assert_eq!(game.state().events_folded(), events, "Space played nothing");
         news(&mut game);
         let camel = game.state().world().player().unwrap().pos();
         let open = Direction::ALL

@@ -126,8 +126,8 @@ fn one_game(commands: u64) -> (tempfile::TempDir, PathBuf) {
 
 /// A seed whose game lasts long enough (over 10,000 events in 800 commands) to hold
 /// snapshots, and the name `one_game` stores it under.
-const ONE_GAME_SEED: u64 = 4;
-const ONE_GAME: &str = "bot-4";
+const ONE_GAME_SEED: u64 = 14;
+const ONE_GAME: &str = "bot-14";
 
 #[test]
 fn a_database_cut_short_is_refused_not_read_as_a_shorter_game() {

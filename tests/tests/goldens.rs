@@ -288,3 +288,10 @@ fn the_version_9_goldens_play_its_new_rules() {
     let kinds = ["Drank", "Cracked", "Grew", "Struck", "Unlocked"];
     assert_goldens_say(9, &kinds);
 }
+
+/// The version-10 goldens cross its grounds, grow three times over and are told their
+/// harms: a level's ground named on arrival, a desert rose crushed, poison burning.
+#[test]
+fn the_version_10_goldens_play_its_new_rules() {
+    assert_goldens_say(10, &["Ground", "Grew", "Burns"]);
+}

@@ -100,7 +100,7 @@ fn an_illegal_command_is_named_at_its_index() {
 #[test]
 fn a_wrong_checkpoint_or_final_hash_is_a_desync_at_its_event() {
     // A whole game of over 10,000 events, so that it holds a checkpoint.
-    let mut file = bot_file(Ruleset::NETHACK, 27, None);
+    let mut file = bot_file(Ruleset::NETHACK, 14, None);
     let last = file.checkpoints.len().checked_sub(1).expect("a checkpoint");
     let (at, hash) = file.checkpoints[last];
     file.checkpoints[last].1 ^= 1;

@@ -7,9 +7,9 @@
 //! * `bench-history`: the score table, lists and `verify` over ten thousand stored games.
 //! * `web`: the web replay viewer's page, built into `web/dist/`; `--serve` serves it.
 
-mod bots;
 mod goldens;
 mod history;
+mod play_report;
 mod web;
 
 use std::path::PathBuf;
@@ -40,8 +40,9 @@ enum Cmd {
         frame_stats: Option<PathBuf>,
     },
     /// Let the bot play a game on each of seeds 1..=N under both rulesets, and report how
-    /// far it got.
-    BotReport {
+    /// the games went: wins, deaths by cause, kills by species, errands refused, commands
+    /// dropped, growth by depth and the kinds of ground met.
+    PlayReport {
         #[arg(long, default_value_t = 100)]
         seeds: u64,
         /// The rules version to play under: the newest unless named, so that a rules
@@ -79,7 +80,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Cmd::RecordGoldens { dir } => goldens::run(&dir),
         Cmd::BenchWindow { bench, frame_stats } => bench_window(bench, frame_stats),
-        Cmd::BotReport { seeds, rules } => bots::run(seeds, rules),
+        Cmd::PlayReport { seeds, rules } => play_report::run(seeds, rules),
         Cmd::BenchHistory {
             games,
             commands,

@@ -35,7 +35,10 @@ pub fn run(serve: Option<u16>) -> anyhow::Result<()> {
     let page_wasm = dist.join("sandglass.wasm");
     std::fs::write(&page_wasm, without_debug_info(&module)?)
         .with_context(|| format!("cannot write {}", page_wasm.display()))?;
-    copy(&loader(metadata(&cargo, &root))?, &dist.join("mq_js_bundle.js"))?;
+    copy(
+        &loader(metadata(&cargo, &root))?,
+        &dist.join("mq_js_bundle.js"),
+    )?;
     for file in PAGE {
         copy(&root.join("web").join(file), &dist.join(file))?;
     }

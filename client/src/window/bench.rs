@@ -6,9 +6,10 @@
 //! open on every actor.
 
 use macroquad::prelude::*;
+use sandglass_sim::bestiary::{Bestiary, Brood};
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::ids::Tick;
-use sandglass_sim::level::{generate, Bestiary, Contents};
+use sandglass_sim::level::{generate, Contents};
 use sandglass_sim::scenario::{ActorSpec, Scenario};
 use sandglass_sim::species::Species;
 use sandglass_sim::{Live, State};
@@ -100,6 +101,9 @@ fn crowd(count: usize) -> anyhow::Result<Scenario> {
             gear: false,
             finds: false,
             places: false,
+            grounds: false,
+            roses: false,
+            brood: Brood::Swarming,
         },
     );
     let map = &level.map;

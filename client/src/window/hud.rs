@@ -510,6 +510,9 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
             &format!("Depth  {} of {DEEPEST}", state.world().depth()),
             TEXT,
         );
+        if state.world().rules().grounds() {
+            col.line(&format!("Ground {}", state.world().ground().name()), TEXT);
+        }
         col.line(&format!("Turn   {}", state.tick().0), TEXT);
         if let Some(time) = time {
             let left = TimeOfDay::ticks_left(state.tick());

@@ -3,8 +3,9 @@
 //! Both on real generated levels (depth 4 of seeds 1 to 8), from every open cell in turn.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use sandglass_sim::bestiary::{Bestiary, Brood};
 use sandglass_sim::geometry::Pos;
-use sandglass_sim::level::{generate, Bestiary, Contents, Level};
+use sandglass_sim::level::{generate, Contents, Level};
 use sandglass_sim::path::first_step_to;
 use sandglass_sim::sight::{field_of_view, CellSet};
 use sandglass_sim::HUNT_REACH;
@@ -20,6 +21,9 @@ fn levels() -> Vec<Level> {
                     gear: false,
                     finds: false,
                     places: false,
+                    grounds: false,
+                    roses: false,
+                    brood: Brood::Swarming,
                 },
             )
         })

@@ -125,9 +125,16 @@ impl Bot {
         if let Some(slot) = slot_of(&|i: Item| i.is_wearable() && !world.gear().wears(i)) {
             wishes.push(Command::Wear(slot));
         }
-        // Spend a desert rose at once, on hit points.
+        // Spend a desert rose at once, on the way it has grown least (hit points first).
         if let Some(slot) = slot_of(&|i: Item| i == Item::Rose) {
-            wishes.push(Command::Grow(slot, Boon::Hardier));
+            let growth = world.growth();
+            let grown = |boon: &Boon| match boon {
+                Boon::Hardier => growth.hardier,
+                Boon::Stronger => growth.stronger,
+                Boon::Deeper => growth.deeper,
+            };
+            let least = Boon::ALL.into_iter().min_by_key(grown);
+            wishes.extend(least.map(|boon| Command::Grow(slot, boon)));
         }
         // Walk away from an angry tortoise: it is too slow to follow, and hits hard.
         if let Some(giant) = angry_tortoise_beside(state, pos) {
@@ -146,6 +153,19 @@ impl Bot {
                 if world.tames(id) {
                     wishes.push(Command::Throw(date, dir));
                 }
+            }
+        }
+        // Feed a date to a badly hurt ally beside it, where allies eat them.
+        let feeds =
+            slot_of(&|i: Item| i == Item::Date).filter(|_| world.rules().allies_eat_dates());
+        for dir in Direction::ALL {
+            let ally = world
+                .map()
+                .occupant(pos.step(dir))
+                .and_then(|id| world.actor(id));
+            let hurt = ally.is_some_and(|a| a.is_ally() && a.hp() * 2 < a.max_hp());
+            if let (Some(date), true) = (feeds, hurt) {
+                wishes.push(Command::Throw(date, dir));
             }
         }
         // Fight whatever is adjacent, in sight and awake; let sleepers and allies lie.

@@ -29,6 +29,7 @@ use crate::gear::Gear;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
+use crate::level::grounds::Ground;
 use crate::lore::{Growth, Lore};
 use crate::map::Map;
 use crate::message::MessageLog;
@@ -86,6 +87,10 @@ impl State {
             bincode::serde::encode_into_std_write(finds, &mut bytes, canonical())
                 .expect("a state always encodes");
         }
+        if world.rules().grounds() {
+            bincode::serde::encode_into_std_write(world.ground(), &mut bytes, canonical())
+                .expect("a state always encodes");
+        }
         bytes
     }
 
@@ -126,6 +131,11 @@ fn parse(bytes: &[u8], version: RulesVersion) -> Result<(Decoded<'_>, Later), De
         let (parsed, more) =
             bincode::serde::decode_from_slice(&bytes[read..], limited).map_err(parse)?;
         (later.finds, read) = (parsed, read + more);
+    }
+    if rules.grounds() {
+        let (parsed, more) =
+            bincode::serde::decode_from_slice(&bytes[read..], limited).map_err(parse)?;
+        (later.ground, read) = (parsed, read + more);
     }
     if read != bytes.len() {
         return Err(DecodeError::TrailingBytes);
@@ -278,12 +288,14 @@ struct Finds {
 }
 
 /// What later rules versions added to the state, each encoded after the rest in the order
-/// the versions came: the desert's water (6), the camel's gear (7), then the finds (9).
+/// the versions came: the desert's water (6), the camel's gear (7), the finds (9), then
+/// the level's ground (10).
 #[derive(Clone, Copy, Default)]
 struct Later {
     desert: Desert,
     gear: Gear,
     finds: Finds,
+    ground: Ground,
 }
 
 impl Decoded<'_> {
@@ -322,6 +334,7 @@ impl Decoded<'_> {
             gear: later.gear.with_barding(later.finds.barding),
             lore: later.finds.lore,
             growth: later.finds.growth,
+            ground: later.ground,
         };
         let books = BooksParts {
             phase,

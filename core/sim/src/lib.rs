@@ -6,6 +6,7 @@
 
 pub mod action;
 pub mod bags;
+pub mod bestiary;
 pub mod bot;
 pub mod check;
 mod clocks;
@@ -26,7 +27,6 @@ pub mod map;
 pub mod message;
 pub mod path;
 mod perform;
-pub mod places;
 pub mod recording;
 pub mod rng;
 pub mod rules;
@@ -44,7 +44,7 @@ pub use check::Rejection;
 pub use command::{Command, Slot};
 pub use consistency::{Inconsistency, MOST_STATE_BYTES};
 pub use decide::{
-    is_hostile, is_provoked, ALLY_KEEPS_WITHIN, BROOD_LIMIT, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS,
+    is_hostile, is_provoked, ALLY_KEEPS_WITHIN, EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS,
     SHRIEK_REACH, TAMING_ODDS,
 };
 pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Game, Live, LiveTape};

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::consistency::{Inconsistency, MOST_COUNT};
 use crate::ids::Tick;
 use crate::item::{unknown_name, Charm, Draught, Effect, Glass, Item, Look, Stone};
+use crate::level::grounds::Ground;
 use crate::lore::{Boon, DEEPER_SIPS, HARDIER_HP, STRONGER_KICK};
 use crate::species::Species;
 use crate::text::{a, capitalise};
@@ -105,6 +106,36 @@ pub enum Msg {
     },
     /// The camel opened a locked door with a key, which stays in the lock.
     Unlocked,
+    /// Poison burns the camel for `damage` (rules version 10 on: `Rules::harms_told`).
+    Burns {
+        damage: i16,
+    },
+    /// The camel died of a harm no creature dealt (rules version 10 on).
+    Perished(Harm),
+    /// The camel came to a level of this ground (rules version 10 on: `Rules::grounds`).
+    Ground(Ground),
+    /// The camel's ally caught a date thrown to it and ate it, healing by `amount` (rules
+    /// version 10 on: `Rules::allies_eat_dates`).
+    Fed {
+        species: Species,
+        amount: i16,
+    },
+}
+
+/// What hurts the camel without a blow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Harm {
+    Poison,
+    Thirst,
+}
+
+impl Harm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Harm::Poison => "poison",
+            Harm::Thirst => "thirst",
+        }
+    }
 }
 
 impl fmt::Display for Msg {
@@ -262,6 +293,16 @@ impl fmt::Display for Msg {
                 target.name()
             ),
             Msg::Unlocked => write!(f, "The key turns in the lock, and the door swings open."),
+            Msg::Burns { damage } => write!(f, "The poison burns you ({damage})."),
+            Msg::Perished(harm) => write!(f, "You die of {}.", harm.name()),
+            Msg::Fed { species, amount } => write!(
+                f,
+                "Your {} catches the date and eats it ({amount} hit points back).",
+                species.name()
+            ),
+            Msg::Ground(ground) => {
+                write!(f, "{}: {}.", capitalise(&a(ground.name())), ground.hint())
+            }
         }
     }
 }

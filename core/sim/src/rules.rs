@@ -14,7 +14,7 @@
 
 use thiserror::Error;
 
-use crate::level::Bestiary;
+use crate::bestiary::{Bestiary, Brood};
 use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 
 /// The rules versions this build plays, oldest to newest. A new game takes the newest.
@@ -25,7 +25,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 8] = [2, 3, 4, 5, 6, 7, 8, 9];
+pub const KEPT: [u16; 9] = [2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -126,7 +126,13 @@ struct Switches {
     finds: bool,
     thrown_blows_told_as_thrown: bool,
     places: bool,
+    grounds: bool,
+    roses_along_the_way: bool,
+    harms_told: bool,
+    keeps_the_camels_command: bool,
+    allies_eat_dates: bool,
     bestiary: Bestiary,
+    brood: Brood,
 }
 
 /// Each kept version's switches, a version taking the one before it and naming what it
@@ -143,7 +149,13 @@ const fn switches(version: RulesVersion) -> Switches {
         finds: false,
         thrown_blows_told_as_thrown: false,
         places: false,
+        grounds: false,
+        roses_along_the_way: false,
+        harms_told: false,
+        keeps_the_camels_command: false,
+        allies_eat_dates: false,
         bestiary: Bestiary::Desert,
+        brood: Brood::Swarming,
     };
     const V3: Switches = Switches {
         told_only_what_is_seen: true,
@@ -179,6 +191,15 @@ const fn switches(version: RulesVersion) -> Switches {
         places: true,
         ..V8
     };
+    const V10: Switches = Switches {
+        grounds: true,
+        roses_along_the_way: true,
+        harms_told: true,
+        keeps_the_camels_command: true,
+        allies_eat_dates: true,
+        brood: Brood::Bounded,
+        ..V9
+    };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -187,7 +208,8 @@ const fn switches(version: RulesVersion) -> Switches {
         6 => V6,
         7 => V7,
         8 => V8,
-        _ => V9,
+        9 => V9,
+        _ => V10,
     }
 }
 
@@ -347,6 +369,62 @@ impl Rules {
     pub fn places(&self) -> bool {
         self.switches.places
     }
+
+    /// Introduced in 10: levels come in kinds of ground (`level::grounds`): the open erg,
+    /// canyons whose ridges of cactus are crossed only by narrow passes, a dune sea, a
+    /// ruined town of walled houses, an oasis basin round a great lake. Each changes how
+    /// a fight goes: a pack met in a pass comes one at a time, an elephant sees far over
+    /// the dunes. The camel is told which it has come to. Before, every level was the
+    /// open erg.
+    #[inline]
+    pub fn grounds(&self) -> bool {
+        self.switches.grounds
+    }
+
+    /// Introduced in 10: a desert rose on depths 2, 4 and 6 (`level::ROSES_ON`), so that
+    /// the camel grows three times in a crossing, each time choosing how. Before, one
+    /// rose lay on depth 5, and a crossing gave one choice.
+    #[inline]
+    pub fn roses_along_the_way(&self) -> bool {
+        self.switches.roses_along_the_way
+    }
+
+    /// Introduced in 10: every hurt is told with its cause and amount ("The poison
+    /// burns you (1)."), and a death with what caused it, a creature, poison or thirst.
+    /// Before, poison hurt without a word, and a death it caused was "You die."
+    #[inline]
+    pub fn harms_told(&self) -> bool {
+        self.switches.harms_told
+    }
+
+    /// Introduced in 10: a command the camel cannot afford yet is kept until it has the
+    /// energy and carries it out, whatever the other creatures do meanwhile (DESIGN.md
+    /// section 3). Before, the camel gathered strength for it, and the first creature
+    /// to act after that dropped it: the camel was asked for a command again, the one
+    /// given never done ("You gather your strength." and no mushroom eaten).
+    #[inline]
+    pub fn keeps_the_camels_command(&self) -> bool {
+        self.switches.keeps_the_camels_command
+    }
+
+    /// Introduced in 10: a date thrown to the camel's ally is caught and eaten, and
+    /// heals it as a date heals the camel: an ally can be kept going. Before, it landed
+    /// at the ally's feet ("The jackal sniffs at the date and leaves it.").
+    #[inline]
+    pub fn allies_eat_dates(&self) -> bool {
+        self.switches.allies_eat_dates
+    }
+
+    /// How spiders breed (a table per version): from 10 a brood is bounded, a nest
+    /// holding one egg and spiders laying no more once a level holds six of them and
+    /// their eggs, so that a hatched nest is a fight and not the bulk of every game's
+    /// kills (70% of the bot's kills under 9, a third under 10: BENCHMARKS.md). An egg
+    /// still hatches a spider on every free cell about it. Before, a nest held three to
+    /// five eggs, and spiders laid until a level held forty.
+    #[inline]
+    pub fn brood(&self) -> Brood {
+        self.switches.brood
+    }
 }
 
 #[cfg(test)]
@@ -395,22 +473,32 @@ mod tests {
                 rules.finds(),
                 rules.thrown_blows_told_as_thrown(),
                 rules.places(),
+                rules.grounds(),
+                rules.roses_along_the_way(),
+                rules.harms_told(),
+                rules.keeps_the_camels_command(),
+                rules.allies_eat_dates(),
             ]
         };
         let (t, f) = (true, false);
-        assert_eq!(on(2), [f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(3), [t, t, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(4), [t, t, t, f, f, f, f, f, f, f]);
-        assert_eq!(on(5), [t, t, t, f, f, f, f, f, f, f]);
-        assert_eq!(on(6), [t, t, t, t, f, f, f, f, f, f]);
-        assert_eq!(on(7), [t, t, t, t, t, f, f, f, f, f]);
-        assert_eq!(on(8), [t, t, t, t, t, t, t, f, f, f]);
-        assert_eq!(on(9), [t, t, t, t, t, t, t, t, t, t]);
+        assert_eq!(on(2), [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(3), [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(4), [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(5), [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(6), [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(7), [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(8), [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(9), [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f]);
+        assert_eq!(on(10), [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]);
+        let brood = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).brood();
+        assert_eq!(brood(9), Brood::Swarming);
+        assert_eq!(brood(10), Brood::Bounded);
         let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
         assert_eq!(bestiary(4), Bestiary::Desert);
         assert_eq!(bestiary(5), Bestiary::Cobras);
         assert_eq!(bestiary(6), Bestiary::Burrows);
         assert_eq!(bestiary(7), Bestiary::Herds);
         assert_eq!(bestiary(9), Bestiary::Herds);
+        assert_eq!(bestiary(10), Bestiary::Herds);
     }
 }

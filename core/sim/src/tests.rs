@@ -9,6 +9,7 @@ use crate::drive::Live;
 use crate::geometry::{Direction, Pos};
 use crate::ids::Tick;
 use crate::item::{Item, Look};
+use crate::level::grounds::Ground;
 use crate::level::Level;
 use crate::map::{Map, Terrain};
 use crate::message::Msg;
@@ -23,6 +24,7 @@ mod allies;
 mod desert;
 mod finds;
 mod gear;
+mod grounds;
 mod herds;
 mod places;
 mod sleep;
@@ -356,6 +358,7 @@ fn on_sand(seed: u64, ruleset: Ruleset, start: Pos, items: Vec<Item>) -> (Live, 
         creatures: vec![],
         mycology: None,
         lore: None,
+        ground: Ground::Erg,
     };
     onto(Rules::newest(ruleset), seed, level)
 }
@@ -393,6 +396,7 @@ fn level_of(rows: &[&str]) -> Level {
         creatures,
         mycology: None,
         lore: None,
+        ground: Ground::Erg,
     }
 }
 

@@ -13,9 +13,6 @@ use crate::rng::{Draws, NeedDraw};
 use crate::species::{Behaviour, Species};
 use crate::world::{Actor, World};
 
-/// Spiders stop laying when the level holds this many spiders and eggs: the desert is
-/// finite and a brood that doubled forever would end every long game the same way.
-pub const BROOD_LIMIT: usize = 40;
 /// A spider egg does nothing for this many of its own turns, and hatches on the next
 /// (seed 003: `for _ = 1 to 10 do perform End_of_turn done`, then hatch).
 pub const EGG_WAITS: u32 = 10;
@@ -140,7 +137,7 @@ fn spider(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedD
             .map(|&d| at.step(d))
             .filter(|&p| world.map().is_free(p))
             .collect();
-        if !free.is_empty() && brood(world) < BROOD_LIMIT {
+        if !free.is_empty() && brood(world) < world.rules().brood().limit() {
             if let Some(at) = draws.pick(&free)? {
                 return Ok(Action::LayEgg { at });
             }

@@ -19,7 +19,7 @@ use crate::world::World;
 
 pub use ally::{ALLY_KEEPS_WITHIN, TAMING_ODDS};
 pub(crate) use creatures::sleepers_near;
-pub use creatures::{BROOD_LIMIT, EGG_WAITS, KNOCKOUT_TURNS, SHRIEK_REACH};
+pub use creatures::{EGG_WAITS, KNOCKOUT_TURNS, SHRIEK_REACH};
 pub(crate) use herds::pack_unaware;
 pub use herds::{is_hostile, is_provoked};
 pub use hunt::HUNT_REACH;

@@ -12,7 +12,7 @@ use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
 use crate::item::{Effect, Item};
 use crate::map::Terrain;
-use crate::message::Msg;
+use crate::message::{Harm, Msg};
 use crate::species::{Behaviour, Species};
 use crate::state::{Observer, State};
 use crate::world::{Change, Condition, Outcome, World};
@@ -63,7 +63,7 @@ impl State {
         );
         if poisoned {
             // Poison hurts with every turn it lasts, its last included.
-            self.perform_hurt(id, 1, None, obs);
+            self.perform_harm(id, Harm::Poison, obs);
         } else if turn {
             self.perform_regeneration(id, obs);
         }
@@ -133,7 +133,7 @@ impl State {
         }
         if water == 0 {
             self.say(Msg::Parched, obs);
-            return self.perform_hurt(id, 1, None, obs);
+            return self.perform_harm(id, Harm::Thirst, obs);
         }
         self.change(Change::Sip, obs);
         match water - 1 {
@@ -359,6 +359,23 @@ impl State {
         let Some(item) = self.world().bags().item(slot) else {
             return;
         };
+        // A date reaching the camel's ally is eaten, and heals it.
+        let ally = hit
+            .map(|(target, _)| target)
+            .filter(|&t| item == Item::Date && self.world().actor_at(t).is_ally());
+        if let Some(ally) = ally.filter(|_| self.world().rules().allies_eat_dates()) {
+            let species = self.world().actor_at(ally).species();
+            self.change(Change::Consume { slot }, obs);
+            let amount = item.nourishment();
+            self.change(
+                Change::Heal {
+                    actor: ally,
+                    amount,
+                },
+                obs,
+            );
+            return self.say(Msg::Fed { species, amount }, obs);
+        }
         let caught = hit.filter(|&(_, won)| won > 0).map(|(target, _)| target);
         if let Some(target) = caught.filter(|&t| item == Item::Date && self.world().tames(t)) {
             let tamed = self.world().actor_at(target).species();
@@ -541,6 +558,23 @@ impl State {
         self.perform_wound(target, amount, by, true, obs);
     }
 
+    /// A hit point lost to `harm`, which no creature deals. Told, poison's with its
+    /// amount (thirst's own message already says it), and a death it brings named for it,
+    /// under `Rules::harms_told`; before, poison hurt without a word and the death was
+    /// only "You die."
+    fn perform_harm(&mut self, id: ActorId, harm: Harm, obs: &mut impl Observer) {
+        const HARM: i16 = 1;
+        let told = self.world().rules().harms_told() && self.world().is_player(id);
+        if told && harm == Harm::Poison {
+            self.say(Msg::Burns { damage: HARM }, obs);
+        }
+        self.perform_hurt(id, HARM, None, obs);
+        let dead = self.world().outcome() == Some(Outcome::Died);
+        if told && dead {
+            self.say(Msg::Perished(harm), obs);
+        }
+    }
+
     /// Damage, told as a blow by `by` if `blow` (a missile's is told as the missile's
     /// own), and death when hit points run out.
     fn perform_wound(
@@ -582,7 +616,11 @@ impl State {
         }
         self.change(Change::Die { actor: target, by }, obs);
         if self.world().is_player(target) {
-            self.say(Msg::Died { by }, obs);
+            // A death no creature dealt is told by `perform_harm`, naming its cause,
+            // where the rules tell harms.
+            if by.is_some() || !self.world().rules().harms_told() {
+                self.say(Msg::Died { by }, obs);
+            }
             self.change(Change::End(Outcome::Died), obs);
         } else if let (Some(attacker), true) = (by, told) {
             self.say(

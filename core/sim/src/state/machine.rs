@@ -193,7 +193,7 @@ impl State {
     }
 
     fn enter(&mut self, level: Level, obs: &mut impl Observer) {
-        let depth = level.depth;
+        let (depth, ground) = (level.depth, level.ground);
         self.change(Change::NewLevel(Box::new(level)), obs);
         self.books.phase = Phase::StartTick;
         let msg = if depth == 1 {
@@ -202,6 +202,9 @@ impl State {
             Msg::Descended { depth }
         };
         self.say(msg, obs);
+        if self.world.rules().grounds() {
+            self.say(Msg::Ground(ground), obs);
+        }
     }
 
     fn advance_start_tick(&mut self, last: Tick, obs: &mut impl Observer) -> ControlFlow<Need> {
@@ -324,7 +327,11 @@ impl State {
             self.gather(id, action, obs);
             return;
         }
-        self.books.pending = None;
+        // The camel's command is done once the camel carries it out; before rules
+        // version 10, once anyone acted (`Rules::keeps_the_camels_command`).
+        if !self.world.rules().keeps_the_camels_command() || self.world.is_player(id) {
+            self.books.pending = None;
+        }
         if self.world.actor_at(id).waiting().is_some() {
             self.change(
                 Change::Gather {

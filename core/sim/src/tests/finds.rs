@@ -5,13 +5,14 @@
 
 use super::{carrying, first_of, level_of, onto, rest_until, said, slot_of, version};
 use crate::action::Action;
+use crate::bestiary::{Bestiary, Brood};
 use crate::check::Rejection;
 use crate::command::{Command, Slot};
 use crate::drive::Live;
 use crate::gear::Garment;
 use crate::geometry::{Direction, Pos};
 use crate::item::{Charm, Draught, Glass, Item, Stone};
-use crate::level::{generate, Bestiary, Contents, FINDS_ON};
+use crate::level::{generate, Contents, FINDS_ON};
 use crate::lore::{Boon, Lore, DEEPER_SIPS, HARDIER_HP};
 use crate::message::Msg;
 use crate::species::{Behaviour, Species};
@@ -373,6 +374,9 @@ fn finds_lie_where_version_9_puts_them_and_change_no_older_level() {
                 gear: true,
                 finds,
                 places: false,
+                grounds: false,
+                roses: false,
+                brood: Brood::Swarming,
             };
             let (old, new) = (
                 generate(seed, depth, contents(false)),

@@ -1,12 +1,13 @@
 //! The camel's gear: a saddle blanket and boots (rules version 7).
 
 use super::{level_of, onto, rest_until, said, slot_of, version};
+use crate::bestiary::{Bestiary, Brood};
 use crate::check::Rejection;
 use crate::command::Command;
 use crate::drive::Live;
 use crate::geometry::Pos;
 use crate::item::Item;
-use crate::level::{generate, Bestiary, Contents};
+use crate::level::{generate, Contents};
 use crate::message::Msg;
 use crate::species::Species;
 use crate::state::State;
@@ -108,6 +109,9 @@ fn gear_lies_on_its_depth_under_version_7_only() {
                         gear: with,
                         finds: false,
                         places: false,
+                        grounds: false,
+                        roses: false,
+                        brood: Brood::Swarming,
                     },
                 );
                 let items = level.items.into_iter().map(|(_, item)| item);

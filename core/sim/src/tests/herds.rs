@@ -2,9 +2,10 @@
 //! version 7).
 
 use super::{first_of, level_of, onto, rest_until, said, version};
+use crate::bestiary::{Bestiary, Brood};
 use crate::command::Command;
 use crate::geometry::{Direction, Pos};
-use crate::level::{generate, Bestiary, Contents};
+use crate::level::{generate, Contents};
 use crate::map::Terrain;
 use crate::message::Msg;
 use crate::species::{Behaviour, Species, PACK_BITE};
@@ -128,6 +129,9 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
                     gear: false,
                     finds: false,
                     places: false,
+                    grounds: false,
+                    roses: false,
+                    brood: Brood::Swarming,
                 }
             ),
             generate(
@@ -138,6 +142,9 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
                     gear: false,
                     finds: false,
                     places: false,
+                    grounds: false,
+                    roses: false,
+                    brood: Brood::Swarming,
                 }
             )
         );
@@ -149,6 +156,9 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
                 gear: true,
                 finds: false,
                 places: false,
+                grounds: false,
+                roses: false,
+                brood: Brood::Swarming,
             },
         );
         let pack: Vec<Pos> = level

@@ -2,16 +2,18 @@
 //! it, a flooded oasis, a nest of dormant spider eggs.
 
 use super::{carrying, first_of, level_of, onto, rest_until, said, slot_of, version};
+use crate::bestiary::{Bestiary, Brood};
 use crate::bot::Bot;
 use crate::check::Rejection;
 use crate::command::Command;
 use crate::drive::{Game, Live};
 use crate::geometry::{Direction, Pos};
 use crate::item::{Item, Look};
-use crate::level::{generate, reachable_from, Bestiary, Contents, Level, DEEPEST};
+use crate::level::grounds::Ground;
+use crate::level::places::PLACES_FROM;
+use crate::level::{generate, reachable_from, Contents, Level, DEEPEST};
 use crate::map::{Map, Terrain};
 use crate::message::Msg;
-use crate::places::PLACES_FROM;
 use crate::species::{Behaviour, Species};
 use crate::state::State;
 use crate::tape::Event;
@@ -23,6 +25,9 @@ fn generated(seed: u64, depth: u8, places: bool) -> Level {
         gear: true,
         finds: false,
         places,
+        grounds: false,
+        roses: false,
+        brood: Brood::Swarming,
     };
     generate(seed, depth, contents)
 }
@@ -173,6 +178,7 @@ fn has_oasis(map: &Map) -> bool {
         creatures: vec![],
         mycology: None,
         lore: None,
+        ground: Ground::Erg,
     };
     !found(&level).oasis.is_empty()
 }

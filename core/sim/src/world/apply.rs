@@ -431,6 +431,7 @@ impl World {
         }
         self.map = level.map.clone();
         self.depth = level.depth;
+        self.ground = level.ground;
         self.floor = level.items.clone();
         self.sight = CellSet::empty(&self.map);
         self.explored = CellSet::empty(&self.map);

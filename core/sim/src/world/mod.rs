@@ -18,6 +18,7 @@ use crate::gear::Gear;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{unknown_name, Effect, Item, Mycology};
+use crate::level::grounds::Ground;
 use crate::lore::{Growth, Lore};
 use crate::map::{Map, Terrain};
 use crate::message::MessageLog;
@@ -257,6 +258,8 @@ pub struct World {
     lore: Lore,
     /// How the camel has grown (rules version 9 on).
     growth: Growth,
+    /// What this level's ground is like (rules version 10 on; the open erg before).
+    ground: Ground,
 }
 
 impl World {
@@ -286,6 +289,7 @@ impl World {
             gear: Gear::default(),
             lore: Lore::default(),
             growth: Growth::default(),
+            ground: Ground::Erg,
             map,
         }
     }
@@ -537,6 +541,11 @@ impl World {
     /// How the camel has grown (`Rules::finds`).
     pub fn growth(&self) -> Growth {
         self.growth
+    }
+
+    /// What this level's ground is like: always the open erg before rules version 10.
+    pub fn ground(&self) -> Ground {
+        self.ground
     }
 
     /// The name a player sees, without an article: what an unknown find does once the

@@ -16,6 +16,7 @@ use crate::gear::Gear;
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
+use crate::level::grounds::Ground;
 use crate::level::DEEPEST;
 use crate::lore::{Growth, Lore};
 use crate::map::{Map, Terrain};
@@ -60,6 +61,7 @@ pub(crate) struct WorldParts {
     pub(crate) gear: Gear,
     pub(crate) lore: Lore,
     pub(crate) growth: Growth,
+    pub(crate) ground: Ground,
 }
 
 /// Everything an actor holds, as `WorldParts` holds it, with what its clock keeps that
@@ -109,6 +111,7 @@ impl World {
             gear,
             lore,
             growth,
+            ground,
         } = parts;
         check_rules(rules.ruleset())?;
         map.check()?;
@@ -150,6 +153,7 @@ impl World {
             gear,
             lore,
             growth,
+            ground,
         };
         world.check()?;
         for i in 0..world.actors.len() {

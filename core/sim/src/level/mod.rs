@@ -8,14 +8,20 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bestiary::{Bestiary, Brood, PACK};
 use crate::gear::FOUND_ON;
 use crate::geometry::{Direction, Pos};
 use crate::item::{Charm, Draught, Effect, Glass, Item, Look, Mycology, Stone};
 use crate::lore::Lore;
 use crate::map::{Map, Terrain};
-use crate::places::lay_places;
 use crate::rng::Expander;
 use crate::species::{Behaviour, Sleep, Species};
+
+use grounds::Ground;
+use places::lay_places;
+
+pub mod grounds;
+pub mod places;
 
 /// The oasis lies on this level; every level above has stairs down.
 pub const DEEPEST: u8 = 8;
@@ -33,6 +39,8 @@ pub struct Level {
     /// Drawn with the first level under `Rules::finds`: which flask and which scarab
     /// does what, this game.
     pub lore: Option<Lore>,
+    /// What the ground is like: drawn under `Rules::grounds`, the open erg before.
+    pub ground: Ground,
 }
 
 /// What a level holds besides its ground and its creatures, by the rules' switches.
@@ -45,6 +53,14 @@ pub struct Contents {
     pub finds: bool,
     /// Special places from depth 2 (`places`): `Rules::places`.
     pub places: bool,
+    /// Levels of many kinds of ground (`grounds`), not only the open erg:
+    /// `Rules::grounds`.
+    pub grounds: bool,
+    /// A desert rose on each depth of `ROSES_ON`, not only one on depth 5:
+    /// `Rules::roses_along_the_way`.
+    pub roses: bool,
+    /// How many eggs a nest holds: `Rules::brood`.
+    pub brood: Brood,
 }
 
 impl Contents {
@@ -55,6 +71,9 @@ impl Contents {
             gear: rules.gear(),
             finds: rules.finds(),
             places: rules.places(),
+            grounds: rules.grounds(),
+            roses: rules.roses_along_the_way(),
+            brood: rules.brood(),
         }
     }
 }
@@ -69,10 +88,17 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
         gear,
         finds,
         places,
+        grounds,
+        roses,
+        brood,
     } = contents;
     let mut rng = Expander::new(seed);
     let mut map = Map::filled(Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT, Terrain::Sand);
-    lay_ground(&mut map, &mut rng);
+    let ground = match grounds {
+        true => Ground::draw(depth, &mut rng),
+        false => Ground::Erg,
+    };
+    ground.lay(&mut map, &mut rng);
     let start = pick_start(&map, &mut rng);
     let reachable = reachable_from(&map, start);
     let goal = place_goal(&mut map, &reachable, start, depth, &mut rng);
@@ -95,7 +121,7 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
     // Drawn after sleep, so that the levels of the versions before finds are as they were.
     let mut lore = None;
     if finds {
-        items.extend(place_finds(&mut spots, depth, &mut rng));
+        items.extend(place_finds(&mut spots, depth, roses, &mut rng));
         lore = (depth == 1).then(|| {
             let (mut draughts, mut charms) = (Draught::ALL, Charm::ALL);
             rng.shuffle(&mut draughts);
@@ -111,10 +137,11 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
         creatures,
         mycology,
         lore,
+        ground,
     };
     // After every other draw, finds' too, for the same reason; and around what lies there.
     if places {
-        lay_places(&mut level, &mut rng);
+        lay_places(&mut level, brood, &mut rng);
     }
     level
 }
@@ -122,9 +149,19 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
 /// The rare finds, once a game each: bronze barding on depth 4, a desert rose on depth 5.
 pub const FINDS_ON: [(Item, u8); 2] = [(Item::Barding, 4), (Item::Rose, 5)];
 
+/// Where the desert roses lie under `Rules::roses_along_the_way`, one on each: three
+/// times in a crossing the camel chooses how to grow, early, midway and late.
+pub const ROSES_ON: [u8; 3] = [2, 4, 6];
+
 /// A javelin on every level, two flasks of random looks, a scarab from depth 2, and the
-/// rare finds of this depth (`FINDS_ON`).
-fn place_finds(spots: &mut Vec<Pos>, depth: u8, rng: &mut Expander) -> Vec<(Pos, Item)> {
+/// rare finds of this depth (`FINDS_ON`, its rose on the depths of `ROSES_ON` instead
+/// with `roses`).
+fn place_finds(
+    spots: &mut Vec<Pos>,
+    depth: u8,
+    roses: bool,
+    rng: &mut Expander,
+) -> Vec<(Pos, Item)> {
     let mut finds = vec![Item::Javelin];
     for _ in 0..2 {
         finds.push(Item::Flask(Glass::ALL[rng.below(3) as usize]));
@@ -132,8 +169,13 @@ fn place_finds(spots: &mut Vec<Pos>, depth: u8, rng: &mut Expander) -> Vec<(Pos,
     if depth >= 2 {
         finds.push(Item::Scarab(Stone::ALL[rng.below(3) as usize]));
     }
-    let rare = FINDS_ON.iter().filter(|&&(_, on)| on == depth);
+    let rare = FINDS_ON
+        .iter()
+        .filter(|&&(item, on)| on == depth && !(roses && item == Item::Rose));
     finds.extend(rare.map(|&(item, _)| item));
+    if roses && ROSES_ON.contains(&depth) {
+        finds.push(Item::Rose);
+    }
     finds
         .into_iter()
         .filter_map(|item| Some((spots.pop()?, item)))
@@ -145,34 +187,6 @@ fn random_cell(map: &Map, rng: &mut Expander) -> Pos {
         rng.below(u32::from(map.width())) as i16,
         rng.below(u32::from(map.height())) as i16,
     )
-}
-
-/// Soft dunes and hard pans as blobs grown by random walks, pools of water, cactus groves
-/// and single cacti, and a few ruined yards.
-fn lay_ground(map: &mut Map, rng: &mut Expander) {
-    for (terrain, blobs, size) in [(Terrain::Dune, 7, 90), (Terrain::Hardpan, 5, 60)] {
-        for _ in 0..blobs {
-            let mut at = random_cell(map, rng);
-            for _ in 0..size {
-                map.set_terrain(at, terrain);
-                at = at.step(Direction::ALL[rng.below(8) as usize]);
-            }
-        }
-    }
-    for _ in 0..rng.between(1, 3) {
-        let mut at = random_cell(map, rng);
-        for _ in 0..rng.between(15, 40) {
-            map.set_terrain(at, Terrain::Water);
-            at = at.step(Direction::ORTHOGONAL[rng.below(4) as usize]);
-        }
-    }
-    for _ in 0..rng.between(140, 220) {
-        let at = random_cell(map, rng);
-        map.set_terrain(at, Terrain::Cactus);
-    }
-    for _ in 0..rng.between(2, 4) {
-        build_ruin(map, rng);
-    }
 }
 
 /// The start is any open cell.
@@ -214,64 +228,6 @@ fn free_spots(map: &Map, reachable: &[Pos], start: Pos, goal: Pos, rng: &mut Exp
     rng.shuffle(&mut spots);
     spots
 }
-
-/// Which creatures the levels hold, and how many at each depth: a table per rules version
-/// that changed them (`Rules::bestiary`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Bestiary {
-    /// Rules versions 2 to 4: snakes, spiders, elephants, jackals and scorpions.
-    Desert,
-    /// Rules version 5: the desert's, and cobras that spit from a distance.
-    Cobras,
-    /// Rules version 6: the cobras', meerkats and sandworms; many creatures asleep.
-    Burrows,
-    /// Rules version 7: the burrows', hyenas in packs and tortoises that trample cacti.
-    Herds,
-}
-
-impl Bestiary {
-    /// Whether its levels place creatures asleep: from `Burrows` on.
-    pub fn has_sleepers(self) -> bool {
-        self >= Bestiary::Burrows
-    }
-
-    /// Every kind its levels hold, hatchlings aside, in the order of `counts`: the
-    /// deepest level holds them all.
-    pub fn species(self) -> impl Iterator<Item = Species> {
-        self.counts(DEEPEST).into_iter().map(|(species, _)| species)
-    }
-
-    /// How many of each creature a level of `depth` holds: more, and more kinds, deeper.
-    /// Jackals come from depth 2, scorpions from depth 3; under `Cobras`, cobras from
-    /// depth 2, placed after the others; under `Burrows`, meerkats from depth 1 and
-    /// sandworms from depth 2, placed after the cobras; under `Herds`, tortoises from
-    /// depth 4 and a pack of two hyenas from depth 7, placed last.
-    pub fn counts(self, depth: u8) -> Vec<(Species, u32)> {
-        let d = u32::from(depth);
-        let mut counts = vec![
-            (Species::Snake, 2 + d / 2),
-            (Species::Spider, 1 + d / 3),
-            (Species::Elephant, (d + 1) / 3),
-            (Species::Jackal, d.saturating_sub(1).div_ceil(2)),
-            (Species::Scorpion, d.saturating_sub(1) / 2),
-        ];
-        if self != Bestiary::Desert {
-            counts.push((Species::Cobra, (d + 1) / 3));
-        }
-        if self >= Bestiary::Burrows {
-            counts.push((Species::Meerkat, 1 + d / 4));
-            counts.push((Species::Sandworm, (d + 1) / 3));
-        }
-        if self >= Bestiary::Herds {
-            counts.push((Species::Tortoise, d.saturating_sub(1) / 3));
-            counts.push((Species::Hyena, PACK * (d.saturating_sub(4) / 3)));
-        }
-        counts
-    }
-}
-
-/// How many hyenas run together.
-const PACK: u32 = 2;
 
 /// Each creature on a spot of its own, taken from the end of `spots`; a hyena that
 /// follows another into a pack takes the free spot nearest its packmate instead.
@@ -345,34 +301,6 @@ fn place_items(spots: &mut Vec<Pos>, rng: &mut Expander) -> Vec<(Pos, Item)> {
     items
 }
 
-/// A small walled yard of cactus with a door, closed or open.
-fn build_ruin(map: &mut Map, rng: &mut Expander) {
-    let (rw, rh) = (rng.between(5, 9) as i16, rng.between(4, 7) as i16);
-    let x0 = rng.below(u32::from(map.width()) - rw as u32) as i16;
-    let y0 = rng.below(u32::from(map.height()) - rh as u32) as i16;
-    for y in y0..y0 + rh {
-        for x in x0..x0 + rw {
-            let edge = x == x0 || y == y0 || x == x0 + rw - 1 || y == y0 + rh - 1;
-            map.set_terrain(
-                Pos::new(x, y),
-                if edge { Terrain::Cactus } else { Terrain::Sand },
-            );
-        }
-    }
-    let door = match rng.below(4) {
-        0 => Pos::new(x0 + rw / 2, y0),
-        1 => Pos::new(x0 + rw / 2, y0 + rh - 1),
-        2 => Pos::new(x0, y0 + rh / 2),
-        _ => Pos::new(x0 + rw - 1, y0 + rh / 2),
-    };
-    let kind = if rng.one_in(2) {
-        Terrain::DoorClosed
-    } else {
-        Terrain::DoorOpen
-    };
-    map.set_terrain(door, kind);
-}
-
 /// Cells reachable from `start` on foot (doors can be opened, locked ones only with a
 /// key: not here), nearest first.
 pub(crate) fn reachable_from(map: &Map, start: Pos) -> Vec<Pos> {
@@ -405,6 +333,9 @@ mod tests {
         gear: false,
         finds: false,
         places: false,
+        grounds: false,
+        roses: false,
+        brood: Brood::Swarming,
     };
 
     /// Cobras come with rules version 5 only, placed after every other creature: the
@@ -468,6 +399,9 @@ mod tests {
             gear,
             finds: version_9,
             places: version_9,
+            grounds: false,
+            roses: false,
+            brood: Brood::Swarming,
         }
     }
 
@@ -541,6 +475,7 @@ mod tests {
                             creatures,
                             mycology,
                             lore: None,
+                            ground: Ground::Erg,
                         } = level
                         else {
                             panic!("lore without finds");

@@ -11,9 +11,10 @@
 //! cache reachable from the start without the key; where it would not, another spot is
 //! drawn.
 
+use super::{reachable_from, Level};
+use crate::bestiary::Brood;
 use crate::geometry::{Direction, Pos};
 use crate::item::{Item, Look};
-use crate::level::{reachable_from, Level};
 use crate::map::{Map, Terrain};
 use crate::rng::Expander;
 use crate::sight::CellSet;
@@ -50,11 +51,11 @@ impl Place {
         }
     }
 
-    fn lay(self, level: &mut Level, area: Area, rng: &mut Expander) -> bool {
+    fn lay(self, level: &mut Level, area: Area, brood: Brood, rng: &mut Expander) -> bool {
         match self {
             Place::Cache => lay_cache(level, area, rng),
             Place::Oasis => lay_oasis(level, area, rng),
-            Place::Nest => lay_nest(level, area, rng),
+            Place::Nest => lay_nest(level, area, brood, rng),
         }
     }
 }
@@ -62,13 +63,9 @@ impl Place {
 /// What a cache holds, with a mushroom of a drawn look.
 const STASH: [Item; 3] = [Item::Spear, Item::Date, Item::Date];
 
-/// How many eggs a nest holds, at least and at most. Each hatches a spider on every free
-/// cell around it: a few eggs are a brood the camel can fight, more would bury it.
-const EGGS: (u32, u32) = (3, 5);
-
 /// Lays one place, or one time in three two of different kinds, on a level from
 /// `PLACES_FROM` down.
-pub(crate) fn lay_places(level: &mut Level, rng: &mut Expander) {
+pub(crate) fn lay_places(level: &mut Level, brood: Brood, rng: &mut Expander) {
     if level.depth < PLACES_FROM {
         return;
     }
@@ -90,7 +87,7 @@ pub(crate) fn lay_places(level: &mut Level, rng: &mut Expander) {
                 continue;
             }
             let mut trial = level.clone();
-            if place.lay(&mut trial, area, rng) && is_connected(&trial) {
+            if place.lay(&mut trial, area, brood, rng) && is_connected(&trial) {
                 *level = trial;
                 laid.push(area);
                 break;
@@ -268,13 +265,14 @@ fn lay_oasis(level: &mut Level, area: Area, rng: &mut Expander) -> bool {
 }
 
 /// A cleared patch with a spear and a mushroom in the middle, dormant spider eggs around
-/// them.
-fn lay_nest(level: &mut Level, area: Area, rng: &mut Expander) -> bool {
+/// them, as many as `brood` puts in a nest.
+fn lay_nest(level: &mut Level, area: Area, brood: Brood, rng: &mut Expander) -> bool {
     area.fill(&mut level.map, Terrain::Sand);
     let centre = area.centre();
     let mut around = Direction::ALL.map(|d| centre.step(d));
     rng.shuffle(&mut around);
-    let eggs = rng.between(EGGS.0, EGGS.1) as usize;
+    let (least, most) = brood.nest_eggs();
+    let eggs = rng.between(least, most) as usize;
     for &at in &around[..eggs] {
         level
             .creatures

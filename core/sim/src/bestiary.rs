@@ -1,0 +1,92 @@
+//! Which creatures the levels hold, and how many at each depth: a table per rules version
+//! that changed them. Below both the levels, which place them, and the rules, which name
+//! the table each version plays with.
+
+use crate::species::Species;
+
+/// Which creatures the levels hold, and how many at each depth: a table per rules version
+/// that changed them (`Rules::bestiary`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Bestiary {
+    /// Rules versions 2 to 4: snakes, spiders, elephants, jackals and scorpions.
+    Desert,
+    /// Rules version 5: the desert's, and cobras that spit from a distance.
+    Cobras,
+    /// Rules version 6: the cobras', meerkats and sandworms; many creatures asleep.
+    Burrows,
+    /// Rules version 7: the burrows', hyenas in packs and tortoises that trample cacti.
+    Herds,
+}
+
+impl Bestiary {
+    /// Whether its levels place creatures asleep: from `Burrows` on.
+    pub fn has_sleepers(self) -> bool {
+        self >= Bestiary::Burrows
+    }
+
+    /// How many of each creature a level of `depth` holds: more, and more kinds, deeper.
+    /// Jackals come from depth 2, scorpions from depth 3; under `Cobras`, cobras from
+    /// depth 2, placed after the others; under `Burrows`, meerkats from depth 1 and
+    /// sandworms from depth 2, placed after the cobras; under `Herds`, tortoises from
+    /// depth 4 and a pack of two hyenas from depth 7, placed last.
+    pub fn counts(self, depth: u8) -> Vec<(Species, u32)> {
+        let d = u32::from(depth);
+        let mut counts = vec![
+            (Species::Snake, 2 + d / 2),
+            (Species::Spider, 1 + d / 3),
+            (Species::Elephant, (d + 1) / 3),
+            (Species::Jackal, d.saturating_sub(1).div_ceil(2)),
+            (Species::Scorpion, d.saturating_sub(1) / 2),
+        ];
+        if self != Bestiary::Desert {
+            counts.push((Species::Cobra, (d + 1) / 3));
+        }
+        if self >= Bestiary::Burrows {
+            counts.push((Species::Meerkat, 1 + d / 4));
+            counts.push((Species::Sandworm, (d + 1) / 3));
+        }
+        if self >= Bestiary::Herds {
+            counts.push((Species::Tortoise, d.saturating_sub(1) / 3));
+            counts.push((Species::Hyena, PACK * (d.saturating_sub(4) / 3)));
+        }
+        counts
+    }
+}
+
+/// How many hyenas run together.
+pub const PACK: u32 = 2;
+
+/// How spiders breed: a table per rules version (`Rules::brood`). An egg always hatches a
+/// spider on every free cell about it (the seed's rule); what differs is how many eggs
+/// there come to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Brood {
+    /// Rules versions 2 to 9: spiders lay until a level holds forty spiders and eggs,
+    /// and a nest holds three to five eggs.
+    Swarming,
+    /// Rules version 10: spiders lay until a level holds six spiders and eggs, and a nest
+    /// holds one egg.
+    Bounded,
+}
+
+impl Brood {
+    /// Spiders stop laying when the level holds this many spiders and eggs: the desert
+    /// is finite, and a brood that doubled forever would end every long game the same
+    /// way.
+    pub fn limit(self) -> usize {
+        match self {
+            Brood::Swarming => 40,
+            Brood::Bounded => 6,
+        }
+    }
+
+    /// How many eggs a nest holds, at least and at most (`level::places`). Each hatches
+    /// a spider on every free cell around it: a few eggs are a brood the camel can
+    /// fight, more would bury it.
+    pub fn nest_eggs(self) -> (u32, u32) {
+        match self {
+            Brood::Swarming => (3, 5),
+            Brood::Bounded => (1, 1),
+        }
+    }
+}
