@@ -73,7 +73,14 @@ fn a_layout_2_directory_is_moved_with_every_game_as_it_was() {
         names.sort();
         assert_eq!(
             names,
-            ["__sled__default", "games", "names", "snapshots", "steps", "verdicts"]
+            [
+                "__sled__default",
+                "games",
+                "names",
+                "snapshots",
+                "steps",
+                "verdicts"
+            ]
         );
         // Verdicts are kept as they were, and still hold (the logs they proved are the
         // same steps, under new keys).
