@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{bot_game, raw_sled, sandglass, stdout};
+use common::{bot_game, entries_of, raw_sled, sandglass, stdout};
 use sandglass_sim::bot::Bot;
 use sandglass_sim::{Command, Header, Ruleset};
 use sandglass_store::{GameId, Store};
@@ -24,8 +24,8 @@ fn a_tampered_game_is_listed_unverified_and_never_ranked() {
         // recomputed as a forger would: every value still decodes, but the tape is not
         // the one its hash was saved with.
         let db = raw_sled(&dir);
-        let steps = db.open_tree(format!("game/{tampered}/steps")).unwrap();
-        let (key, value) = steps.last().unwrap().unwrap();
+        let steps = db.open_tree("steps").unwrap();
+        let (key, value) = entries_of(&steps, tampered).pop().unwrap();
         let mut body = value[8..].to_vec();
         let last = body.len() - 1;
         body[last] ^= 0x80;
@@ -85,8 +85,8 @@ fn of(lines: &[serde_json::Value], id: GameId) -> &serde_json::Value {
 /// anew as a forger would: it decodes, but it is not the log the verdict proved.
 fn forge_last_step(dir: &Path, id: GameId) {
     let db = raw_sled(dir);
-    let steps = db.open_tree(format!("game/{id}/steps")).unwrap();
-    let (key, value) = steps.first().unwrap().unwrap();
+    let steps = db.open_tree("steps").unwrap();
+    let (key, value) = entries_of(&steps, id).swap_remove(0);
     let mut body = value[8..].to_vec();
     body[0] ^= 0x01;
     let mut forged = xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes().to_vec();
@@ -114,8 +114,8 @@ fn a_stored_verdict_is_not_trusted_once_a_step_of_its_log_changed() {
     // A damaged byte the step's own checksum catches: the same.
     {
         let db = raw_sled(&dir);
-        let steps = db.open_tree(format!("game/{honest}/steps")).unwrap();
-        let (key, value) = steps.last().unwrap().unwrap();
+        let steps = db.open_tree("steps").unwrap();
+        let (key, value) = entries_of(&steps, honest).pop().unwrap();
         let mut bad = value.to_vec();
         let last = bad.len() - 1;
         bad[last] ^= 0x40;

@@ -7,7 +7,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{games_in, raw_sled, sandglass, stdout};
+use common::{entries_of, games_in, raw_sled, sandglass, stdout};
+use sandglass_store::GameId;
 
 /// A data directory written by the Sandglass of database layout 1 (a key per event):
 /// four games, one forked from another and one with snapshots, and how `saves --json`
@@ -45,15 +46,20 @@ fn a_layout_1_directory_is_migrated_with_every_game_as_it_was() {
             .iter()
             .map(|n| String::from_utf8_lossy(n).into_owned())
             .collect();
-        assert!(names.iter().all(|n| !n.ends_with("/events")), "{names:?}");
-        assert!(names.iter().any(|n| n == "game/4/steps"), "{names:?}");
+        // No tree per game is left: the trees are the same few, whatever the games.
+        assert!(names.iter().all(|n| !n.starts_with("game/")), "{names:?}");
+        let steps = db.open_tree("steps").unwrap();
+        assert!(!entries_of(&steps, GameId(4)).is_empty());
         // The long game's snapshot is kept, stored again in the new encoding (checksummed).
-        let snapshots = db.open_tree("game/4/snapshots").unwrap();
+        let snapshots = entries_of(&db.open_tree("snapshots").unwrap(), GameId(4));
         assert_eq!(snapshots.len(), 1);
-        let (_, value) = snapshots.first().unwrap().unwrap();
+        let (_, value) = &snapshots[0];
         let sum = xxhash_rust::xxh3::xxh3_64(&value[8..]).to_le_bytes();
         assert_eq!(value[..8], sum);
     }
+    // Nothing of the move is left beside the database.
+    assert!(!dir.join("migrating").exists());
+    assert!(!dir.join("before-layout-3").exists());
     assert_eq!(games_in(&dir), LAYOUT_1_SAVES);
     // A migrated game plays on, and exports to a file that verifies.
     let output = sandglass(
@@ -85,7 +91,8 @@ fn a_layout_1_game_with_a_damaged_log_keeps_its_old_log_and_hides_no_other() {
     for name in ["desert", "desert-copy", "long"] {
         assert!(listed.contains(name), "{listed}");
     }
-    // The damaged game says what is wrong with it, and its old log is kept for repair.
+    // The damaged game says what is wrong with it, and its old log, which layout 3 cannot
+    // hold, is kept for repair with the whole old database beside the new one.
     let output = sandglass(
         &dir,
         &[
@@ -95,12 +102,18 @@ fn a_layout_1_game_with_a_damaged_log_keeps_its_old_log_and_hides_no_other() {
         ],
     );
     common::assert_clear_error(&output, "classic");
-    let db = raw_sled(&dir);
+    let db = raw_sled(&dir.join("before-layout-3"));
     assert!(db
         .tree_names()
         .iter()
         .any(|n| n.as_ref() == b"game/2/events"));
     assert_eq!(db.open_tree("game/2/events").unwrap().len(), 199);
+    drop(db);
+    // The others moved whole all the same.
+    for name in ["desert", "desert-copy", "long"] {
+        let output = sandglass(&dir, &["verify", name]);
+        assert!(output.status.success(), "{output:?}");
+    }
 }
 
 /// A data directory holding one bot game of up to `commands` commands.
@@ -375,10 +388,9 @@ fn crafted_snapshots_are_skipped_and_rebuilt_never_trusted_blindly() {
     let (_root, dir) = one_game(700);
     let (key, original, state) = {
         let db = raw_sled(&dir);
-        let tree = db.open_tree("game/1/snapshots").unwrap();
-        let (key, value) = tree
-            .last()
-            .unwrap()
+        let tree = db.open_tree("snapshots").unwrap();
+        let (key, value) = entries_of(&tree, GameId(1))
+            .pop()
             .expect("a game of 800 commands has a snapshot");
         let state = miniz_oxide::inflate::decompress_to_vec(&value[20..]).unwrap();
         (key.to_vec(), value.to_vec(), state)
@@ -397,7 +409,7 @@ fn crafted_snapshots_are_skipped_and_rebuilt_never_trusted_blindly() {
         }
         {
             let db = raw_sled(&dir);
-            let tree = db.open_tree("game/1/snapshots").unwrap();
+            let tree = db.open_tree("snapshots").unwrap();
             tree.insert(&key, crafted_snapshot(&changed)).unwrap();
             db.flush().unwrap();
         }
@@ -423,7 +435,7 @@ fn crafted_snapshots_are_skipped_and_rebuilt_never_trusted_blindly() {
             }
             None => {
                 let db = raw_sled(&dir);
-                let tree = db.open_tree("game/1/snapshots").unwrap();
+                let tree = db.open_tree("snapshots").unwrap();
                 tree.insert(&key, original.clone()).unwrap();
                 db.flush().unwrap();
             }

@@ -3,6 +3,12 @@
 //! of games"). The games are short (the bot plays a few commands, then quits) so that ten
 //! thousand of them build in minutes; what is measured grows with their count.
 //!
+//! As the games are stored, the disk the directory takes is measured at 1,000, 5,000 and
+//! 10,000 games (beside the bytes of the same games as `.sgr` files), with the time each
+//! game took to store; at the end, all but a tenth of the games are deleted and the disk
+//! measured again. Only the library's public calls are used, so that the same tool builds
+//! against an older store for a comparison in one sitting.
+//!
 //! The release binary (`target/release/sandglass`) is timed as a player runs it, each
 //! command several times, the median reported; its peak memory is read by
 //! `/usr/bin/time`. What the window does on the UI thread when High scores or Load is
@@ -16,11 +22,14 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use sandglass::cli::scores;
 use sandglass_sim::bot::Bot;
-use sandglass_sim::{Command as GameCommand, LiveTape, Rules, Ruleset};
-use sandglass_store::{GameId, Store, Verdict};
+use sandglass_sim::{Command as GameCommand, LiveTape, Recording, Rules, Ruleset};
+use sandglass_store::{sgr, GameId, Store, Verdict};
 
 /// How many times each figure is measured; the median is reported.
 const RUNS: usize = 5;
+
+/// The counts of games at which the disk is measured while they are stored.
+const CHECKPOINTS: [u64; 3] = [1_000, 5_000, 10_000];
 
 pub fn run(games: u64, commands: u64, dir: Option<PathBuf>) -> anyhow::Result<()> {
     let bin = binary()?;
@@ -34,6 +43,8 @@ pub fn run(games: u64, commands: u64, dir: Option<PathBuf>) -> anyhow::Result<()
     } else {
         let built = Instant::now();
         let events = build(&dir, games, commands)?;
+        let (open, _) = median_of(|| drop(Store::open(&dir).expect("the store opens")));
+        println!("Store::open: {open:.1?}");
         println!(
             "built {games} finished games of {commands} commands then quit ({:.0} events a game) in {:.0} s",
             events as f64 / games as f64,
@@ -110,6 +121,43 @@ pub fn run(games: u64, commands: u64, dir: Option<PathBuf>) -> anyhow::Result<()
         "verify speed-up: {:.2}x",
         one_s.as_secs_f64() / all_s.as_secs_f64()
     );
+    delete_most(&dir, games)
+}
+
+/// Deletes all but the last tenth of the games, oldest first, and says what the disk
+/// holds then, and after as many writes again (new games, deleted at once).
+fn delete_most(dir: &Path, games: u64) -> anyhow::Result<()> {
+    let store = Store::open(dir)?;
+    let kept = games / 10;
+    let started = Instant::now();
+    for meta in store.games()?.into_iter().take((games - kept) as usize) {
+        store.delete(meta.id)?;
+    }
+    let deleted = started.elapsed();
+    drop(store);
+    let bytes = disk_bytes(dir)?;
+    println!(
+        "deleted {} games in {:.1} s: disk {bytes} bytes, {} bytes a game kept",
+        games - kept,
+        deleted.as_secs_f64(),
+        bytes / kept.max(1)
+    );
+    let store = Store::open(dir)?;
+    let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 0);
+    game.command(GameCommand::Quit, &mut ())?;
+    let tape = game.into_tape();
+    for round in 1..=10 {
+        for _ in 0..kept / 10 {
+            let meta =
+                store.create_from_tape("churn", &tape.header, &tape.events, &mut |_, _| ())?;
+            store.delete(meta.id)?;
+        }
+        println!(
+            "then {} games made and deleted: disk {} bytes",
+            round * (kept / 10),
+            disk_bytes(dir)?
+        );
+    }
     Ok(())
 }
 
@@ -119,10 +167,14 @@ fn name(i: u64) -> String {
 
 /// Stores `games` finished bot games of `commands` commands each (quit after them, if
 /// still alive), through the library as an import does (which proves and stores each
-/// verdict). Returns the events stored.
+/// verdict). Returns the events stored. Says, at each of `CHECKPOINTS`, the disk the
+/// directory takes against the games' `.sgr` files, and at the end how long storing a
+/// game took at the 10th and at the last.
 fn build(dir: &Path, games: u64, commands: u64) -> anyhow::Result<u64> {
     let store = Store::open(dir)?;
     let mut events = 0;
+    let mut sgr_bytes = 0;
+    let mut took = vec![];
     for i in 0..games {
         let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), i);
         Bot::new(i).play(&mut game, commands)?;
@@ -131,8 +183,33 @@ fn build(dir: &Path, games: u64, commands: u64) -> anyhow::Result<u64> {
         }
         let tape = game.into_tape();
         events += tape.events.len() as u64;
+        let file = Recording::record(tape.header.clone(), tape.events.clone())?;
+        sgr_bytes += sgr::to_bytes(&file).len() as u64;
+        let started = Instant::now();
         store.create_from_tape(&name(i), &tape.header, &tape.events, &mut |_, _| ())?;
+        took.push(started.elapsed());
+        let stored = i + 1;
+        if CHECKPOINTS.contains(&stored) || stored == games {
+            let bytes = disk_bytes(dir)?;
+            println!(
+                "{stored} games: disk {bytes} bytes, {} a game; their .sgr files {} a game",
+                bytes / stored,
+                sgr_bytes / stored
+            );
+        }
     }
+    // Each the median of eleven, for one store is at the mercy of the disk.
+    let around = |at: usize| {
+        let from = at.saturating_sub(6).min(took.len().saturating_sub(11));
+        let mut some: Vec<Duration> = took.iter().skip(from).take(11).copied().collect();
+        some.sort();
+        some.get(some.len() / 2).copied().unwrap_or_default()
+    };
+    let (tenth, last) = (around(10), around(took.len()));
+    println!(
+        "storing a game: {tenth:.2?} at the 10th, {last:.2?} at the {games}th ({:.2}x)",
+        last.as_secs_f64() / tenth.as_secs_f64().max(1e-9)
+    );
     Ok(events)
 }
 

@@ -9,9 +9,9 @@ use clap::{Args, Subcommand};
 use sandglass_sim::bot::Bot;
 use sandglass_sim::drive::Game;
 use sandglass_sim::{Command, Header, State};
-use sandglass_store::{now, sgr, GameMeta, PlayError, Session, Store};
+use sandglass_store::{now, sgr, GameMeta, PlayError, Session};
 
-use super::progress::{file_label, with_bar};
+use super::progress::{file_label, open_store, with_bar};
 use super::{data_dir_or_default, utc, warn, RulesetArg};
 
 #[derive(Subcommand)]
@@ -78,7 +78,7 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
         GamesCmd::Bot(args) => bot(&dir, args),
         GamesCmd::Saves { json } => saves(&dir, json),
         GamesCmd::SaveAs { game, new_name } => {
-            let store = Store::open(&dir)?;
+            let store = open_store(&dir)?;
             let source = store.find(&game)?;
             let (fork, warnings) = store.fork(source.id, &new_name, source.events)?;
             warn(&warnings);
@@ -92,7 +92,7 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
             Ok(())
         }
         GamesCmd::Delete { game } => {
-            let store = Store::open(&dir)?;
+            let store = open_store(&dir)?;
             let meta = store.find(&game)?;
             store.delete(meta.id)?;
             writeln!(
@@ -104,7 +104,7 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
             Ok(())
         }
         GamesCmd::Export { game, file } => {
-            let store = Store::open(&dir)?;
+            let store = open_store(&dir)?;
             let meta = store.find(&game)?;
             let replay = with_bar(&meta.name, meta.events, |progress| {
                 store.export(meta.id, progress)
@@ -124,7 +124,7 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
             let context = || format!("cannot import {}", file.display());
             // Read and check the file before touching the database.
             let replay = sgr::read(&file).with_context(context)?;
-            let store = Store::open(&dir)?;
+            let store = open_store(&dir)?;
             let name = match name {
                 Some(name) => name,
                 None => {
@@ -149,7 +149,7 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
 }
 
 fn bot(dir: &Path, args: BotArgs) -> anyhow::Result<()> {
-    let store = Store::open(dir)?;
+    let store = open_store(dir)?;
     let session = match &args.game {
         Some(game) => store.resume(store.find(game)?.id)?,
         None => {
@@ -210,7 +210,7 @@ impl<W: Write> Game for Acknowledged<W> {
 }
 
 fn saves(dir: &Path, json: bool) -> anyhow::Result<()> {
-    let store = Store::open(dir)?;
+    let store = open_store(dir)?;
     let games = store.games()?;
     // A damaged record hides its own game only: the others are listed, and it is named.
     for damaged in store.damaged_records()? {
@@ -275,6 +275,7 @@ fn table(games: &[GameMeta]) -> String {
 mod tests {
     use super::*;
     use sandglass_sim::Ruleset;
+    use sandglass_store::Store;
 
     #[test]
     fn the_table_lines_up_its_columns() {

@@ -8,7 +8,20 @@
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sandglass_store::Stage;
+use sandglass_store::{Stage, Store, StoreError};
+
+/// Opens the store in `dir`, with a bar while a data directory of an older layout is
+/// moved to this build's (`Stage::Migrating`); none when there is nothing to move.
+pub fn open_store(dir: &Path) -> Result<Store, StoreError> {
+    let mut count: Option<Count> = None;
+    Store::open_telling(dir, &mut |stage, done| {
+        if let Stage::Migrating { games } = stage {
+            count
+                .get_or_insert_with(|| Count::new("data directory", games, "games moved"))
+                .set(done);
+        }
+    })
+}
 
 /// Runs a store job that tells its progress (`Store::import`, `export`), with a bar over
 /// its `len` events labelled `what`.

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use sandglass_sim::score::Score;
 use sandglass_store::{GameId, GameMeta, ProofError, Store, StoreError, Verdict};
 
-use super::progress::Count;
+use super::progress::{open_store, Count};
 use super::say_on_stderr;
 
 /// Where one game stands in the table.
@@ -306,7 +306,7 @@ pub fn recheck(store: &Store) -> Result<(Vec<Entry>, Vec<String>), StoreError> {
 }
 
 pub fn run(dir: &Path, json: bool, recheck: bool) -> anyhow::Result<()> {
-    let store = Store::open(dir)?;
+    let store = open_store(dir)?;
     let (entries, disagreements) = match recheck {
         true => self::recheck(&store)?,
         false => (table(&store)?, vec![]),

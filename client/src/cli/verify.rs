@@ -142,7 +142,7 @@ fn verify_file(path: &Path, bar: &mut Option<Bar>) -> Verdict {
 
 fn open_store(data_dir: Option<&Path>) -> Result<Games, String> {
     let dir = data_dir_or_default(data_dir).map_err(|e| format!("{e:#}"))?;
-    let store = Store::open(&dir).map_err(|e| e.to_string())?;
+    let store = super::progress::open_store(&dir).map_err(|e| e.to_string())?;
     let by_name = store.games().map_err(|e| e.to_string())?;
     let by_name = by_name.into_iter().map(|m| (m.name.clone(), m)).collect();
     Ok(Games { store, by_name })

@@ -158,7 +158,8 @@ fn thousandths(stage: Stage, done: u64, len: u64) -> u64 {
     let half = done.min(len) * 500 / len.max(1);
     match stage {
         Stage::Writing => 500 + half,
-        Stage::Reading | Stage::Checking => half,
+        // A take-over reads no log and moves no database: never told these.
+        Stage::Reading | Stage::Checking | Stage::Migrating { .. } => half,
     }
 }
 

@@ -10,24 +10,10 @@ use sled::{Db, Tree};
 
 use super::durable::Durability;
 use super::error::{is_full, StoreError};
+use super::layout::{self, decode_record, LAYOUT_VERSION};
 use super::seal::{self, Seal, WRITES};
-use super::{log, migrate, reserve};
-use super::{GameId, GameMeta};
-
-/// The tree of metadata records.
-const GAMES: &str = "games";
-/// The key, in sled's default tree, of the last game number handed out.
-const LAST_ID: &[u8] = b"last_game_id";
-/// The key, in sled's default tree, of the layout the database was written in.
-const LAYOUT: &[u8] = b"layout";
-/// The layout of the database this build reads and writes: its trees, their keys, and
-/// how metadata records are encoded (events and snapshots carry their own versions, in each
-/// game's header). Change it with the layout, so that an older build refuses a newer
-/// database instead of misreading it, and migrate the older ones (`migrate`).
-///
-/// 1: a key per event (`game/{id}/events`). 2: a value per step (`game/{id}/steps`, see
-/// `log`).
-pub const LAYOUT_VERSION: u16 = 2;
+use super::{migrate, reserve};
+use super::{GameId, GameMeta, Stage};
 
 /// How long `Store::open` waits for the data directory's lock before calling it in use, as
 /// SQLite's busy timeout does. sled lets go of its lock file only once its last background
@@ -37,6 +23,11 @@ pub const LAYOUT_VERSION: u16 = 2;
 /// is reported after this long.
 pub const LOCK_WAIT: Duration = Duration::from_secs(3);
 
+/// How many keys tidying up removes between two checks of the room left on the disk: their
+/// keys in sled's log and, at worst, a few leaves of its tree rewritten, far less than
+/// the room the check asks for.
+const TIDY_BATCH: usize = 64;
+
 /// The sled database of one data directory. Only one process may hold it at a time; its
 /// clones share the one database, from any thread.
 #[derive(Clone)]
@@ -44,6 +35,13 @@ pub struct Store {
     pub(super) dir: PathBuf,
     pub(super) db: Db,
     pub(super) games: Tree,
+    /// Every game's log (`log`), keyed by game and event index (`layout::key`).
+    pub(super) steps: Tree,
+    /// Every game's snapshots, keyed likewise.
+    pub(super) snapshots: Tree,
+    pub(super) verdicts: Tree,
+    /// Which game holds each name (`layout::NAMES`).
+    pub(super) names: Tree,
     seal: Arc<Seal>,
     durable: Arc<Durability>,
     /// Whether the store opened without giving up its reserve, and so may take new writes
@@ -51,61 +49,97 @@ pub struct Store {
     room: bool,
 }
 
-/// The two trees that hold one game's tape.
-pub(super) struct GameTrees {
-    pub(super) steps: Tree,
-    pub(super) snapshots: Tree,
-}
-
 impl Store {
     /// Opens (creating if needed) the database in `dir`, waiting up to `LOCK_WAIT` for
-    /// another holder to let go of it.
+    /// another holder to let go of it. A database of an older layout is migrated first.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        Store::open_waiting(dir, LOCK_WAIT)
+        Store::open_with(dir, LOCK_WAIT, &mut |_, _| ())
     }
 
     /// `open`, waiting up to `wait` for the lock.
     pub fn open_waiting(dir: &Path, wait: Duration) -> Result<Store, StoreError> {
+        Store::open_with(dir, wait, &mut |_, _| ())
+    }
+
+    /// `open`, telling `progress` how a migration from an older layout goes, if there is
+    /// one to do (`Stage::Migrating`, with the count of games moved so far).
+    pub fn open_telling(
+        dir: &Path,
+        progress: &mut dyn FnMut(Stage, u64),
+    ) -> Result<Store, StoreError> {
+        Store::open_with(dir, LOCK_WAIT, progress)
+    }
+
+    fn open_with(
+        dir: &Path,
+        wait: Duration,
+        progress: &mut dyn FnMut(Stage, u64),
+    ) -> Result<Store, StoreError> {
         let made = !dir.exists();
         std::fs::create_dir_all(dir).map_err(|e| dir_error(dir, e))?;
         probe_writable(dir).map_err(|e| dir_error(dir, e))?;
-        let (db, released) = match open_db(dir, wait) {
-            Err(StoreError::DiskFull) if reserve::release(dir) => (open_db(dir, wait)?, true),
-            opened => (opened?, false),
+        // A migration that was ready to take the database's place when it stopped takes
+        // it now; one that was not is cleared. Either way what is left is one database.
+        migrate::finish(dir).map_err(|e| dir_error(dir, e))?;
+        let (db, released, seal) = loop {
+            let (db, released) = match open_db(dir, wait) {
+                Err(StoreError::DiskFull) if reserve::release(dir) => (open_db(dir, wait)?, true),
+                opened => (opened?, false),
+            };
+            let (seal, sealed) = Seal::open(dir).map_err(|e| dir_error(dir, e))?;
+            let writes = seal::writes_in(db.get(WRITES)?.as_deref());
+            if let Some(sealed) = sealed.filter(|&sealed| writes < sealed) {
+                return Err(StoreError::Lost {
+                    dir: dir.to_owned(),
+                    writes,
+                    sealed,
+                    seal: seal.path().to_owned(),
+                });
+            }
+            match layout_of(&db, dir)? {
+                Some(LAYOUT_VERSION) => break (db, released, seal),
+                Some(older) => {
+                    // The migration builds the new database beside this one and puts it
+                    // in its place once every game in it is checked; then it is opened.
+                    drop(seal);
+                    migrate::to_current(db, dir, older, progress)?;
+                }
+                None => {
+                    db.insert(layout::LAYOUT, &LAYOUT_VERSION.to_be_bytes())?;
+                    db.flush()?;
+                    break (db, released, seal);
+                }
+            }
         };
-        let (seal, sealed) = Seal::open(dir).map_err(|e| dir_error(dir, e))?;
-        let writes = seal::writes_in(db.get(WRITES)?.as_deref());
-        if let Some(sealed) = sealed.filter(|&sealed| writes < sealed) {
-            return Err(StoreError::Lost {
-                dir: dir.to_owned(),
-                writes,
-                sealed,
-                seal: seal.path().to_owned(),
-            });
-        }
-        check_layout(&db, dir)?;
         let durable = Durability::open(dir, made).map_err(|e| dir_error(dir, e))?;
-        let games = db.open_tree(GAMES)?;
         let store = Store {
             dir: dir.to_owned(),
+            games: db.open_tree(layout::GAMES)?,
+            steps: db.open_tree(layout::STEPS)?,
+            snapshots: db.open_tree(layout::SNAPSHOTS)?,
+            verdicts: db.open_tree(layout::VERDICTS)?,
+            names: db.open_tree(layout::NAMES)?,
             db,
-            games,
             seal: Arc::new(seal),
             durable: Arc::new(durable),
-            room: false,
+            room: !released,
         };
-        // Tidying up may wait for a disk with room: what is stored reads the same without it.
-        for tidy in [Store::drop_orphans, Store::catch_up] {
-            match tidy(&store) {
-                Err(StoreError::DiskFull) => {}
-                done => done?,
+        // The reserve first: tidying up takes only the room beside it.
+        reserve::keep(dir);
+        // Tidying up may wait for a disk with room: what is stored reads the same without
+        // it. A store that had to give up its reserve to open does not try, nor does one
+        // on a disk short of room (`reserve::room_to_tidy`, checked again as it goes): the
+        // removal of a large import a full disk cut short takes room before it frees any,
+        // and sled fails every later call, reads too, once a write of its own has failed.
+        if store.room && reserve::room_to_tidy(dir) {
+            for tidy in [Store::drop_orphans, Store::catch_up] {
+                match tidy(&store) {
+                    Err(StoreError::DiskFull) => {}
+                    done => done?,
+                }
             }
         }
-        reserve::keep(dir);
-        Ok(Store {
-            room: !released,
-            ..store
-        })
+        Ok(store)
     }
 
     pub fn dir(&self) -> &Path {
@@ -171,7 +205,7 @@ impl Store {
     /// The game called `name_or_id`: a name first, then a number. Names cannot be all
     /// digits, so the two never clash.
     pub fn find(&self, name_or_id: &str) -> Result<GameMeta, StoreError> {
-        if let Some(meta) = self.games()?.into_iter().find(|m| m.name == name_or_id) {
+        if let Some(meta) = self.holder(name_or_id)? {
             return Ok(meta);
         }
         let missing = || StoreError::NoSuchGame(name_or_id.to_owned());
@@ -184,22 +218,52 @@ impl Store {
     }
 
     /// Deletes a game: its record first (flushed), so that a crash part-way leaves only
-    /// trees without a record, which the next `open` tidies. Its trees go, or are cut back
-    /// to what its forks still read; so are those of deleted games it read.
+    /// steps and snapshots without a record, which the next `open` tidies. They go, or are
+    /// cut back to what its forks still read; so are those of deleted games it read. The
+    /// space they took is sled's to clean (BENCHMARKS.md, "A lifetime of games").
     pub fn delete(&self, id: GameId) -> Result<(), StoreError> {
-        let read = self.meta(id).map(|meta| meta.shared).unwrap_or_default();
-        if self.games.remove(id.key())?.is_none() {
+        let meta = self.meta(id);
+        if !self.games.contains_key(id.key())? {
             return Err(StoreError::NoSuchGame(id.to_string()));
         }
+        self.count_unfinished(1)?;
+        self.games.remove(id.key())?;
         self.forget_verdict(id)?;
         self.commit()?;
-        self.tidy(id)?;
+        let read = match meta {
+            Ok(meta) => {
+                // Only if it is still this game's: a name is never held by two games, but
+                // an entry left by a crash may lead elsewhere.
+                let _ = self
+                    .names
+                    .compare_and_swap(&meta.name, Some(&id.key()), None::<&[u8]>)?;
+                meta.shared
+            }
+            Err(_) => vec![],
+        };
+        let mut done = self.tidy(id)?;
         for span in read {
             if !self.games.contains_key(span.game.key())? {
-                self.tidy(span.game)?;
+                done &= self.tidy(span.game)?;
             }
         }
+        // Cut short by a disk short of room, it is left counted for the next open.
+        if done {
+            self.count_unfinished(-1)?;
+        }
         self.commit()?;
+        Ok(())
+    }
+
+    /// Counts a write that may leave steps without a record as begun (`1`) or seen
+    /// through (`-1`) (`layout::UNFINISHED`).
+    pub(super) fn count_unfinished(&self, by: i64) -> Result<(), StoreError> {
+        self.db.update_and_fetch(layout::UNFINISHED, |count| {
+            let count = count
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u64::from_be_bytes);
+            Some(count.saturating_add_signed(by).to_be_bytes().to_vec())
+        })?;
         Ok(())
     }
 
@@ -211,9 +275,26 @@ impl Store {
                 reason,
             });
         }
-        if self.games()?.iter().any(|m| m.name == name) {
+        if self.holder(name)?.is_some() {
             return Err(StoreError::NameTaken(name.to_owned()));
         }
+        Ok(())
+    }
+
+    /// The game called `name`, if one is. Looked up in `names`, not found by reading
+    /// every record: making, naming or finding a game costs the same whatever the number
+    /// of games. An entry is believed only when the record it leads to is sound and holds
+    /// the name (`layout::NAMES`).
+    fn holder(&self, name: &str) -> Result<Option<GameMeta>, StoreError> {
+        let Some(id) = self.names.get(name)?.and_then(|id| GameId::from_key(&id)) else {
+            return Ok(None);
+        };
+        Ok(self.meta(id).ok().filter(|meta| meta.name == name))
+    }
+
+    /// Writes that game `id` holds `name`, before its record is written.
+    pub(super) fn claim_name(&self, name: &str, id: GameId) -> Result<(), StoreError> {
+        self.names.insert(name, &id.key())?;
         Ok(())
     }
 
@@ -225,10 +306,9 @@ impl Store {
         } else {
             "game"
         };
-        let taken: BTreeSet<String> = self.games()?.into_iter().map(|m| m.name).collect();
         let mut name = base.to_owned();
         let mut n = 2u64;
-        while taken.contains(&name) {
+        while self.holder(&name)?.is_some() {
             name = format!("{base}-{n}");
             n += 1;
         }
@@ -236,18 +316,27 @@ impl Store {
     }
 
     /// The next game number: 1, 2, 3, ... never reused, even after a delete, and never
-    /// one that a record or a tree in the database already has, whatever the counter says
-    /// (a counter gone backwards, or damaged, would otherwise hand out a stored game's).
+    /// one that a record, a step or a snapshot in the database already has, whatever the
+    /// counter says (a counter gone backwards, or damaged, would otherwise hand out a
+    /// stored game's).
+    /// The game it is for is counted as begun (`count_unfinished`) until its record is
+    /// written.
     pub(super) fn new_id(&self) -> Result<GameId, StoreError> {
-        let recorded = self.games.last()?.and_then(|(k, _)| log::index_of(&k));
-        let in_trees = self
-            .db
-            .tree_names()
-            .iter()
-            .filter_map(|n| game_of_tree(n))
-            .max();
-        let floor = recorded.max(in_trees.map(|id| id.0)).unwrap_or(0);
-        let last = self.db.update_and_fetch(LAST_ID, |last| {
+        self.count_unfinished(1)?;
+        let mut floor = self
+            .games
+            .last()?
+            .and_then(|(k, _)| GameId::from_key(&k))
+            .map_or(0, |id| id.0);
+        for tree in [&self.steps, &self.snapshots] {
+            if let Some((k, _)) = tree.last()? {
+                // A key of another shape is no game's; it cannot raise the floor.
+                if let Some((id, _)) = layout::split_key(&k) {
+                    floor = floor.max(id.0);
+                }
+            }
+        }
+        let last = self.db.update_and_fetch(layout::LAST_ID, |last| {
             let last = last
                 .and_then(|b| b.try_into().ok())
                 .map_or(0, u64::from_be_bytes);
@@ -260,57 +349,96 @@ impl Store {
         Ok(GameId(id))
     }
 
-    pub(super) fn trees(&self, id: GameId) -> Result<GameTrees, StoreError> {
-        Ok(GameTrees {
-            steps: self.db.open_tree(tree_name(id, STEPS))?,
-            snapshots: self.db.open_tree(tree_name(id, SNAPSHOTS))?,
-        })
+    /// Removes every step and snapshot of a game, the last first, while the disk has room
+    /// (see `cut`); says whether it got through.
+    pub(super) fn drop_game(&self, id: GameId) -> Result<bool, StoreError> {
+        Ok(self.cut(&self.steps, layout::all_keys(id))?
+            && self.cut(&self.snapshots, layout::all_keys(id))?)
     }
 
-    pub(super) fn drop_trees(&self, id: GameId) -> Result<(), StoreError> {
-        for what in [STEPS, SNAPSHOTS, migrate::OLD_EVENTS] {
-            self.db.drop_tree(tree_name(id, what))?;
+    /// Removes every key of `tree` in `range`, the last first, so that a crash part-way
+    /// leaves what comes before whole. It stops, leaving the rest, when the disk is short
+    /// of room (`reserve::room_to_tidy`, checked before each `TIDY_BATCH` removals, each
+    /// batch flushed so that the check sees what it took): what is left belongs to no
+    /// record, and the next open with room takes it on (`drop_orphans`). Says whether it
+    /// got through.
+    pub(super) fn cut(
+        &self,
+        tree: &Tree,
+        range: impl std::ops::RangeBounds<[u8; 16]> + Clone,
+    ) -> Result<bool, StoreError> {
+        loop {
+            if !reserve::room_to_tidy(&self.dir) {
+                return Ok(false);
+            }
+            for _ in 0..TIDY_BATCH {
+                let Some((k, _)) = tree.range(range.clone()).next_back().transpose()? else {
+                    return Ok(true);
+                };
+                tree.remove(k)?;
+            }
+            self.db.flush()?;
         }
-        Ok(())
     }
 
-    /// Tidies the trees of games that have no record: left by a delete, fork or import that
-    /// a crash interrupted (their record is written last).
+    /// Tidies the steps and snapshots of games that have no record: left by a delete,
+    /// fork or import that a crash interrupted (their record is written last). Only when
+    /// one was begun and not seen through (`layout::UNFINISHED`): looking for them takes
+    /// a seek per game, which opening a long history would otherwise pay every time.
     fn drop_orphans(&self) -> Result<(), StoreError> {
+        let unfinished = self.db.get(layout::UNFINISHED)?;
+        if unfinished.is_none_or(|count| count.iter().all(|&b| b == 0)) {
+            return Ok(());
+        }
         let mut orphans = BTreeSet::new();
-        for name in self.db.tree_names() {
-            let Some(id) = game_of_tree(&name) else {
-                continue;
-            };
-            if !self.games.contains_key(id.key())? {
-                orphans.insert(id);
+        for tree in [&self.steps, &self.snapshots] {
+            for id in games_in(tree)? {
+                if !self.games.contains_key(id.key())? {
+                    orphans.insert(id);
+                }
             }
         }
+        let mut done = true;
         for &id in &orphans {
-            self.tidy(id)?;
+            done &= self.tidy(id)?;
         }
-        if !orphans.is_empty() {
-            self.commit()?;
+        // Nothing is being written while the store opens: what is left unfinished is all
+        // there is, and if it is all tidied, nothing is.
+        if done {
+            self.db.remove(layout::UNFINISHED)?;
         }
+        self.commit()?;
         Ok(())
     }
 }
 
-/// Refuses a database in a newer layout, and migrates one in an older layout; a new one
-/// is marked as this build's. One without a recorded layout but with games in it was
-/// written before the layout was recorded, in layout 1.
-fn check_layout(db: &Db, dir: &Path) -> Result<(), StoreError> {
-    let Some(found) = db.get(LAYOUT)? else {
-        let old = db
-            .tree_names()
-            .iter()
-            .any(|name| game_of_tree(name).is_some());
-        if old {
-            migrate::from_layout_1(db)?;
+/// The games with at least one key in `tree` (`steps` or `snapshots`), found with one
+/// seek per game rather than a read of every key: opening a store of many games looks
+/// through them all.
+fn games_in(tree: &Tree) -> Result<Vec<GameId>, StoreError> {
+    let mut games = vec![];
+    let mut from = vec![];
+    while let Some((k, _)) = tree.range(from.as_slice()..).next().transpose()? {
+        match layout::split_key(&k).map(|(id, _)| id) {
+            Some(id) => {
+                games.push(id);
+                match id.0.checked_add(1) {
+                    Some(next) => from = layout::key(GameId(next), 0).to_vec(),
+                    None => break,
+                }
+            }
+            // A key of another shape names no game: step past it.
+            None => from = [k.as_ref(), &[0]].concat(),
         }
-        db.insert(LAYOUT, &LAYOUT_VERSION.to_be_bytes())?;
-        db.flush()?;
-        return Ok(());
+    }
+    Ok(games)
+}
+
+/// The layout the database was written in, `None` for a new one. One without a recorded
+/// layout but with games in it was written before the layout was recorded, in layout 1.
+fn layout_of(db: &Db, dir: &Path) -> Result<Option<u16>, StoreError> {
+    let Some(found) = db.get(layout::LAYOUT)? else {
+        return Ok(migrate::unrecorded_layout(db));
     };
     let found = <[u8; 2]>::try_from(found.as_ref())
         .map(u16::from_be_bytes)
@@ -319,65 +447,13 @@ fn check_layout(db: &Db, dir: &Path) -> Result<(), StoreError> {
             what: "the database's layout version does not decode".into(),
         })?;
     match found {
-        LAYOUT_VERSION => Ok(()),
-        1 => {
-            migrate::from_layout_1(db)?;
-            db.insert(LAYOUT, &LAYOUT_VERSION.to_be_bytes())?;
-            db.flush()?;
-            Ok(())
-        }
+        1..=LAYOUT_VERSION => Ok(Some(found)),
         _ => Err(StoreError::Layout {
             dir: dir.to_owned(),
             found,
             supported: LAYOUT_VERSION,
         }),
     }
-}
-
-/// A game's trees: its log, one value per step, and its snapshots.
-pub(super) const STEPS: &str = "steps";
-pub(super) const SNAPSHOTS: &str = "snapshots";
-
-pub(super) fn tree_name(id: GameId, what: &str) -> String {
-    format!("game/{id}/{what}")
-}
-
-fn game_of_tree(name: &[u8]) -> Option<GameId> {
-    let name = std::str::from_utf8(name).ok()?;
-    let (id, _) = name.strip_prefix("game/")?.split_once('/')?;
-    id.parse().ok().map(GameId)
-}
-
-pub(super) fn encode_meta(meta: &GameMeta) -> Vec<u8> {
-    bincode::serde::encode_to_vec(meta, bincode::config::standard())
-        .expect("a metadata record always encodes")
-}
-
-/// bincode's standard encoding, with a bound on what a damaged length may ask a reader
-/// to allocate: a record is a name of at most 64 characters, a header and a few numbers,
-/// and the spans of a fork, about ten bytes for each generation of forks.
-fn record_config() -> impl bincode::config::Config {
-    bincode::config::standard().with_limit::<{ 1 << 20 }>()
-}
-
-/// A game record as stored under `key`, checked: it must decode exactly, within a size
-/// limit, and hold itself together (its own key, spans within its log).
-pub fn decode_record(key: &[u8], value: &[u8]) -> Result<GameMeta, StoreError> {
-    let id = key
-        .try_into()
-        .map(|k: [u8; 8]| u64::from_be_bytes(k).to_string())
-        .unwrap_or_else(|_| "?".into());
-    let damaged = || StoreError::Damaged {
-        name: format!("number {id}"),
-        what: "its metadata record does not decode".into(),
-    };
-    let (meta, read): (GameMeta, usize) =
-        bincode::serde::decode_from_slice(value, record_config()).map_err(|_| damaged())?;
-    let sound = meta.id.key() == key && meta.hashed <= meta.events && meta.spans_are_sound();
-    if read != value.len() || !sound {
-        return Err(damaged());
-    }
-    Ok(meta)
 }
 
 /// Why `name` cannot name a game.
@@ -573,7 +649,7 @@ mod tests {
         let dir = closed_with_one_game();
         let set_layout = |bytes: &[u8]| {
             let db = open_db(dir.path(), LOCK_WAIT).unwrap();
-            db.insert(LAYOUT, bytes).unwrap();
+            db.insert(layout::LAYOUT, bytes).unwrap();
             db.flush().unwrap();
         };
         set_layout(&7u16.to_be_bytes());
@@ -587,9 +663,12 @@ mod tests {
             Ok(_) => panic!("a database in layout 7 was opened"),
         }
         let db = open_db(dir.path(), LOCK_WAIT).unwrap();
-        assert_eq!(db.get(LAYOUT).unwrap().unwrap(), &7u16.to_be_bytes()[..]);
         assert_eq!(
-            db.open_tree(GAMES).unwrap().len(),
+            db.get(layout::LAYOUT).unwrap().unwrap(),
+            &7u16.to_be_bytes()[..]
+        );
+        assert_eq!(
+            db.open_tree(layout::GAMES).unwrap().len(),
             1,
             "the game is still there"
         );
@@ -603,13 +682,13 @@ mod tests {
     fn a_database_without_a_recorded_layout_is_marked_as_this_builds() {
         let dir = closed_with_one_game();
         let db = open_db(dir.path(), LOCK_WAIT).unwrap();
-        db.remove(LAYOUT).unwrap();
+        db.remove(layout::LAYOUT).unwrap();
         db.flush().unwrap();
         drop(db);
         let store = Store::open(dir.path()).unwrap();
         assert_eq!(store.games().unwrap().len(), 1);
         assert_eq!(
-            store.db.get(LAYOUT).unwrap().unwrap(),
+            store.db.get(layout::LAYOUT).unwrap().unwrap(),
             &LAYOUT_VERSION.to_be_bytes()[..]
         );
     }
@@ -647,6 +726,78 @@ mod tests {
     }
 
     #[test]
+    fn a_name_is_free_again_once_its_game_is_deleted_and_a_stale_entry_holds_none_nor_finds_one() {
+        let dir = closed_with_one_game();
+        let store = Store::open(dir.path()).unwrap();
+        let taken = store.check_new_name("kept");
+        assert!(matches!(taken, Err(StoreError::NameTaken(_))), "{taken:?}");
+        // An entry left by a crash before its record was written leads to no game.
+        store.names.insert("ghost", &GameId(99).key()).unwrap();
+        assert!(store.check_new_name("ghost").is_ok());
+        assert_eq!(store.free_name("ghost").unwrap(), "ghost");
+        assert!(matches!(
+            store.find("ghost"),
+            Err(StoreError::NoSuchGame(_))
+        ));
+        assert_eq!(store.free_name("kept").unwrap(), "kept-2");
+        let id = store.find("kept").unwrap().id;
+        store.delete(id).unwrap();
+        assert!(store.check_new_name("kept").is_ok());
+        assert_eq!(store.free_name("kept").unwrap(), "kept");
+        assert!(matches!(store.find("kept"), Err(StoreError::NoSuchGame(_))));
+        assert!(store.names.get("kept").unwrap().is_none());
+    }
+
+    /// The bytes a directory takes on disk (blocks allocated, not lengths).
+    fn disk_bytes(dir: &Path) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                match entry.file_type().unwrap().is_dir() {
+                    true => disk_bytes(&entry.path()),
+                    false => entry.metadata().unwrap().blocks() * 512,
+                }
+            })
+            .sum()
+    }
+
+    /// Issue 35: a tree per game made every new game cost more disk than the one before.
+    /// Now each costs about what its replay file does, however many came before: the
+    /// disk the second thousand games add is within twice their `.sgr` bytes and 4 KB a
+    /// game, and no more than the first thousand took (with the directory's fixed costs).
+    #[test]
+    fn the_disk_a_game_takes_does_not_grow_with_the_games_before_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        // Stores games `from..to`; returns the disk then, and their files' bytes.
+        let stored = |from: u64, to: u64| {
+            let mut sgr_bytes = 0;
+            for seed in from..to {
+                let file = crate::bot_recording(seed, 20);
+                sgr_bytes += crate::sgr::to_bytes(&file).len() as u64;
+                let name = format!("g{seed}");
+                let made =
+                    store.create_from_tape(&name, &file.header, &file.events, &mut |_, _| ());
+                made.unwrap();
+            }
+            (disk_bytes(dir.path()), sgr_bytes)
+        };
+        let (first, _) = stored(0, 1000);
+        let (both, second_sgr) = stored(1000, 2000);
+        let second = both - first;
+        assert!(
+            second <= 2 * second_sgr + 4096 * 1000,
+            "the second thousand games took {second} bytes, their files {second_sgr}"
+        );
+        assert!(
+            second <= first,
+            "the second thousand games took {second} bytes, the first {first}"
+        );
+    }
+
+    #[test]
     fn names_that_could_be_ids_or_files_or_are_blank_are_refused() {
         assert!(valid_name("camel").is_ok());
         assert!(valid_name("run 2").is_ok());
@@ -666,12 +817,16 @@ mod tests {
     }
 
     #[test]
-    fn tree_names_lead_back_to_their_game() {
-        assert_eq!(
-            game_of_tree(tree_name(GameId(42), STEPS).as_bytes()),
-            Some(GameId(42))
-        );
-        assert_eq!(game_of_tree(b"games"), None);
-        assert_eq!(game_of_tree(b"__sled__default"), None);
+    fn the_games_in_a_tree_are_found_one_seek_each_past_keys_of_other_shapes() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = sled::open(dir.path()).unwrap();
+        let tree = db.open_tree("steps").unwrap();
+        for (game, index) in [(1, 0), (1, 9), (2, 4), (7, 0), (u64::MAX, 3)] {
+            tree.insert(layout::key(GameId(game), index), &[][..])
+                .unwrap();
+        }
+        tree.insert(&[0, 0, 0, 0, 0, 0, 0, 5][..], &[][..]).unwrap();
+        let found: Vec<u64> = games_in(&tree).unwrap().iter().map(|id| id.0).collect();
+        assert_eq!(found, [1, 2, 7, u64::MAX]);
     }
 }

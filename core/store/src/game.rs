@@ -1,20 +1,19 @@
 //! A stored game: playing it (each step written and flushed), loading it, forking it,
 //! and moving it in and out of replay files.
 
+use super::db::Store;
+use super::error::{PlayError, ReplayFileError, StoreError};
+use super::layout::{encode_record, key, split_key};
+use super::log;
+use super::snapshot::{self, SnapshotError, SnapshotWarning};
+use super::verdict::Verdict;
+use super::{GameId, GameMeta, Stage, Status};
 use sandglass_sim::drive::{fold_from, fold_on, Game};
 use sandglass_sim::recording::{fold_visiting, is_a_stop};
 use sandglass_sim::{
     CheckError, Command, Event, FoldError, FoldErrorKind, Header, Live, Need, Observer, Recording,
     Rules, State,
 };
-use std::collections::BTreeSet;
-
-use super::db::{encode_meta, tree_name, GameTrees, Store, STEPS};
-use super::error::{PlayError, ReplayFileError, StoreError};
-use super::log::{self, index_of, key};
-use super::snapshot::{self, SnapshotError, SnapshotWarning};
-use super::verdict::Verdict;
-use super::{GameId, GameMeta, Stage, Status};
 
 /// How many steps an import writes in one sled batch.
 const BULK_BATCH: usize = 64;
@@ -22,7 +21,6 @@ const BULK_BATCH: usize = 64;
 /// A game being played: every accepted command is on disk before `command` returns.
 pub struct Session {
     store: Store,
-    trees: GameTrees,
     meta: GameMeta,
     live: Live,
     /// The events of the step being played, reused between commands.
@@ -80,9 +78,9 @@ impl Store {
         // The genesis is hashed now: a game closed, or killed, before its first command
         // is whole with its record as it stands.
         let meta = GameMeta::new(id, name, header, live.state(), live.state().hash());
+        self.claim_name(name, id)?;
         let mut session = Session {
             store: self.clone(),
-            trees: self.trees(id)?,
             meta,
             live,
             step,
@@ -90,6 +88,9 @@ impl Store {
             broken: false,
         };
         session.save_step(0)?;
+        // Made, with its record: the next write carries this to disk (until then, the
+        // next open looks for what a stop part-way would have left, and finds nothing).
+        self.count_unfinished(-1)?;
         Ok(session)
     }
 
@@ -99,7 +100,6 @@ impl Store {
         let loaded = self.load(id)?;
         Ok(Session {
             store: self.clone(),
-            trees: self.trees(id)?,
             live: Live::resume(loaded.meta.header.seed, loaded.state),
             meta: loaded.meta,
             step: vec![],
@@ -169,14 +169,14 @@ impl Store {
         })
     }
 
-    /// Writes snapshots of a game, each into the trees that hold its log at that point.
+    /// Writes snapshots of a game, each under the game whose steps lead there.
     fn write_snapshots(
         &self,
         meta: &GameMeta,
         taken: Vec<(u64, Vec<u8>)>,
     ) -> Result<(), StoreError> {
         for (at, bytes) in taken {
-            self.snapshot_tree(meta, at)?.insert(key(at), bytes)?;
+            self.snapshots.insert(self.snapshot_key(meta, at), bytes)?;
         }
         Ok(())
     }
@@ -193,10 +193,10 @@ impl Store {
         let meta = self.meta(id)?;
         let rules = meta.rules()?;
         let mut out = vec![];
-        for (tree, range) in self.snapshot_trees(&meta, meta.events)?.into_iter().rev() {
-            for entry in tree.range(range) {
+        for range in self.snapshot_ranges(&meta, meta.events).into_iter().rev() {
+            for entry in self.snapshots.range(range) {
                 let (key, value) = entry?;
-                if let Some(index) = index_of(&key) {
+                if let Some((_, index)) = split_key(&key) {
                     if let Ok(state) = snapshot::decode(index, &value, rules) {
                         out.push((index, state));
                     }
@@ -244,7 +244,7 @@ impl Store {
         }
         let part = meta.parts().find(|part| part.start <= at && at < part.end);
         match part {
-            Some(part) => Ok(self.trees(part.owner)?.steps.contains_key(key(at))?),
+            Some(part) => Ok(self.steps.contains_key(key(part.owner, at))?),
             None => Ok(false),
         }
     }
@@ -355,10 +355,10 @@ impl Store {
         })?;
         let mut checkpoints = vec![];
         let mut warnings = vec![];
-        let snapshots = self.snapshot_trees(&meta, meta.events)?.into_iter().rev();
-        for entry in snapshots.flat_map(|(tree, range)| tree.range(range)) {
+        let ranges = self.snapshot_ranges(&meta, meta.events).into_iter().rev();
+        for entry in ranges.flat_map(|range| self.snapshots.range(range)) {
             let (k, value) = entry?;
-            let Some(index) = index_of(&k) else {
+            let Some((_, index)) = split_key(&k) else {
                 warnings.push(SnapshotWarning {
                     game: meta.name.clone(),
                     index: u64::MAX,
@@ -379,7 +379,7 @@ impl Store {
                 }),
             }
         }
-        // A snapshot where two stretches of the log meet may be in both trees.
+        // A snapshot where two stretches of the log meet may be under both games.
         checkpoints.dedup();
         // A game in play has its hash only where it was last taken.
         let final_hash = match meta.final_hash() {
@@ -405,7 +405,6 @@ impl Store {
     ) -> Result<GameMeta, StoreError> {
         self.check_room()?;
         let id = self.new_id()?;
-        let trees = self.trees(id)?;
         // In batches of a few dozen steps: sled lays a log written so in about 0.6 times
         // the space of one written a step at a time, and holds each batch in memory while
         // it applies it (BENCHMARKS.md, "Storage").
@@ -414,10 +413,10 @@ impl Store {
             let mut batch = sled::Batch::default();
             let mut written = 0;
             for &(index, step) in chunk {
-                batch.insert(&key(index), log::encode(step));
+                batch.insert(&key(id, index), log::encode(step));
                 written = index + step.len() as u64;
             }
-            trees.steps.apply_batch(batch)?;
+            self.steps.apply_batch(batch)?;
             progress(Stage::Writing, written);
         }
         let meta = GameMeta::new(id, name, tape.header.clone(), &tape.state, tape.hash);
@@ -430,13 +429,15 @@ impl Store {
         Ok(meta)
     }
 
-    /// Writes the record of a game whose trees are already written, and flushes: until
-    /// the record is on disk the game does not exist.
+    /// Writes the record of a game whose steps are already written, and flushes: until
+    /// the record is on disk the game does not exist. With the record, the game is made
+    /// (`count_unfinished`).
     fn commit_new(&self, meta: &GameMeta) -> Result<(), StoreError> {
+        self.claim_name(&meta.name, meta.id)?;
         self.commit()?;
-        self.games.insert(meta.id.key(), encode_meta(meta))?;
-        self.commit()?;
-        Ok(())
+        self.games.insert(meta.id.key(), encode_record(meta))?;
+        self.count_unfinished(-1)?;
+        self.commit()
     }
 
     /// Counts the steps that a crash left on disk beyond their game's record (see
@@ -444,7 +445,6 @@ impl Store {
     /// them, its hash taken. A step that does not fold stays uncounted, as it was. A game
     /// whose play a crash ended before its hash was taken gets it here too.
     pub(super) fn catch_up(&self) -> Result<(), StoreError> {
-        let trees: BTreeSet<Vec<u8>> = self.db.tree_names().iter().map(|n| n.to_vec()).collect();
         let mut caught_up = false;
         for meta in self.games()? {
             // A game that ended with its hash taken has no step after its record: the
@@ -454,16 +454,13 @@ impl Store {
                 continue;
             }
             let mut tail = vec![];
-            if trees.contains(tree_name(meta.id, STEPS).as_bytes()) {
-                let steps = self.trees(meta.id)?.steps;
-                let mut next = meta.events;
-                while let Some(value) = steps.get(key(next))? {
-                    let Ok(step) = log::decode(next, &value) else {
-                        break;
-                    };
-                    next += step.len() as u64;
-                    tail.extend(step);
-                }
+            let mut next = meta.events;
+            while let Some(value) = self.steps.get(key(meta.id, next))? {
+                let Ok(step) = log::decode(next, &value) else {
+                    break;
+                };
+                next += step.len() as u64;
+                tail.extend(step);
             }
             // A game made by the build before this one and left before its first command
             // has a record that claims the hash 0 for its genesis: that build hashed a
@@ -478,7 +475,7 @@ impl Store {
             if let Ok(state) = fold_from(state, tail, &mut ()) {
                 let mut meta = meta;
                 meta.record(&state, Some(state.hash()));
-                self.games.insert(meta.id.key(), encode_meta(&meta))?;
+                self.games.insert(meta.id.key(), encode_record(&meta))?;
                 caught_up = true;
             }
         }
@@ -501,13 +498,13 @@ impl Store {
     fn start(&self, meta: &GameMeta, at: u64, distrusted: &[u64]) -> Result<Start, StoreError> {
         let rules = meta.rules()?;
         let mut warnings = vec![];
-        let snapshots = self.snapshot_trees(meta, at)?;
-        for entry in snapshots
-            .iter()
-            .flat_map(|(tree, range)| tree.range(range.clone()).rev())
+        let ranges = self.snapshot_ranges(meta, at);
+        for entry in ranges
+            .into_iter()
+            .flat_map(|range| self.snapshots.range(range).rev())
         {
             let (k, v) = entry?;
-            let index = index_of(&k).unwrap_or(u64::MAX);
+            let index = split_key(&k).map_or(u64::MAX, |(_, index)| index);
             let decoded = match distrusted.contains(&index) {
                 true => Err(SnapshotError::Disagrees),
                 false => snapshot::decode(index, &v, rules),
@@ -670,12 +667,14 @@ impl Session {
         // fold of the log just written, so the table never needs to fold it again.
         let ended = self.meta.status == Status::Alive && state.outcome().is_some();
         let hash = (snapshot::due(first, after) || ended).then(|| state.hash());
-        self.trees
+        let id = self.meta.id;
+        let store = &self.store;
+        store
             .steps
-            .insert(key(first), log::encode(&self.step))?;
+            .insert(key(id, first), log::encode(&self.step))?;
         if let Some(hash) = hash {
             let bytes = snapshot::encode(state, hash);
-            self.trees.snapshots.insert(key(after), bytes)?;
+            store.snapshots.insert(key(id, after), bytes)?;
         }
         let mut meta = self.meta.clone();
         meta.record(state, hash);
@@ -684,7 +683,9 @@ impl Session {
             let verdict = Verdict::of(&meta, digest, state, hash);
             self.store.write_verdict(meta.id, &verdict)?;
         }
-        self.store.games.insert(meta.id.key(), encode_meta(&meta))?;
+        self.store
+            .games
+            .insert(meta.id.key(), encode_record(&meta))?;
         self.store.commit()?;
         self.meta = meta;
         Ok(())
@@ -699,7 +700,7 @@ impl Session {
         self.meta.record(state, Some(state.hash()));
         self.store
             .games
-            .insert(self.meta.id.key(), encode_meta(&self.meta))?;
+            .insert(self.meta.id.key(), encode_record(&self.meta))?;
         self.store.commit()?;
         Ok(())
     }
@@ -719,7 +720,17 @@ mod tests {
     use crate::{Span, Status, SNAPSHOT_EVERY};
     use sandglass_sim::bot::Bot;
     use sandglass_sim::{fold, Ruleset};
-    use sled::IVec;
+    use sled::{IVec, Tree};
+
+    /// A game's own entries in `tree` (`steps` or `snapshots`), as (event index, value).
+    fn entries(tree: &Tree, id: GameId) -> Vec<(u64, IVec)> {
+        tree.range(crate::layout::all_keys(id))
+            .map(|entry| {
+                let (k, v) = entry.unwrap();
+                (split_key(&k).unwrap().1, v)
+            })
+            .collect()
+    }
 
     /// A store in a fresh directory holding one bot game of up to `commands` commands.
     fn played(commands: u64) -> (tempfile::TempDir, Store, GameId) {
@@ -843,7 +854,7 @@ mod tests {
         let mut meta = store.meta(id).unwrap();
         let genesis = meta.last_hash;
         meta.last_hash = 0;
-        store.games.insert(id.key(), encode_meta(&meta)).unwrap();
+        store.games.insert(id.key(), encode_record(&meta)).unwrap();
         store.commit().unwrap();
         drop(store);
         let store = Store::open(dir.path()).unwrap();
@@ -878,7 +889,10 @@ mod tests {
         let mut lagging = store.meta(id).unwrap();
         let hash = lagging.last_hash;
         (lagging.hashed, lagging.last_hash) = (0, 0);
-        store.games.insert(id.key(), encode_meta(&lagging)).unwrap();
+        store
+            .games
+            .insert(id.key(), encode_record(&lagging))
+            .unwrap();
         store.db.flush().unwrap();
         drop(store);
         let store = Store::open(dir.path()).unwrap();
@@ -900,11 +914,9 @@ mod tests {
     fn a_damaged_snapshot_is_skipped_with_a_warning_and_rebuilt() {
         let (_dir, store, id) = played_long();
         let meta = store.meta(id).unwrap();
-        let trees = store.trees(id).unwrap();
-        let originals: Vec<(IVec, IVec)> = trees.snapshots.iter().map(Result::unwrap).collect();
+        let originals = entries(&store.snapshots, id);
         assert!(originals.len() >= 2, "the game has snapshots to damage");
         let (newest, value) = originals.last().unwrap().clone();
-        let newest = index_of(&newest).unwrap();
         // Loaded once with the damage: skipped, folded past, rebuilt as it was. Loaded
         // again: nothing to skip.
         let load_rebuilds = |why: &str| {
@@ -916,7 +928,7 @@ mod tests {
                 assert!(warning.rebuilt, "{warning}");
                 assert!(warning.to_string().contains("rebuilt"), "{warning}");
             }
-            let again: Vec<(IVec, IVec)> = trees.snapshots.iter().map(Result::unwrap).collect();
+            let again = entries(&store.snapshots, id);
             assert_eq!(again, originals, "every snapshot is as it was written");
             assert!(store.load(id).unwrap().warnings.is_empty());
             loaded.warnings
@@ -925,7 +937,7 @@ mod tests {
         let mut flipped = value.to_vec();
         let middle = flipped.len() / 2;
         flipped[middle] ^= 0x10;
-        trees.snapshots.insert(key(newest), flipped).unwrap();
+        store.snapshots.insert(key(id, newest), flipped).unwrap();
         let warnings = load_rebuilds("checksum");
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].index, newest);
@@ -937,22 +949,25 @@ mod tests {
         };
         let mut rehashed = value.to_vec();
         rehashed[8] ^= 1;
-        trees
+        store
             .snapshots
-            .insert(key(newest), reseal(rehashed))
+            .insert(key(id, newest), reseal(rehashed))
             .unwrap();
         load_rebuilds("hash");
         // A length past any game's, and one the state does not inflate to.
         for (length, why) in [(u32::MAX, "more than any game"), (7, "inflate")] {
             let mut lying = value.to_vec();
             lying[16..20].copy_from_slice(&length.to_le_bytes());
-            trees.snapshots.insert(key(newest), reseal(lying)).unwrap();
+            store
+                .snapshots
+                .insert(key(id, newest), reseal(lying))
+                .unwrap();
             load_rebuilds(why);
         }
 
         // Every snapshot gone bad: folded from the genesis, every one rebuilt.
-        for (k, _) in &originals {
-            trees.snapshots.insert(k, &b"junk"[..]).unwrap();
+        for &(at, _) in &originals {
+            store.snapshots.insert(key(id, at), &b"junk"[..]).unwrap();
         }
         assert_eq!(load_rebuilds("").len(), originals.len());
     }
@@ -960,10 +975,8 @@ mod tests {
     #[test]
     fn a_missing_event_is_damage_not_a_panic() {
         let (_dir, store, id) = played(10);
-        let trees = store.trees(id).unwrap();
-        let (second, _) = trees.steps.iter().nth(1).unwrap().unwrap();
-        let at = index_of(&second).unwrap();
-        trees.steps.remove(second).unwrap();
+        let (at, _) = entries(&store.steps, id)[1];
+        store.steps.remove(key(id, at)).unwrap();
         let error = store.load(id).err().unwrap();
         let missing = format!("the step at event {at} is missing");
         assert!(error.to_string().contains(&missing), "{error}");
@@ -1019,10 +1032,9 @@ mod tests {
 
     /// The keys of a game's own log.
     fn own_steps(store: &Store, id: GameId) -> Vec<u64> {
-        let steps = store.trees(id).unwrap().steps;
-        steps
-            .iter()
-            .map(|e| index_of(&e.unwrap().0).unwrap())
+        entries(&store.steps, id)
+            .into_iter()
+            .map(|(at, _)| at)
             .collect()
     }
 
@@ -1069,7 +1081,7 @@ mod tests {
                 to: early_at
             }]
         );
-        // Each loads from a snapshot in the first game's trees, to its own hash.
+        // Each loads from a snapshot under the first game's id, to its own hash.
         for meta in [&second, &third] {
             let loaded = store.load(meta.id).unwrap();
             assert!(loaded.warnings.is_empty());
@@ -1093,17 +1105,15 @@ mod tests {
             own_steps(&store, first).last().copied().map(|k| k < at),
             Some(true)
         );
-        let snapshots = store.trees(first).unwrap().snapshots;
-        assert!(snapshots
+        assert!(entries(&store.snapshots, first)
             .iter()
-            .all(|e| index_of(&e.unwrap().0).unwrap() <= at));
+            .all(|&(index, _)| index <= at));
         let loaded = store.load(fork.id).unwrap();
         assert_eq!(loaded.state.hash(), fork.last_hash);
         assert_eq!(store.events(fork.id).unwrap(), events[..at as usize]);
-        // With the last reader gone, the trees go too.
+        // With the last reader gone, the rest goes too.
         store.delete(fork.id).unwrap();
-        let names = store.db.tree_names();
-        assert!(!names.iter().any(|n| n.starts_with(b"game/")), "{names:?}");
+        assert!(store.steps.is_empty() && store.snapshots.is_empty());
     }
 
     #[test]
@@ -1129,30 +1139,64 @@ mod tests {
     }
 
     #[test]
-    fn delete_removes_the_game_and_its_trees() {
+    fn delete_removes_the_game_and_its_steps() {
         let (dir, store, id) = played(5);
+        let other = store.create("other", Header::new(3, Ruleset::NETHACK, 0), &mut ());
+        let other = other.unwrap().meta().id;
+        let others_steps = entries(&store.steps, other);
         store.delete(id).unwrap();
         assert!(matches!(store.meta(id), Err(StoreError::NoSuchGame(_))));
         assert!(matches!(store.delete(id), Err(StoreError::NoSuchGame(_))));
-        let names = store.db.tree_names();
-        assert!(!names.iter().any(|n| n.starts_with(b"game/")), "{names:?}");
+        assert!(entries(&store.steps, id).is_empty());
+        assert!(entries(&store.snapshots, id).is_empty());
+        assert_eq!(entries(&store.steps, other), others_steps);
+        store.delete(other).unwrap();
+        assert!(store.steps.is_empty() && store.snapshots.is_empty());
         drop(store);
         assert!(Store::open(dir.path()).unwrap().games().unwrap().is_empty());
     }
 
     #[test]
-    fn trees_left_without_a_record_are_dropped_on_open() {
+    fn steps_left_without_a_record_are_dropped_on_open() {
         let (dir, store, id) = played(5);
         let ghost = store.new_id().unwrap();
-        let trees = store.trees(ghost).unwrap();
-        trees.steps.insert(key(0), &b"x"[..]).unwrap();
+        store.steps.insert(key(ghost, 0), &b"x"[..]).unwrap();
+        store.snapshots.insert(key(ghost, 9), &b"y"[..]).unwrap();
         store.db.flush().unwrap();
-        drop((trees, store));
+        let steps = entries(&store.steps, id);
+        drop(store);
         let store = Store::open(dir.path()).unwrap();
-        let names = store.db.tree_names();
-        let ghost_prefix = format!("game/{ghost}/");
-        assert!(!names.iter().any(|n| n.starts_with(ghost_prefix.as_bytes())));
+        assert!(entries(&store.steps, ghost).is_empty());
+        assert!(entries(&store.snapshots, ghost).is_empty());
+        assert_eq!(entries(&store.steps, id), steps);
         assert!(store.load(id).is_ok());
+        assert_eq!(unfinished(&store), 0);
+    }
+
+    fn unfinished(store: &Store) -> u64 {
+        let count = store.db.get(crate::layout::UNFINISHED).unwrap();
+        count.map_or(0, |b| u64::from_be_bytes(b.as_ref().try_into().unwrap()))
+    }
+
+    /// Opening looks for steps without a record only when a write that may leave some was
+    /// begun and not seen through: every game made, forked, imported or deleted is seen
+    /// through.
+    #[test]
+    fn every_write_that_may_leave_steps_without_a_record_is_seen_through() {
+        let (_dir, store, id) = played(5);
+        assert_eq!(unfinished(&store), 0);
+        let at = store.meta(id).unwrap().events;
+        let (fork, _) = store.fork(id, "fork", at).unwrap();
+        let (file, _) = store.recording(id, &mut |_, _| ()).unwrap();
+        let imported = store.import(&file, "imported", &mut |_, _| ()).unwrap();
+        assert_eq!(unfinished(&store), 0);
+        for game in [id, fork.id, imported.id] {
+            store.delete(game).unwrap();
+        }
+        assert_eq!(unfinished(&store), 0);
+        // One begun and not seen through is counted.
+        store.new_id().unwrap();
+        assert_eq!(unfinished(&store), 1);
     }
 
     /// Checks that a job told its progress through `stages` in order, each rising to `events`.
@@ -1234,9 +1278,8 @@ mod tests {
             last_hash
         );
         // A damaged snapshot is left out with a warning; the game still verifies.
-        let trees = store.trees(id).unwrap();
-        let (first, _) = trees.snapshots.first().unwrap().unwrap();
-        trees.snapshots.insert(first, &b"junk"[..]).unwrap();
+        let (first, _) = store.snapshots.first().unwrap().unwrap();
+        store.snapshots.insert(first, &b"junk"[..]).unwrap();
         let (file, warnings) = store.recording(id, &mut |_, _| ()).unwrap();
         assert_eq!(warnings.len(), 1);
         assert_eq!(file.checkpoints, hashes[1..]);

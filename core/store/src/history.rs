@@ -1,24 +1,25 @@
 //! Where a game's log lies. A fork does not copy the log it was forked from: its record
-//! names the stretches it shares with older games ([`Span`]), each read from the trees of
-//! the game that played it, and its own trees hold only what it played after the fork.
-//! "Save as" and "take over" then write one record, whatever the length of the game.
+//! names the stretches it shares with older games ([`Span`]), each read from the steps
+//! of the game that played it, and under its own id lie only the steps it played after
+//! the fork. "Save as" and "take over" then write one record, whatever the length of the
+//! game.
 //!
-//! A game's trees outlive its record while a fork still reads them, cut back to what the
-//! forks read (`Store::tidy`).
+//! A game's steps and snapshots outlive its record while a fork still reads them, cut
+//! back to what the forks read (`Store::tidy`).
 
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
-use sled::Tree;
 
 use sandglass_sim::Event;
 
 use super::db::Store;
 use super::error::StoreError;
-use super::log::{self, key};
+use super::layout::{self, key};
+use super::log;
 use super::{GameId, GameMeta};
 
-/// A stretch of a game's log that lies in another game's trees: the events from where
+/// A stretch of a game's log that lies under another game's id: the events from where
 /// the previous span ended (0 for the first) up to `to`, played by game `game`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Span {
@@ -26,10 +27,10 @@ pub struct Span {
     pub to: u64,
 }
 
-/// A game's snapshot tree and the keys in it that belong to the log being read.
-pub(crate) type SnapshotRange = (Tree, RangeInclusive<[u8; 8]>);
+/// The keys in `snapshots` of one stretch of the log being read.
+pub(crate) type SnapshotRange = RangeInclusive<[u8; 16]>;
 
-/// A stretch of a game's log and the game whose trees hold it: events `start..end`.
+/// A stretch of a game's log and the game under whose id it lies: events `start..end`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Part {
     pub(crate) owner: GameId,
@@ -87,69 +88,59 @@ impl Store {
         for part in meta.parts() {
             let (start, end) = (from.max(part.start), to.min(part.end));
             if start < end {
-                let steps = self.trees(part.owner)?.steps;
-                events.extend(log::read(&steps, start, end, &meta.name, read_to)?);
+                let read = log::read(&self.steps, part.owner, start, end, &meta.name, read_to)?;
+                events.extend(read);
             }
         }
         Ok(events)
     }
 
-    /// The snapshot trees that may hold the state after event `at` or before, each with
-    /// the range of keys that belong to this game's log, newest first.
-    pub(crate) fn snapshot_trees(
-        &self,
-        meta: &GameMeta,
-        at: u64,
-    ) -> Result<Vec<SnapshotRange>, StoreError> {
-        let mut trees = vec![];
-        for part in meta.parts().filter(|part| part.start <= at) {
-            let tree = self.trees(part.owner)?.snapshots;
-            trees.push((tree, key(part.start)..=key(part.end.min(at))));
-        }
-        trees.reverse();
-        Ok(trees)
+    /// The ranges of keys in `snapshots` that may hold the state of this game after event
+    /// `at` or before, newest first.
+    pub(crate) fn snapshot_ranges(&self, meta: &GameMeta, at: u64) -> Vec<SnapshotRange> {
+        let mut ranges: Vec<SnapshotRange> = meta
+            .parts()
+            .filter(|part| part.start <= at)
+            .map(|part| key(part.owner, part.start)..=key(part.owner, part.end.min(at)))
+            .collect();
+        ranges.reverse();
+        ranges
     }
 
-    /// The tree holding the snapshot of a game at event `at`.
-    pub(crate) fn snapshot_tree(&self, meta: &GameMeta, at: u64) -> Result<Tree, StoreError> {
+    /// The key under which the snapshot of a game at event `at` is kept: that of the game
+    /// whose steps lead there.
+    pub(crate) fn snapshot_key(&self, meta: &GameMeta, at: u64) -> [u8; 16] {
         let owner = meta
             .parts()
             .find(|part| part.start < at && at <= part.end)
             .map_or(meta.id, |part| part.owner);
-        Ok(self.trees(owner)?.snapshots)
+        key(owner, at)
     }
 
-    /// Cuts back the trees of a game that has no record any more: dropped if no fork
-    /// reads them, else cut to what the forks read. While a record does not decode, what
-    /// it reads is unknown, and everything is kept.
-    pub(crate) fn tidy(&self, id: GameId) -> Result<(), StoreError> {
+    /// Cuts back the steps and snapshots of a game that has no record any more: dropped
+    /// if no fork reads them, else cut to what the forks read. While a record does not
+    /// decode, what it reads is unknown, and everything is kept. Says whether it got
+    /// through (see `cut`): a record that does not decode counts as through, as nothing
+    /// would come of trying again until it is repaired.
+    pub(crate) fn tidy(&self, id: GameId) -> Result<bool, StoreError> {
         let mut read_to = None;
         for entry in self.games.iter() {
             let (k, v) = entry?;
-            let Ok(meta) = super::db::decode_record(&k, &v) else {
-                return Ok(());
+            let Ok(meta) = layout::decode_record(&k, &v) else {
+                return Ok(true);
             };
             for span in meta.shared.iter().filter(|span| span.game == id) {
                 read_to = read_to.max(Some(span.to));
             }
         }
         let Some(to) = read_to else {
-            return self.drop_trees(id);
+            return self.drop_game(id);
         };
-        let trees = self.trees(id)?;
         // In order from the end, so that a crash part-way leaves the log whole up to `to`.
-        cut_from(&trees.steps, key(to).as_slice())?;
-        cut_from(&trees.snapshots, key(to + 1).as_slice())?;
-        Ok(())
+        let end = key(id, u64::MAX);
+        Ok(self.cut(&self.steps, key(id, to)..=end)?
+            && self.cut(&self.snapshots, key(id, to.saturating_add(1))..=end)?)
     }
-}
-
-/// Removes every key of `tree` from `from` on, the last first.
-fn cut_from(tree: &Tree, from: &[u8]) -> Result<(), StoreError> {
-    while let Some((k, _)) = tree.range(from..).next_back().transpose()? {
-        tree.remove(k)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,14 +1,16 @@
 //! Saved games: the sled event log, its snapshots, and the portable replay file.
 //!
-//! One sled database per data directory holds:
+//! One sled database per data directory holds a fixed set of trees, whatever the number of
+//! games (see `layout` for the keys):
 //!
 //! * `games`: one [`GameMeta`] record per game, keyed by its id (big-endian `u64`);
-//! * `game/{id}/steps`: the game's log, one value per step (a command and the draws it
-//!   caused), keyed by the index of the step's first event (big-endian `u64`, so that key
-//!   order is tape order; see [`log`]). A fork's log begins in the trees of the games it
-//!   was forked from (see `history`);
-//! * `game/{id}/snapshots`: the state at some command boundaries, keyed by event index
-//!   (see [`snapshot`]);
+//! * `names`: each game's name, to its id, so that a name is found without reading
+//!   every record;
+//! * `steps`: every game's log, one value per step (a command and the draws it caused),
+//!   keyed by the game and the index of the step's first event, so that a game's log is
+//!   one range of keys in tape order (see [`log`]). A fork's log begins in the steps of
+//!   the games it was forked from (see `history`);
+//! * `snapshots`: the state at some command boundaries, keyed likewise (see [`snapshot`]);
 //! * `verdicts`: what each game's log was proved to fold to, its score with it, keyed by
 //!   its id: a cache for the high-score table, trusted only while it still describes the
 //!   game (see `verdict`).
@@ -24,6 +26,7 @@ mod durable;
 mod error;
 mod game;
 mod history;
+mod layout;
 pub mod log;
 mod migrate;
 mod reserve;
@@ -37,10 +40,11 @@ use std::fmt;
 use sandglass_sim::{Header, Outcome, Rules, State};
 use serde::{Deserialize, Serialize};
 
-pub use db::{decode_record, Store, LAYOUT_VERSION, LOCK_WAIT};
+pub use db::{Store, LOCK_WAIT};
 pub use error::{PlayError, ReplayFileError, StoreError};
 pub use game::{Loaded, Session};
 pub use history::Span;
+pub use layout::{decode_record, LAYOUT_VERSION};
 pub use reserve::RESERVE_FILE;
 pub use seal::SEAL_FILE;
 pub use snapshot::{SnapshotError, SnapshotWarning, SNAPSHOT_EVERY};
@@ -53,6 +57,11 @@ pub struct GameId(pub u64);
 impl GameId {
     fn key(self) -> [u8; 8] {
         self.0.to_be_bytes()
+    }
+
+    /// The game a key of `games` or `verdicts` names, if it names one.
+    fn from_key(key: &[u8]) -> Option<GameId> {
+        key.try_into().ok().map(u64::from_be_bytes).map(GameId)
     }
 }
 
@@ -95,6 +104,10 @@ impl Status {
 /// What a job that goes over a whole game is doing, as it tells its progress callback,
 /// with the count of events it has got through in that stage. Each stage goes over the
 /// events once, so a caller that knows how many there are can draw a bar.
+///
+/// Opening a data directory of an older layout migrates it (`Store::open_telling`), which
+/// goes over games rather than events: `Migrating` carries how many there are, and the
+/// count told with it is the games moved so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// Reading the game's log out of the database.
@@ -103,6 +116,9 @@ pub enum Stage {
     Checking,
     /// Writing the events into a new game's log.
     Writing,
+    /// Moving the games of a data directory in an older layout to this build's, each
+    /// checked (`games` in all).
+    Migrating { games: u64 },
 }
 
 impl Stage {
@@ -111,6 +127,7 @@ impl Stage {
             Stage::Reading => "reading",
             Stage::Checking => "checking",
             Stage::Writing => "writing",
+            Stage::Migrating { .. } => "moving",
         }
     }
 }
@@ -139,7 +156,7 @@ pub struct GameMeta {
     /// the store is opened next).
     pub hashed: u64,
     /// The stretches of its log that a fork shares with the games it came from, oldest
-    /// first; the rest lies in its own trees.
+    /// first; the rest lies under its own id.
     pub shared: Vec<Span>,
 }
 

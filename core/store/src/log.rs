@@ -1,6 +1,7 @@
 //! A game's log in the database: one value per step, a step being a command and the draws
-//! it caused (the first step, the first level's draws, has no command). Keyed by the index
-//! of the step's first event (big-endian `u64`, so key order is tape order).
+//! it caused (the first step, the first level's draws, has no command). Keyed by the game
+//! and the index of the step's first event (`layout::key`: big-endian, so a game's log is
+//! one range of keys, in tape order).
 //!
 //! A value is an 8-byte checksum (xxh3-64 of the rest, little-endian), then the command in
 //! bincode's standard encoding (absent in the first step), then each draw as 4
@@ -12,19 +13,12 @@ use sandglass_sim::{Command, Event};
 use sled::Tree;
 
 use crate::error::StoreError;
+use crate::layout;
+use crate::GameId;
 
 /// A step holds one command, so no more draws than a command can cause: generous, and a
 /// bound on what a damaged length could make a reader allocate.
 const MOST_DRAWS: usize = 1 << 20;
-
-/// The key of the step that starts at event `index`.
-pub fn key(index: u64) -> [u8; 8] {
-    index.to_be_bytes()
-}
-
-pub fn index_of(key: &[u8]) -> Option<u64> {
-    key.try_into().ok().map(u64::from_be_bytes)
-}
 
 /// The value of one step: `events` is a command and the draws after it, or (the first
 /// step) draws alone.
@@ -97,10 +91,12 @@ pub fn steps(events: &[Event]) -> impl Iterator<Item = (u64, &[Event])> {
     })
 }
 
-/// Events `from..to` of the log in `tree`, both ends step boundaries, every step present
-/// and in order. `read_to` is told the index of the next event to read after each step.
+/// Events `from..to` of `game`'s log in `tree` (`steps`), both ends step boundaries,
+/// every step present and in order. `read_to` is told the index of the next event to read
+/// after each step.
 pub(crate) fn read(
     tree: &Tree,
+    game: GameId,
     from: u64,
     to: u64,
     name: &str,
@@ -113,9 +109,11 @@ pub(crate) fn read(
     // The count comes from disk: bound the allocation by what a sane tape could hold.
     let mut out = Vec::with_capacity(to.saturating_sub(from).min(1 << 20) as usize);
     let mut next = from;
-    for entry in tree.range(key(from)..key(to)) {
+    for entry in tree.range(layout::keys(game, from, to)) {
         let (k, v) = entry?;
-        let index = index_of(&k).ok_or_else(|| damaged("a step's key is not an index".into()))?;
+        let index = layout::split_key(&k)
+            .map(|(_, index)| index)
+            .ok_or_else(|| damaged("a step's key is not an index".into()))?;
         if index != next {
             return Err(damaged(format!("the step at event {next} is missing")));
         }
@@ -180,17 +178,27 @@ mod tests {
         let db = sled::open(dir.path()).unwrap();
         let tree = db.open_tree("log").unwrap();
         let events = tape();
-        for (index, step) in steps(&events) {
-            tree.insert(key(index), encode(step)).unwrap();
+        // Another game's log on either side, which a read of this one never reaches into.
+        for game in [GameId(1), GameId(2), GameId(3)] {
+            for (index, step) in steps(&events) {
+                tree.insert(layout::key(game, index), encode(step)).unwrap();
+            }
         }
-        assert_eq!(read(&tree, 0, 11, "g", &mut |_| ()).unwrap(), events);
-        assert_eq!(read(&tree, 2, 9, "g", &mut |_| ()).unwrap(), events[2..9]);
-        tree.remove(key(8)).unwrap();
-        let error = read(&tree, 0, 11, "g", &mut |_| ())
+        let game = GameId(2);
+        assert_eq!(read(&tree, game, 0, 11, "g", &mut |_| ()).unwrap(), events);
+        assert_eq!(
+            read(&tree, game, 2, 9, "g", &mut |_| ()).unwrap(),
+            events[2..9]
+        );
+        tree.remove(layout::key(game, 8)).unwrap();
+        let error = read(&tree, game, 0, 11, "g", &mut |_| ())
             .unwrap_err()
             .to_string();
         assert!(error.contains("the step at event 8 is missing"), "{error}");
-        let error = read(&tree, 0, 8, "g", &mut |_| ()).map(|e| e.len());
+        let error = read(&tree, game, 0, 8, "g", &mut |_| ()).map(|e| e.len());
         assert_eq!(error.unwrap(), 8);
+        tree.remove(layout::key(game, 0)).unwrap();
+        let error = read(&tree, game, 0, 8, "g", &mut |_| ()).unwrap_err();
+        assert!(error.to_string().contains("event 0 is missing"), "{error}");
     }
 }

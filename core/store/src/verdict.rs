@@ -20,15 +20,11 @@ use std::fmt;
 
 use sandglass_sim::score::Score;
 use sandglass_sim::{CheckError, State};
-use sled::Tree;
 
 use super::db::Store;
 use super::error::StoreError;
-use super::log::{self, key};
+use super::layout::keys;
 use super::{GameId, GameMeta};
-
-/// The tree of verdicts, beside `games`.
-pub(crate) const VERDICTS: &str = "verdicts";
 
 /// The encoding of a verdict value; a value in any other is damaged.
 const FORMAT: u8 = 1;
@@ -176,36 +172,34 @@ impl From<StoreError> for ProofError {
 }
 
 impl Store {
-    fn verdict_tree(&self) -> Result<Tree, StoreError> {
-        Ok(self.db.open_tree(VERDICTS)?)
-    }
-
     /// Every stored verdict, by game; a damaged value says why it is not one. Values
     /// whose key is not a game number are left out: no game can ask for them.
     pub fn verdicts(&self) -> Result<BTreeMap<GameId, Result<Verdict, &'static str>>, StoreError> {
         let mut out = BTreeMap::new();
-        for entry in self.verdict_tree()?.iter() {
+        for entry in self.verdicts.iter() {
             let (k, v) = entry?;
-            if let Some(id) = log::index_of(&k) {
-                out.insert(GameId(id), Verdict::decode(&v));
+            if let Some(id) = GameId::from_key(&k) {
+                out.insert(id, Verdict::decode(&v));
             }
         }
         Ok(out)
     }
 
-    /// The digest of a game's log as stored: xxh3-64 over each step's key and value, in
-    /// log order, through the trees of the games it was forked from: any step changed
-    /// (damaged, or rewritten with its checksum made anew), added or lost changes it.
-    /// Nothing is decoded or folded, so it costs a read of the log and no more.
+    /// The digest of a game's log as stored: xxh3-64 over each step's event index (as
+    /// 8 big-endian bytes) and value, in log order, through the steps of the games it was
+    /// forked from: any step changed (damaged, or rewritten with its checksum made anew),
+    /// added or lost changes it. Nothing is decoded or folded, so it costs a read of the
+    /// log and no more. The index, not the whole key, is digested, as layout 2 keyed a
+    /// step: a verdict proved before the migration to layout 3 holds after it.
     pub fn log_digest(&self, meta: &GameMeta) -> Result<u64, StoreError> {
         let mut digest = xxhash_rust::xxh3::Xxh3::new();
         for part in meta.parts() {
-            let steps = self.trees(part.owner)?.steps;
-            for entry in steps.range(key(part.start)..key(part.end)) {
+            for entry in self.steps.range(keys(part.owner, part.start, part.end)) {
                 let (k, v) = entry?;
+                let k = k.get(8..).unwrap_or_default();
                 // Each length first, so that no two logs run together the same.
                 digest.update(&(k.len() as u64).to_le_bytes());
-                digest.update(&k);
+                digest.update(k);
                 digest.update(&(v.len() as u64).to_le_bytes());
                 digest.update(&v);
             }
@@ -238,7 +232,6 @@ impl Store {
             return Ok(());
         }
         self.check_room()?;
-        let tree = self.verdict_tree()?;
         let mut batch = sled::Batch::default();
         for (id, verdict) in verdicts {
             match verdict {
@@ -246,19 +239,19 @@ impl Store {
                 None => batch.remove(&id.key()),
             }
         }
-        tree.apply_batch(batch)?;
+        self.verdicts.apply_batch(batch)?;
         self.commit()
     }
 
     /// Writes a game's verdict, for the caller to commit with the rest of its write.
     pub(crate) fn write_verdict(&self, id: GameId, verdict: &Verdict) -> Result<(), StoreError> {
-        self.verdict_tree()?.insert(id.key(), verdict.encode())?;
+        self.verdicts.insert(id.key(), verdict.encode())?;
         Ok(())
     }
 
     /// Drops a game's verdict, for the caller to commit.
     pub(crate) fn forget_verdict(&self, id: GameId) -> Result<(), StoreError> {
-        self.verdict_tree()?.remove(id.key())?;
+        self.verdicts.remove(id.key())?;
         Ok(())
     }
 }
@@ -266,6 +259,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::log;
     use sandglass_sim::bot::Bot;
     use sandglass_sim::{Command, Header, Ruleset};
 
@@ -316,7 +310,7 @@ mod tests {
     fn a_stored_verdict_does_not_hold_once_a_step_is_rewritten() {
         let (_dir, store, meta) = finished(20);
         let verdict = store.prove(&meta).unwrap();
-        let steps = store.trees(meta.id).unwrap().steps;
+        let steps = &store.steps;
         // The first step is the first level's draws alone: one of them changed, and the
         // step's checksum made anew as a forger would.
         let (k, v) = steps.first().unwrap().unwrap();

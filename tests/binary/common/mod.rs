@@ -126,3 +126,12 @@ pub fn raw_sled(dir: &Path) -> sled::Db {
         }
     }
 }
+
+/// One game's entries in a tree of the database keyed by game and event index (`steps`,
+/// `snapshots`: layout 3 keys them by the game's number and the event's index, both
+/// big-endian `u64`), first to last.
+pub fn entries_of(tree: &sled::Tree, id: GameId) -> Vec<(sled::IVec, sled::IVec)> {
+    let from = [id.0.to_be_bytes(), [0; 8]].concat();
+    let to = [id.0.to_be_bytes(), [0xff; 8]].concat();
+    tree.range(from..=to).map(Result::unwrap).collect()
+}
