@@ -254,7 +254,8 @@ pub fn threat(state: &State) -> Option<Threat> {
     let coming = |a: &Actor| {
         let near = a.pos().distance(here) <= NEAR;
         let hunting = a.species().hunts() && a.last_seen().is_some() && !is_fleeing(a);
-        a.charging().is_some() || (near && (hunting || a.species() == Species::Tortoise))
+        let charging_at = a.charging().is_some_and(|dir| ahead(a.pos(), dir, here));
+        charging_at || (near && (hunting || a.species() == Species::Tortoise))
     };
     let threats = world.actors().filter(|&(id, a)| {
         !world.is_player(id)
@@ -267,6 +268,15 @@ pub fn threat(state: &State) -> Option<Threat> {
         name: sandglass_sim::text::a(nearest.species().name()),
         beside: nearest.pos().distance(here) <= 1,
     })
+}
+
+/// Whether `to` lies on the line from `from` in direction `dir`: where a charge from
+/// `from` goes.
+fn ahead(from: Pos, dir: Direction, to: Pos) -> bool {
+    let (dx, dy) = dir.delta();
+    let (x, y) = (to.x - from.x, to.y - from.y);
+    let along = if dx != 0 { x / dx } else { y / dy };
+    along > 0 && (x, y) == (dx * along, dy * along)
 }
 
 fn camel_hp(state: &State) -> i16 {
@@ -330,6 +340,17 @@ mod tests {
             passed_by > 0,
             "some creature was in view when exploring stopped"
         );
+    }
+
+    /// A charge threatens only what lies ahead of it.
+    #[test]
+    fn a_charge_goes_only_ahead() {
+        let from = Pos::new(5, 5);
+        assert!(ahead(from, Direction::E, Pos::new(9, 5)));
+        assert!(!ahead(from, Direction::E, Pos::new(1, 5)));
+        assert!(!ahead(from, Direction::E, Pos::new(9, 6)));
+        assert!(ahead(from, Direction::N, Pos::new(5, 0)));
+        assert!(!ahead(from, Direction::N, Pos::new(5, 5)));
     }
 
     /// A stop says why, a threat how it threatens.
