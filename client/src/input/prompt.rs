@@ -478,7 +478,6 @@ mod tests {
         );
     }
 
-    #[test]
     /// Tab aims at each creature in line in turn, and Enter throws the way that reaches
     /// the one aimed at: the tape holds one throw in a direction, as ever.
     #[test]
