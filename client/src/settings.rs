@@ -26,6 +26,8 @@ pub struct Settings {
     pub panel_at: Option<[f32; 2]>,
     /// The window's size when it was last closed.
     pub window: Option<[u32; 2]>,
+    /// Whether the window fills the screen (F11, Alt+Enter).
+    pub full_screen: bool,
 }
 
 /// Where settings live: `dir` if given (tests, portable installs), otherwise the
@@ -70,6 +72,7 @@ mod tests {
             panel_open: true,
             panel_at: Some([120.0, 340.5]),
             window: Some([1600, 900]),
+            full_screen: true,
         };
         settings.save(dir.path()).unwrap();
         assert_eq!(Settings::load(dir.path()), settings);

@@ -54,6 +54,8 @@ pub enum Input {
     SaveAs,
     Quit,
     TogglePanel,
+    /// Full screen on or off (F11, Alt+Enter).
+    ToggleFullScreen,
     /// Aim at the next creature in line (Tab, while a throw asks its direction).
     NextTarget,
     /// A menu choice.
@@ -201,6 +203,7 @@ fn bind_play(key: Key) -> Option<Input> {
             .or_else(|| common(key)),
         Key::Code(KeyCode::Kp5) => Some(Input::Rest),
         Key::Code(KeyCode::F1) => Some(Input::TogglePanel),
+        Key::Code(KeyCode::F11) => Some(Input::ToggleFullScreen),
         Key::Code(_) => common(key),
         Key::Shift(code) => direction(Key::Code(code)).map(Input::Run),
         Key::Ctrl('p') => Some(Input::History),
@@ -277,6 +280,7 @@ pub fn help_lines() -> Vec<(String, String)> {
     );
     lines.push(pair("Ctrl-P", "message history"));
     lines.push(pair("F1", "energy panel"));
+    lines.push(pair("F11, Alt+Enter", "full screen"));
     lines.push(pair("Escape", "menu (the game is saved)"));
     lines
 }
@@ -344,6 +348,10 @@ impl EventHandler for KeyQueue {
     fn key_down_event(&mut self, code: KeyCode, mods: KeyMods, _repeat: bool) {
         let key = match letter(code) {
             Some(c) if mods.ctrl => Key::Ctrl(c),
+            // Alt+Enter is full screen, as F11 is, in every screen.
+            _ if mods.alt && matches!(code, KeyCode::Enter | KeyCode::KpEnter) => {
+                Key::Code(KeyCode::F11)
+            }
             _ if mods.shift => Key::Shift(code),
             _ => Key::Code(code),
         };
@@ -483,6 +491,7 @@ mod tests {
     #[test]
     fn f1_toggles_the_panel_and_enter_escape_work_on_the_map() {
         assert_eq!(play(Key::Code(KeyCode::F1)), Some(Input::TogglePanel));
+        assert_eq!(play(Key::Code(KeyCode::F11)), Some(Input::ToggleFullScreen));
         assert_eq!(play(Key::Code(KeyCode::Escape)), Some(Input::Escape));
         assert_eq!(play(Key::Code(KeyCode::Enter)), Some(Input::Confirm));
     }

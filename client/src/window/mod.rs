@@ -118,6 +118,18 @@ pub struct App {
 }
 
 impl App {
+    /// Full screen on or off, remembered for the next time the window opens.
+    fn toggle_full_screen(&mut self) {
+        self.settings.full_screen = !self.settings.full_screen;
+        set_fullscreen(self.settings.full_screen);
+        self.save_settings();
+        crate::report::line(if self.settings.full_screen {
+            "full screen on"
+        } else {
+            "full screen off"
+        });
+    }
+
     fn toggle_panel(&mut self) {
         self.settings.panel_open = !self.settings.panel_open;
         self.save_settings();
@@ -220,12 +232,20 @@ fn style_egui() {
 
 impl Screen {
     /// The keys pressed since the last frame, in order, up to the first that leaves the
-    /// screen. F1 toggles the energy panel wherever it is pressed.
+    /// screen. F1 toggles the energy panel wherever it is pressed, F11 (or Alt+Enter) full
+    /// screen.
     fn keys(&mut self, app: &mut App, keys: Vec<Key>, time: f64) -> anyhow::Result<Go> {
         for key in keys {
-            if bind(Mode::Play, key) == Some(Input::TogglePanel) {
-                app.toggle_panel();
-                continue;
+            match bind(Mode::Play, key) {
+                Some(Input::TogglePanel) => {
+                    app.toggle_panel();
+                    continue;
+                }
+                Some(Input::ToggleFullScreen) => {
+                    app.toggle_full_screen();
+                    continue;
+                }
+                _ => {}
             }
             let go = match self {
                 #[cfg(not(target_arch = "wasm32"))]

@@ -116,7 +116,9 @@ fn window_conf(settings: &Settings) -> macroquad::conf::Conf {
         .or_else(|| display::size().map(|size| display::first_window(size, MIN_WINDOW)))
         .unwrap_or(DEFAULT_WINDOW)
         .map(|side| side as i32);
-    conf(width, height)
+    let mut conf = conf(width, height);
+    conf.miniquad_conf.fullscreen = settings.full_screen;
+    conf
 }
 
 /// The game's window may sleep in miniquad's event loop while nothing changes
