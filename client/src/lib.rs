@@ -22,6 +22,7 @@ pub mod morgue;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod play;
 pub mod report;
+pub mod seed;
 pub mod settings;
 pub mod tally;
 pub mod timing;

@@ -307,9 +307,10 @@ fn table(games: &[GameMeta]) -> String {
         "TURNS",
         "EVENTS",
         "RULES",
+        "SEED",
         "LAST PLAYED",
     ];
-    let rows: Vec<[String; 8]> = games
+    let rows: Vec<[String; 9]> = games
         .iter()
         .map(|m| {
             [
@@ -320,6 +321,7 @@ fn table(games: &[GameMeta]) -> String {
                 m.turns.to_string(),
                 m.events.to_string(),
                 super::rules_label(m.header.rules_version),
+                m.header.seed.to_string(),
                 utc(m.last_played),
             ]
         })
@@ -346,5 +348,26 @@ mod tests {
         let status_at = lines[0].find("STATUS").unwrap();
         assert_eq!(&lines[1][status_at..status_at + 5], "alive");
         assert_eq!(&lines[2][status_at..status_at + 5], "alive");
+    }
+
+    /// A game's seed is in both listings, so that it can be shared and played again
+    /// with `sandglass play --seed`.
+    #[test]
+    fn saves_show_each_games_seed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let seed = crate::seed::seed_of("camel").unwrap();
+        let header = Header::new(seed, Ruleset::CLASSIC, 0);
+        store.create("shared", header, &mut ()).unwrap();
+        let games = store.games().unwrap();
+        let text = table(&games);
+        let lines: Vec<&str> = text.lines().collect();
+        let seed_at = lines[0].find("SEED").unwrap();
+        assert!(
+            lines[1][seed_at..].starts_with(&format!("{seed} ")),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&json_line(&games[0])).unwrap();
+        assert_eq!(json["seed"], seed);
     }
 }
