@@ -6,7 +6,7 @@
 //! animates what a command caused, and the tests press keys on it without a window.
 
 use sandglass_sim::gear::Garment;
-use sandglass_sim::geometry::Pos;
+use sandglass_sim::geometry::{Direction, Pos};
 use sandglass_sim::item::Item;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::message::Msg;
@@ -16,7 +16,7 @@ use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 use crate::errand::{known_stairs, threat, travel_goal, Errand, Running};
 use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
 use crate::input::messages::{quoted, Messages};
-use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt};
+use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt, Target};
 use crate::look::desert_lines;
 use crate::morgue;
 use crate::report;
@@ -158,6 +158,35 @@ impl Inventory for Bags<'_> {
             .filter(|g| gear.wears(g.item()))
             .map(|g| (g, world.describe_item(g.item())))
             .collect()
+    }
+
+    /// Along each of the eight lines, the first creature a thrown item would meet, if the
+    /// camel sees it: a throw flies until it meets a creature or what blocks it.
+    fn targets(&self) -> Vec<Target> {
+        let world = self.0.world();
+        let map = world.map();
+        let Some(here) = world.player().map(|c| c.pos()) else {
+            return vec![];
+        };
+        let mut targets: Vec<(u16, Target)> = Direction::ALL
+            .into_iter()
+            .filter_map(|dir| {
+                let mut at = here.step(dir);
+                while map.contains(at) && !map.terrain(at).blocks() {
+                    if let Some(id) = map.occupant(at) {
+                        let seen = world.sees_actor(id).then(|| world.actor(id)).flatten();
+                        return seen.map(|a| {
+                            let name = sandglass_sim::text::a(a.species().name());
+                            (at.distance(here), Target { dir, at, name })
+                        });
+                    }
+                    at = at.step(dir);
+                }
+                None
+            })
+            .collect();
+        targets.sort_by_key(|(distance, target)| (*distance, target.dir));
+        targets.into_iter().map(|(_, target)| target).collect()
     }
 }
 

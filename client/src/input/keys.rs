@@ -54,6 +54,8 @@ pub enum Input {
     SaveAs,
     Quit,
     TogglePanel,
+    /// Aim at the next creature in line (Tab, while a throw asks its direction).
+    NextTarget,
     /// A menu choice.
     Letter(char),
     Yes,
@@ -130,7 +132,7 @@ pub const COMMAND_KEYS: [(char, Input, &str); 19] = [
     ('W', Input::Wear, "wear"),
     ('T', Input::TakeOff, "take off"),
     ('a', Input::Apply, "use: drink, crack, crush"),
-    ('t', Input::Throw, "throw"),
+    ('t', Input::Throw, "throw (Tab aims, Enter throws)"),
     ('o', Input::Open, "open"),
     ('c', Input::Close, "close"),
     ('>', Input::Descend, "descend, or travel to the stairs"),
@@ -145,7 +147,11 @@ pub const COMMAND_KEYS: [(char, Input, &str); 19] = [
 pub fn bind(mode: Mode, key: Key) -> Option<Input> {
     match mode {
         Mode::Play => bind_play(key),
-        Mode::Direction => direction(key).map(Input::Move).or_else(|| escape(key)),
+        Mode::Direction => match key {
+            Key::Code(KeyCode::Tab) => Some(Input::NextTarget),
+            Key::Code(KeyCode::Enter | KeyCode::KpEnter) => Some(Input::Confirm),
+            _ => direction(key).map(Input::Move).or_else(|| escape(key)),
+        },
         Mode::Menu => bind_menu(key),
         Mode::YesNo => bind_yes_no(key),
         Mode::More => common(key),

@@ -14,7 +14,7 @@ use std::fmt;
 
 use sandglass_sim::command::{Command, Slot};
 use sandglass_sim::gear::Garment;
-use sandglass_sim::geometry::Direction;
+use sandglass_sim::geometry::{Direction, Pos};
 use sandglass_sim::lore::Boon;
 
 use super::keys::{Input, Mode};
@@ -52,6 +52,21 @@ pub trait Inventory {
 
     /// The gear worn, with its name.
     fn worn(&self) -> Vec<(Garment, String)>;
+
+    /// What a throw can be aimed at: each creature in view on one of the eight lines from
+    /// the camel, nearest first, with the direction that reaches it. None by default.
+    fn targets(&self) -> Vec<Target> {
+        vec![]
+    }
+}
+
+/// A creature a throw can be aimed at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub dir: Direction,
+    pub at: Pos,
+    /// Its name, with its article.
+    pub name: String,
 }
 
 impl Inventory for [ItemView] {
@@ -79,6 +94,9 @@ pub enum Flow {
 pub struct Prompt {
     question: &'static str,
     step: Step,
+    /// What a direction may be aimed at with Tab (a throw's), and which is aimed at now.
+    targets: Vec<Target>,
+    aimed: Option<usize>,
 }
 
 enum Step {
@@ -107,7 +125,14 @@ impl Prompt {
                 let letters: String = choices.iter().map(|(slot, _)| slot.letter()).collect();
                 format!("{} [{letters}]", self.question)
             }
-            Step::Direction(_) => self.question.to_owned(),
+            Step::Direction(_) => match (self.aimed(), self.targets.len()) {
+                (Some(target), _) => format!(
+                    "{} [at {}: Enter throws, Tab the next]",
+                    self.question, target.name
+                ),
+                (None, 0) => self.question.to_owned(),
+                (None, _) => format!("{} [Tab: aim at a creature]", self.question),
+            },
             Step::YesNo(_) => format!("{} [yn]", self.question),
         }
     }
@@ -119,6 +144,11 @@ impl Prompt {
             Step::Item { choices, .. } => choices,
             _ => &[],
         }
+    }
+
+    /// The creature aimed at with Tab, if one is.
+    pub fn aimed(&self) -> Option<&Target> {
+        self.aimed.and_then(|i| self.targets.get(i))
     }
 
     /// How the screen should read the next key.
@@ -143,11 +173,28 @@ impl Prompt {
                 }
             }
             (Step::Direction(then), Input::Move(dir)) => then(dir),
+            (Step::Direction(then), Input::Confirm) if self.aimed.is_some() => {
+                match self.aimed.and_then(|i| self.targets.get(i)) {
+                    Some(target) => then(target.dir),
+                    None => Flow::Cancelled(NEVER_MIND),
+                }
+            }
+            (step @ Step::Direction(_), Input::NextTarget) if !self.targets.is_empty() => {
+                let next = self.aimed.map_or(0, |i| (i + 1) % self.targets.len());
+                Flow::Ask(Prompt {
+                    question: self.question,
+                    step,
+                    targets: self.targets,
+                    aimed: Some(next),
+                })
+            }
             (Step::YesNo(then), Input::Yes) => then(),
             (Step::YesNo(_), Input::No) => Flow::Cancelled(NEVER_MIND),
             (step, _) => Flow::Ask(Prompt {
                 question: self.question,
                 step,
+                targets: self.targets,
+                aimed: self.aimed,
             }),
         }
     }
@@ -177,10 +224,7 @@ pub fn choose_item(
         return Flow::Cancelled(nothing);
     }
     let then = Box::new(then);
-    Flow::Ask(Prompt {
-        question,
-        step: Step::Item { choices, then },
-    })
+    Flow::Ask(Prompt::new(question, Step::Item { choices, then }))
 }
 
 /// Asks for one of `options`, lettered from `a`, and goes on with its index.
@@ -192,10 +236,7 @@ pub fn choose_option(
     // The menu letters its choices as it letters the bags: `a`, `b`, `c`.
     let choices = (0..).map(Slot).zip(options).collect();
     let then = Box::new(move |slot: Slot| then(usize::from(slot.0)));
-    Flow::Ask(Prompt {
-        question,
-        step: Step::Item { choices, then },
-    })
+    Flow::Ask(Prompt::new(question, Step::Item { choices, then }))
 }
 
 /// Asks for one of the eight directions.
@@ -203,14 +244,38 @@ pub fn choose_direction(
     question: &'static str,
     then: impl FnOnce(Direction) -> Flow + 'static,
 ) -> Flow {
+    aim(question, vec![], then)
+}
+
+/// Asks for one of the eight directions, or (Tab, then Enter) the one that reaches one of
+/// `targets`.
+fn aim(
+    question: &'static str,
+    targets: Vec<Target>,
+    then: impl FnOnce(Direction) -> Flow + 'static,
+) -> Flow {
     let step = Step::Direction(Box::new(then));
-    Flow::Ask(Prompt { question, step })
+    Flow::Ask(Prompt {
+        targets,
+        ..Prompt::new(question, step)
+    })
 }
 
 /// Asks a yes/no question; "no" ends the action.
 pub fn confirm(question: &'static str, then: impl FnOnce() -> Flow + 'static) -> Flow {
     let step = Step::YesNo(Box::new(then));
-    Flow::Ask(Prompt { question, step })
+    Flow::Ask(Prompt::new(question, step))
+}
+
+impl Prompt {
+    fn new(question: &'static str, step: Step) -> Prompt {
+        Prompt {
+            question,
+            step,
+            targets: vec![],
+            aimed: None,
+        }
+    }
 }
 
 /// Starts the action a key asks for on the map. `None` for intents that are not game
@@ -303,13 +368,14 @@ fn drop_item(inventory: &(impl Inventory + ?Sized)) -> Flow {
 }
 
 fn throw(inventory: &(impl Inventory + ?Sized)) -> Flow {
+    let targets = inventory.targets();
     choose_item(
         inventory,
         "What do you want to throw?",
         |item| item.throwable,
         "You have nothing to throw.",
         |slot| {
-            choose_direction("In what direction?", move |dir| {
+            aim("In what direction?", targets, move |dir| {
                 done(Command::Throw(slot, dir))
             })
         },
@@ -410,6 +476,52 @@ mod tests {
             drive(&pack(), &inputs),
             (vec![Command::Drop(Slot(1))], vec![])
         );
+    }
+
+    /// Tab aims at each creature in line in turn, and Enter throws the way that reaches
+    /// the one aimed at: the tape holds one throw in a direction, as ever.
+    #[test]
+    fn tab_aims_a_throw_and_enter_throws() {
+        struct Aiming(Vec<ItemView>);
+        impl Inventory for Aiming {
+            fn items(&self) -> Vec<ItemView> {
+                self.0.clone()
+            }
+            fn worn(&self) -> Vec<(Garment, String)> {
+                vec![]
+            }
+            fn targets(&self) -> Vec<Target> {
+                let target = |dir, x, name: &str| Target {
+                    dir,
+                    at: Pos::new(x, 0),
+                    name: name.into(),
+                };
+                vec![
+                    target(Direction::E, 2, "a snake"),
+                    target(Direction::W, -4, "a jackal"),
+                ]
+            }
+        }
+        let bags = Aiming(pack());
+        let prompt = asked(start(Input::Throw, &bags).unwrap());
+        let prompt = asked(prompt.answer(Input::Letter('c')));
+        assert_eq!(prompt.line(), "In what direction? [Tab: aim at a creature]");
+        // Enter before aiming throws nothing.
+        let prompt = asked(prompt.answer(Input::Confirm));
+        let prompt = asked(prompt.answer(Input::NextTarget));
+        assert_eq!(prompt.aimed().unwrap().name, "a snake");
+        let prompt = asked(prompt.answer(Input::NextTarget));
+        assert_eq!(
+            prompt.line(),
+            "In what direction? [at a jackal: Enter throws, Tab the next]"
+        );
+        let prompt = asked(prompt.answer(Input::NextTarget));
+        assert_eq!(prompt.aimed().unwrap().name, "a snake", "Tab goes round");
+        let prompt = asked(prompt.answer(Input::NextTarget));
+        match prompt.answer(Input::Confirm) {
+            Flow::Command(command) => assert_eq!(command, Command::Throw(Slot(2), Direction::W)),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -164,6 +164,9 @@ impl GameScreen {
             Overlay::History(up) => self.draw_history(app, layout, *up),
             Overlay::None => {
                 if let Some(prompt) = self.game.prompt() {
+                    if let Some(target) = prompt.aimed() {
+                        mark(layout, target.at);
+                    }
                     if !prompt.choices().is_empty() {
                         let lines: Vec<(String, Color)> = prompt
                             .choices()

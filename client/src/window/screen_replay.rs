@@ -128,9 +128,6 @@ struct Job {
     /// Thousandths of the work done, as the thread last said.
     done: Arc<AtomicU64>,
     turn: u64,
-    /// The cursor stood between two of the camel's choices, and was moved back to the
-    /// last one: a game can be taken over only where the camel is to act.
-    moved: bool,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -138,12 +135,8 @@ impl Job {
     /// What the player reads while it runs.
     fn note(&self) -> String {
         let done = self.done.load(Ordering::Relaxed);
-        let moved = match self.moved {
-            true => " (back to the camel's last choice: only there can you take over)",
-            false => "",
-        };
         format!(
-            "Taking over at turn {}{moved}: copying the log up to here, {}.{}% done...",
+            "Taking over at turn {}: copying the log up to here, {}.{}% done...",
             self.turn,
             done / 10,
             done % 10
@@ -447,12 +440,17 @@ impl ReplayScreen {
             return Ok(());
         }
         let turn = timeline.tick_at(at).0;
-        // What is forked is what the screen shows: the cursor goes where the fork is.
-        let moved = at != self.position();
-        if moved {
+        if at != self.position() {
+            // What is forked is what the screen shows: between two of the camel's choices
+            // the cursor first goes back to the last, and the player takes over from
+            // there with a second press, having seen it.
             self.jump(at);
+            self.note = Some(format!(
+                "A game is taken over where the camel is to act: this is its last choice \
+                 before the cursor, at turn {turn}. Take over again to play on from here."
+            ));
+            return Ok(());
         }
-        let timeline = self.timeline();
         let name = app
             .store
             .free_name(&format!("{} from turn {turn}", self.replay.title))?;
@@ -476,12 +474,7 @@ impl ReplayScreen {
                 })
             }
         };
-        self.take_over = TakeOver::Copying(Job {
-            job,
-            done,
-            turn,
-            moved,
-        });
+        self.take_over = TakeOver::Copying(Job { job, done, turn });
         Ok(())
     }
 
