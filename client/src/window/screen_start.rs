@@ -480,7 +480,11 @@ fn draw_scores(app: &App, board: &Board, x: f32, y: f32, size: f32) {
         "#", "score", "name", "status", "depth", "turns", "kills", "rules"
     );
     rows.text(app, &header, DIM);
+    let first_branch = table.iter().position(|e| scores::is_branch(&e.meta));
     for (i, entry) in table.iter().enumerate().skip(rows.first).take(rows.rows) {
+        if Some(i) == first_branch {
+            rows.text(app, "Branches, not ranked (saved as, or taken over):", DIM);
+        }
         let [rank, score, name, status, depth, turns, kills, rules] = scores::row(entry);
         let name = rows.column(&name);
         let label = format!(
