@@ -18,8 +18,12 @@ pub mod errand;
 pub mod input;
 pub mod look;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod morgue;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod play;
 pub mod report;
+pub mod seed;
 pub mod settings;
+pub mod tally;
 pub mod timing;
 pub mod window;

@@ -45,8 +45,10 @@ mod command_line {
     enum Cmd {
         /// Open the window on a new game (with no subcommand, it opens on the start screen).
         Play {
-            /// The game's seed (default: a random one).
-            #[arg(long)]
+            /// The game's seed (default: a random one): digits are the number they spell,
+            /// any other text is hashed (xxh3-64 of its UTF-8 bytes), as the start screen's
+            /// "New seeded game" does, so a seed shared as a phrase starts the same game.
+            #[arg(long, value_parser = sandglass::seed::parse)]
             seed: Option<u64>,
             #[arg(long, default_value = "nethack")]
             ruleset: RulesetArg,

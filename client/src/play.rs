@@ -18,6 +18,7 @@ use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
 use crate::input::messages::{quoted, Messages};
 use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt, Target};
 use crate::look::desert_lines;
+use crate::morgue;
 use crate::report;
 
 pub struct GameController {
@@ -262,7 +263,7 @@ impl GameController {
 
     /// The errand's next command, played like a key's; or the errand ends, saying why.
     /// Called by the window at the pace it shows steps at.
-    pub fn step(&mut self, obs: &mut impl Observer) -> anyhow::Result<Reaction> {
+    pub fn step(&mut self, store: &Store, obs: &mut impl Observer) -> anyhow::Result<Reaction> {
         let Some(errand) = &mut self.errand else {
             return Ok(Reaction::Stay);
         };
@@ -275,7 +276,7 @@ impl GameController {
         }
         match errand.next(self.session.state()) {
             Ok(command) => {
-                let played = self.play(command, obs)?;
+                let played = self.play(store, command, obs)?;
                 if played != Reaction::Played {
                     self.errand = None;
                 }
@@ -390,7 +391,7 @@ impl GameController {
         match flow {
             Flow::Ask(prompt) => self.prompt = Some(prompt),
             Flow::Cancelled(why) => self.messages.push(why),
-            Flow::Command(command) => return self.play(command, obs),
+            Flow::Command(command) => return self.play(store, command, obs),
         }
         Ok(Reaction::Stay)
     }
@@ -448,8 +449,14 @@ impl GameController {
     }
 
     /// Hands a fully answered command to the game; it is validated, played and flushed to
-    /// disk before this returns. A refusal costs nothing and writes nothing.
-    fn play(&mut self, command: Command, obs: &mut impl Observer) -> anyhow::Result<Reaction> {
+    /// disk before this returns. A refusal costs nothing and writes nothing. A command
+    /// that ends the game writes its morgue (`morgue::write`) and says where.
+    fn play(
+        &mut self,
+        store: &Store,
+        command: Command,
+        obs: &mut impl Observer,
+    ) -> anyhow::Result<Reaction> {
         match self.session.command(command, obs) {
             Ok(_) => {
                 let commands = self.session.meta().commands;
@@ -464,6 +471,14 @@ impl GameController {
                     }
                 }
                 self.seen = log.total();
+                if self.is_over() {
+                    // The game is saved whatever becomes of its morgue.
+                    let said = match morgue::write(store, self.session.meta()) {
+                        Ok(path) => format!("Your morgue is in {}.", path.display()),
+                        Err(error) => format!("No morgue was written: {error:#}."),
+                    };
+                    self.messages.push(quoted(&said));
+                }
                 Ok(Reaction::Played)
             }
             Err(PlayError::Rejected(why)) => {
@@ -604,7 +619,7 @@ mod tests {
         while threat(game.state()).is_none() {
             read_all(&mut game, &store);
             let command = bot.choose(game.state()).unwrap();
-            game.play(command, &mut ()).unwrap();
+            game.play(&store, command, &mut ()).unwrap();
             commands += 1;
             assert!(commands < 2000, "nothing ever came for the camel");
         }
@@ -733,6 +748,21 @@ mod tests {
             press(&mut game, &store, &[Key::Char(' ')]),
             Reaction::Over(id)
         );
+    }
+
+    /// A game that ends writes its morgue beside the saves, and says where.
+    #[test]
+    fn a_game_that_ends_leaves_its_morgue() {
+        let (dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        let path = morgue::path(dir.path(), game.meta());
+        press(&mut game, &store, &[Key::Char('.')]);
+        assert!(!path.exists(), "no morgue while the game goes on");
+        press(&mut game, &store, &[Key::Char('Q'), Key::Char('y')]);
+        let dump = std::fs::read_to_string(&path).unwrap();
+        assert!(dump.contains("Gave up the crossing on depth 1."), "{dump}");
+        let said = format!("Your morgue is in {}.", path.display());
+        assert!(game.messages().history().contains(&said));
     }
 
     #[test]

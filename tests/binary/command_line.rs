@@ -63,6 +63,7 @@ fn completions_name_every_subcommand() {
             "delete",
             "export",
             "import",
+            "dump",
             "scores",
             "verify",
             "completions",

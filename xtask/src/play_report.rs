@@ -8,11 +8,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use sandglass::errand::threat;
+use sandglass::tally::Tally;
 use sandglass_sim::action::ActionRecord;
 use sandglass_sim::bot::Bot;
+use sandglass_sim::lore::Boon;
 use sandglass_sim::message::Msg;
 use sandglass_sim::score::Score;
-use sandglass_sim::species::Species;
 use sandglass_sim::{
     Change, Command, LiveTape, Observer, Outcome, Rules, RulesVersion, Ruleset, State,
 };
@@ -26,17 +27,13 @@ struct Game {
     outcome: Option<Outcome>,
     depth: u8,
     ticks: u64,
-    /// What killed the camel, if something did.
-    cause: Option<String>,
-    /// The camel's kills, by the species killed.
-    kills: BTreeMap<&'static str, u32>,
+    /// The camel's kills, what killed it and how it grew.
+    tally: Tally,
     /// Commands played when a threat would have refused an errand.
     refusals: u64,
     /// Commands accepted that the camel never carried out, the game going on.
     dropped: u64,
     kinds: BTreeSet<&'static str>,
-    /// Each growth: the depth it was chosen on, and what was chosen.
-    growth: Vec<(u8, String)>,
     grounds: Vec<String>,
 }
 
@@ -55,35 +52,9 @@ impl Observer for Watch<'_> {
     }
 
     fn changed(&mut self, state: &State, change: &Change) {
-        let world = state.world();
-        match *change {
-            Change::Die {
-                actor,
-                by: Some(Species::Camel),
-            } => {
-                let species = world.actor(actor).map(|a| a.species().name());
-                *self.game.kills.entry(species.unwrap_or("?")).or_default() += 1;
-            }
-            Change::Say(Msg::Grew(boon)) => {
-                let name = format!("{boon:?}").to_lowercase();
-                self.game.growth.push((world.depth(), name));
-            }
-            Change::Say(Msg::Ground(ground)) => self.game.grounds.push(ground.name().into()),
-            Change::Say(Msg::Died { by: Some(species) }) => {
-                self.game.cause = Some(species.name().into())
-            }
-            Change::Say(Msg::Perished(harm)) => self.game.cause = Some(harm.name().into()),
-            Change::Say(Msg::Died { by: None }) => {
-                // Before rules version 10 a death by no creature was told so: thirst's
-                // is the one said just before, poison's the other.
-                let parched = world.messages().recent().rev().nth(1).map(|m| m.msg);
-                let cause = match parched == Some(Msg::Parched) {
-                    true => "thirst",
-                    false => "poison",
-                };
-                self.game.cause = Some(cause.into());
-            }
-            _ => {}
+        self.game.tally.changed(state, change);
+        if let Change::Say(Msg::Ground(ground)) = *change {
+            self.game.grounds.push(ground.name().into());
         }
     }
 }
@@ -148,14 +119,14 @@ fn details(games: &[Game]) {
     let mut grounds: BTreeMap<&str, usize> = BTreeMap::new();
     for game in games {
         *depths.entry(game.depth).or_default() += 1;
-        if let Some(cause) = &game.cause {
-            *causes.entry(cause).or_default() += 1;
+        if let Some(death) = game.tally.death {
+            *causes.entry(death.name()).or_default() += 1;
         }
-        for (species, n) in &game.kills {
-            *kills.entry(species).or_default() += n;
+        for (species, n) in &game.tally.kills {
+            *kills.entry(species.name()).or_default() += n;
         }
-        for (depth, boon) in &game.growth {
-            *growth.entry((*depth, boon)).or_default() += 1;
+        for &(depth, boon) in &game.tally.growth {
+            *growth.entry((depth, boon_name(boon))).or_default() += 1;
         }
         for ground in &game.grounds {
             *grounds.entry(ground).or_default() += 1;
@@ -251,6 +222,15 @@ fn kind(command: Command) -> &'static str {
         Command::Use(_) => "use",
         Command::Grow(..) => "grow",
         Command::TakeOff(_) => "take off",
+    }
+}
+
+/// A growth's name in the report.
+fn boon_name(boon: Boon) -> &'static str {
+    match boon {
+        Boon::Hardier => "hardier",
+        Boon::Stronger => "stronger",
+        Boon::Deeper => "deeper",
     }
 }
 

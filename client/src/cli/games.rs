@@ -1,5 +1,5 @@
-//! Saved games from the command line: `bot`, `saves`, `save-as`, `delete`, `export` and
-//! `import`. Glue over `sandglass_store`, which owns the storage and its errors.
+//! Saved games from the command line: `bot`, `saves`, `save-as`, `delete`, `export`,
+//! `import` and `dump`. Glue over `sandglass_store`, which owns the storage and its errors.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,17 +8,20 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use sandglass_sim::bot::Bot;
 use sandglass_sim::drive::Game;
-use sandglass_sim::{Command, Header, State};
+use sandglass_sim::{Command, Header, Rules, State};
 use sandglass_store::{now, sgr, GameMeta, PlayError, Session};
 
 use super::progress::{file_label, open_store, with_bar};
+use super::verify::is_replay_file;
 use super::{data_dir_or_default, utc, warn, RulesetArg};
+use crate::morgue;
+use crate::tally::Tally;
 
 #[derive(Subcommand)]
 pub enum GamesCmd {
     /// Let the bot play a saved game. Prints `game ID`, then `ack K` once the game's
-    /// command K (counting from 1) is on disk, then `hash 0x<16 hex digits>`, the final
-    /// state hash.
+    /// command K (counting from 1) is on disk, then `morgue FILE` if the game ended and
+    /// its morgue was written, then `hash 0x<16 hex digits>`, the final state hash.
     Bot(BotArgs),
     /// List the saved games.
     Saves {
@@ -50,6 +53,22 @@ pub enum GamesCmd {
         #[arg(long)]
         name: Option<String>,
     },
+    /// Write a game's morgue: how it stands (or how it ended), the camel, its bags, kills
+    /// and last messages, and the level as the camel saw it, in plain text, folded from
+    /// the log at any turn. A game that ends gets one by itself, in DATA_DIR/morgue/.
+    Dump {
+        /// A saved game (a name or a number) or a replay file (a name that holds a `/` or
+        /// ends in `.sgr`).
+        #[arg(value_name = "GAME|FILE.sgr")]
+        game: String,
+        /// The moment to dump: when the camel is first to act on this turn or later
+        /// (default: the end of the log).
+        #[arg(long, value_name = "N")]
+        turn: Option<u64>,
+        /// Write the dump to this file (default: standard output).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Args)]
@@ -75,6 +94,7 @@ pub struct BotArgs {
 pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
     let dir = data_dir_or_default(data_dir)?;
     match cmd {
+        GamesCmd::Dump { game, turn, out } => dump(&dir, &game, turn, out.as_deref()),
         GamesCmd::Bot(args) => bot(&dir, args),
         GamesCmd::Saves { json } => saves(&dir, json),
         GamesCmd::SaveAs { game, new_name } => {
@@ -171,6 +191,14 @@ fn bot(dir: &Path, args: BotArgs) -> anyhow::Result<()> {
     let id = game.session.meta().id;
     game.say(format_args!("game {id}"))?;
     Bot::new(args.seed).play(&mut game, args.commands)?;
+    if game.session.state().outcome().is_some() {
+        // The game is saved whatever becomes of its morgue: a morgue not written is a
+        // warning, not a failure.
+        match morgue::write(&store, game.session.meta()) {
+            Ok(path) => game.say(format_args!("morgue {}", path.display()))?,
+            Err(error) => super::say_on_stderr(&format!("warning: {error:#}")),
+        }
+    }
     let hash = game.session.state().hash();
     game.say(format_args!("hash 0x{hash:016x}"))?;
     Ok(())
@@ -207,6 +235,34 @@ impl<W: Write> Game for Acknowledged<W> {
         self.say(format_args!("ack {commands}"))?;
         Ok(())
     }
+}
+
+/// `sandglass dump`: a stored game's or a replay file's morgue at `turn`, folded from
+/// its log.
+fn dump(dir: &Path, game: &str, turn: Option<u64>, out: Option<&Path>) -> anyhow::Result<()> {
+    let (name, header, events) = if is_replay_file(game) {
+        let path = Path::new(game);
+        let replay = sgr::read(path).with_context(|| format!("cannot dump {game}"))?;
+        (file_label(path), replay.header, replay.events)
+    } else {
+        let store = open_store(dir)?;
+        let meta = store.find(game)?;
+        let events = store.events(meta.id)?;
+        (morgue::title(&meta), meta.header, events)
+    };
+    let mut tally = Tally::default();
+    let rules = Rules::of(&header).with_context(|| format!("cannot dump {name}"))?;
+    let state = morgue::fold_to_turn(rules, &events, turn, &mut tally)
+        .with_context(|| format!("cannot dump {name}"))?;
+    let text = morgue::text(&name, &header, &state, &tally);
+    match out {
+        Some(file) => std::fs::write(file, text)
+            .with_context(|| format!("cannot write {}", file.display()))?,
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .context("cannot print to standard output")?,
+    }
+    Ok(())
 }
 
 fn saves(dir: &Path, json: bool) -> anyhow::Result<()> {
@@ -251,9 +307,10 @@ fn table(games: &[GameMeta]) -> String {
         "TURNS",
         "EVENTS",
         "RULES",
+        "SEED",
         "LAST PLAYED",
     ];
-    let rows: Vec<[String; 8]> = games
+    let rows: Vec<[String; 9]> = games
         .iter()
         .map(|m| {
             [
@@ -264,6 +321,7 @@ fn table(games: &[GameMeta]) -> String {
                 m.turns.to_string(),
                 m.events.to_string(),
                 super::rules_label(m.header.rules_version),
+                m.header.seed.to_string(),
                 utc(m.last_played),
             ]
         })
@@ -290,5 +348,26 @@ mod tests {
         let status_at = lines[0].find("STATUS").unwrap();
         assert_eq!(&lines[1][status_at..status_at + 5], "alive");
         assert_eq!(&lines[2][status_at..status_at + 5], "alive");
+    }
+
+    /// A game's seed is in both listings, so that it can be shared and played again
+    /// with `sandglass play --seed`.
+    #[test]
+    fn saves_show_each_games_seed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let seed = crate::seed::seed_of("camel").unwrap();
+        let header = Header::new(seed, Ruleset::CLASSIC, 0);
+        store.create("shared", header, &mut ()).unwrap();
+        let games = store.games().unwrap();
+        let text = table(&games);
+        let lines: Vec<&str> = text.lines().collect();
+        let seed_at = lines[0].find("SEED").unwrap();
+        assert!(
+            lines[1][seed_at..].starts_with(&format!("{seed} ")),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&json_line(&games[0])).unwrap();
+        assert_eq!(json["seed"], seed);
     }
 }

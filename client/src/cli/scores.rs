@@ -146,16 +146,28 @@ pub fn doubt(entries: &mut [Entry], doubted: &[GameMeta]) {
     rank(entries);
 }
 
-/// Sorts the table and ranks it: the proved best first (most points, then fewest turns,
-/// then the older game), then the pending, then those that failed, each by id.
+/// Whether a game is a branch of another's log ("save as", or a take-over from a stored
+/// game's replay): it shares a stretch of history with the game it came from
+/// (`GameMeta::shared`), and is never ranked with the games played from their start.
+pub fn is_branch(meta: &GameMeta) -> bool {
+    meta.shared.iter().any(|span| span.to > 0)
+}
+
+/// Sorts the table and ranks it: whole games first, the proved best first (most points,
+/// then fewest turns, then the older game), then the pending, then those that failed,
+/// each by id; then the branches in the same order, never ranked.
 pub fn rank(entries: &mut [Entry]) {
-    entries.sort_by_key(|e| match &e.proof {
-        Proof::Proved(s) => (0, std::cmp::Reverse(s.points), s.turns, e.meta.id.0),
-        Proof::Pending => (1, std::cmp::Reverse(0), 0, e.meta.id.0),
-        Proof::Failed(_) => (2, std::cmp::Reverse(0), 0, e.meta.id.0),
+    entries.sort_by_key(|e| {
+        let branch = is_branch(&e.meta);
+        match &e.proof {
+            Proof::Proved(s) => (branch, 0, std::cmp::Reverse(s.points), s.turns, e.meta.id.0),
+            Proof::Pending => (branch, 1, std::cmp::Reverse(0), 0, e.meta.id.0),
+            Proof::Failed(_) => (branch, 2, std::cmp::Reverse(0), 0, e.meta.id.0),
+        }
     });
     for (i, entry) in entries.iter_mut().enumerate() {
-        entry.rank = matches!(entry.proof, Proof::Proved(_)).then_some(i + 1);
+        let ranked = matches!(entry.proof, Proof::Proved(_)) && !is_branch(&entry.meta);
+        entry.rank = ranked.then_some(i + 1);
     }
 }
 
@@ -340,6 +352,7 @@ fn json_line(entry: &Entry) -> String {
         "won": score.map(|s| s.won),
         "rules_version": entry.meta.header.rules_version,
         "why_unverified": entry.unverified(),
+        "branch": is_branch(&entry.meta),
     })
     .to_string()
 }
@@ -349,8 +362,15 @@ pub fn text(entries: &[Entry]) -> String {
     let header = [
         "RANK", "SCORE", "NAME", "STATUS", "DEPTH", "TURNS", "KILLS", "RULES",
     ];
-    let rows: Vec<[String; 8]> = entries.iter().map(row).collect();
+    let (branches, whole): (Vec<&Entry>, Vec<&Entry>) =
+        entries.iter().partition(|e| is_branch(&e.meta));
+    let rows: Vec<[String; 8]> = whole.into_iter().map(row).collect();
     let mut text = super::columns(header, &rows);
+    if !branches.is_empty() {
+        text += "\nBranches, not ranked (saved as, or taken over, from another game's log):\n";
+        let rows: Vec<[String; 8]> = branches.into_iter().map(row).collect();
+        text += &super::columns(header, &rows);
+    }
     for entry in entries {
         if let Some(why) = entry.unverified() {
             text += &format!("{} is not ranked: {why}\n", entry.meta.name);
@@ -419,6 +439,37 @@ mod tests {
             assert!(json.get(key).is_some(), "{key}");
         }
         assert_eq!(json["verified"], true);
+    }
+
+    /// A fork of a game (a take-over from its replay, a "save as") is listed apart and
+    /// never ranked, however well it scores.
+    #[test]
+    fn a_branch_is_never_ranked_with_whole_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let header = Header::new(1, Ruleset::NETHACK, 0);
+        let mut session = store.create("whole", header, &mut ()).unwrap();
+        Bot::new(1).play(&mut session, 100).unwrap();
+        let whole = session.meta().clone();
+        drop(session);
+        let (branch, _) = store
+            .fork(whole.id, "whole from turn 50", whole.events)
+            .unwrap();
+        let mut branched = store.resume(branch.id).unwrap();
+        Bot::new(1).play(&mut branched, 2_000).unwrap();
+        drop(branched);
+        let entries = table(&store).unwrap();
+        let by_name = |name: &str| entries.iter().find(|e| e.meta.name == name).unwrap();
+        assert_eq!(by_name("whole").rank, Some(1));
+        let fork = by_name("whole from turn 50");
+        assert!(fork.score().is_some(), "proved, all the same");
+        assert_eq!(fork.rank, None);
+        let text = text(&entries);
+        let heading = text.find("Branches, not ranked").unwrap();
+        assert!(text.find("whole from turn 50").unwrap() > heading, "{text}");
+        let json: serde_json::Value = serde_json::from_str(&json_line(fork)).unwrap();
+        assert_eq!(json["branch"], true);
+        assert_eq!(json["rank"], serde_json::Value::Null);
     }
 
     /// Three games, two of them finished (their verdicts written as they ended), one

@@ -269,7 +269,7 @@ impl Screen {
     fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
         Ok(match self {
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Game(s) => s.update(time)?,
+            Screen::Game(s) => s.update(app, time)?,
             Screen::Replay(s) => s.update(app, time)?,
             #[cfg(not(target_arch = "wasm32"))]
             Screen::Bench(s) => s.update(time),

@@ -42,7 +42,7 @@ impl GameScreen {
     }
 
     /// The mouse (a click travels, hovering describes) and the errand under way.
-    pub fn update(&mut self, time: f64) -> anyhow::Result<Go> {
+    pub fn update(&mut self, app: &App, time: f64) -> anyhow::Result<Go> {
         let layout = self.layout();
         let (x, y) = mouse_position();
         self.hovered = layout.cell_under(vec2(x, y));
@@ -57,7 +57,7 @@ impl GameScreen {
                 playback.finish();
             }
             let mut recorder = Recorder::new(self.state());
-            let reaction = self.game.step(&mut recorder)?;
+            let reaction = self.game.step(&app.store, &mut recorder)?;
             return self.react(reaction, recorder, time);
         }
         Ok(Go::Stay)

@@ -1,5 +1,5 @@
-//! The start screen: New game, Continue, Load, Watch a replay, Quit; and the list of
-//! saved games to load or to watch.
+//! The start screen: New game, New seeded game, Continue, Load, Watch a replay, Quit;
+//! and the list of saved games to load or to watch.
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +15,7 @@ use super::{App, Go, Tape};
 use crate::cli::scores::{self, Proof};
 use crate::cli::{rules_label, utc};
 use crate::input::keys::{bind, Input, Key, Mode};
+use crate::seed::seed_of;
 
 pub struct StartScreen {
     /// The highlighted entry.
@@ -27,6 +28,8 @@ pub struct StartScreen {
     scores: Option<Board>,
     /// The replay files found, while their list is open, and the highlighted one.
     files: Option<(Vec<PathBuf>, usize)>,
+    /// The seed being typed for a new seeded game, while its box is open.
+    seeded: Option<SeedEntry>,
     /// Why the last choice did not work.
     error: Option<String>,
 }
@@ -38,9 +41,75 @@ struct List {
     watch: bool,
 }
 
+/// A new seeded game's seed, as typed, and its ruleset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SeedEntry {
+    text: String,
+    ruleset: Ruleset,
+}
+
+/// The longest seed the box takes, in characters.
+const SEED_LENGTH: usize = 64;
+
+impl SeedEntry {
+    fn new() -> SeedEntry {
+        SeedEntry {
+            text: String::new(),
+            ruleset: Ruleset::NETHACK,
+        }
+    }
+
+    /// A key in the box: text typed or erased, Tab or Left/Right for the next or the
+    /// previous ruleset, Enter to start (`Go::NewGame`), Escape to close the box (`None`).
+    fn key(&mut self, key: Key) -> Option<Go> {
+        use macroquad::miniquad::KeyCode;
+        let named = Ruleset::NAMED;
+        let at = named.iter().position(|&r| r == self.ruleset).unwrap_or(0);
+        match key {
+            Key::Char(c) if !c.is_control() && self.text.chars().count() < SEED_LENGTH => {
+                self.text.push(c)
+            }
+            Key::Code(KeyCode::Backspace) => {
+                self.text.pop();
+            }
+            Key::Code(KeyCode::Tab | KeyCode::Right) => {
+                self.ruleset = named[(at + 1) % named.len()];
+            }
+            Key::Code(KeyCode::Left) => {
+                self.ruleset = named[(at + named.len() - 1) % named.len()];
+            }
+            Key::Code(KeyCode::Enter | KeyCode::KpEnter) => {
+                if let Some(seed) = seed_of(&self.text) {
+                    return Some(Go::NewGame {
+                        seed: Some(seed),
+                        ruleset: self.ruleset,
+                    });
+                }
+            }
+            Key::Code(KeyCode::Escape) => return None,
+            _ => {}
+        }
+        Some(Go::Stay)
+    }
+
+    /// What the box says of the seed typed: the number it starts.
+    fn meaning(&self) -> String {
+        match seed_of(&self.text) {
+            None => {
+                "Type digits, or any words: the same text always starts the same game.".to_owned()
+            }
+            Some(seed) if self.text.trim().bytes().all(|b| b.is_ascii_digit()) => {
+                format!("Seed {seed}.")
+            }
+            Some(seed) => format!("Seed {seed} (xxh3-64 of the text)."),
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Choice {
     New,
+    Seeded,
     Continue,
     Load,
     Watch,
@@ -49,8 +118,9 @@ enum Choice {
     Quit,
 }
 
-const ENTRIES: [(Choice, char, &str); 7] = [
+const ENTRIES: [(Choice, char, &str); 8] = [
     (Choice::New, 'n', "New game"),
+    (Choice::Seeded, 'e', "New seeded game"),
     (Choice::Continue, 'c', "Continue"),
     (Choice::Load, 'l', "Load"),
     (Choice::Watch, 'w', "Watch a replay"),
@@ -58,6 +128,11 @@ const ENTRIES: [(Choice, char, &str); 7] = [
     (Choice::Scores, 's', "High scores"),
     (Choice::Quit, 'q', "Quit"),
 ];
+
+/// Where `choice` is in the menu.
+fn entry(choice: Choice) -> usize {
+    ENTRIES.iter().position(|e| e.0 == choice).unwrap_or(0)
+}
 
 /// The most recently played live game among `games`.
 pub fn latest_alive(games: &[GameMeta]) -> Option<&GameMeta> {
@@ -75,16 +150,26 @@ impl StartScreen {
         };
         StartScreen {
             // Continue first when there is something to continue.
-            choice: usize::from(latest.is_some()),
+            choice: match latest {
+                Some(_) => entry(Choice::Continue),
+                None => entry(Choice::New),
+            },
             latest,
             list: None,
             scores: None,
             files: None,
+            seeded: None,
             error,
         }
     }
 
     pub fn key(&mut self, app: &App, key: Key) -> Go {
+        if let Some(entry) = &mut self.seeded {
+            return entry.key(key).unwrap_or_else(|| {
+                self.seeded = None;
+                Go::Stay
+            });
+        }
         let Some(input) = bind(Mode::List, key) else {
             return Go::Stay;
         };
@@ -112,6 +197,11 @@ impl StartScreen {
                 seed: None,
                 ruleset: Ruleset::NETHACK,
             },
+            Some(Choice::Seeded) => {
+                self.seeded = Some(SeedEntry::new());
+                self.error = None;
+                Go::Stay
+            }
             Some(Choice::Continue) => match &self.latest {
                 Some(meta) => Go::Play(meta.id),
                 None => {
@@ -262,11 +352,12 @@ impl StartScreen {
             DIM,
         );
         y += line * 2.0;
-        match (&self.list, &self.scores, &self.files) {
-            (Some(list), _, _) => draw_list(app, list, x, y, size),
-            (None, Some(board), _) => draw_scores(app, board, x, y, size),
-            (None, None, Some((files, choice))) => draw_files(app, files, *choice, x, y, size),
-            (None, None, None) => self.draw_menu(app, x, y, size),
+        match (&self.list, &self.scores, &self.files, &self.seeded) {
+            (Some(list), ..) => draw_list(app, list, x, y, size),
+            (None, Some(board), ..) => draw_scores(app, board, x, y, size),
+            (None, None, Some((files, choice)), _) => draw_files(app, files, *choice, x, y, size),
+            (None, None, None, Some(entry)) => draw_seed_entry(app, entry, x, y, size),
+            (None, None, None, None) => self.draw_menu(app, x, y, size),
         }
         if let Some(error) = &self.error {
             app.text.draw(
@@ -279,6 +370,7 @@ impl StartScreen {
         } else if self.list.is_none()
             && self.scores.is_none()
             && self.files.is_none()
+            && self.seeded.is_none()
             && self.latest.is_none()
         {
             app.text
@@ -312,6 +404,24 @@ impl StartScreen {
         app.text
             .draw("Arrows and Enter, or the letter.", x, y, size, DIM);
     }
+}
+
+/// The box of a new seeded game, from `x`, `y` down: the seed typed, what it comes to,
+/// the ruleset.
+fn draw_seed_entry(app: &App, entry: &SeedEntry, x: f32, y: f32, size: f32) {
+    let mut rows = Rows::titled(app, "New seeded game", x, y, size, usize::MAX, 3);
+    rows.text(app, &format!("Seed:     {}_", entry.text), TEXT);
+    rows.text(app, &entry.meaning(), DIM);
+    rows.text(app, "", TEXT);
+    rows.text(
+        app,
+        &format!("Ruleset:  {}   (Tab or Left/Right)", entry.ruleset.name()),
+        TEXT,
+    );
+    rows.footer(
+        app,
+        "Enter starts the game. The end screen and `sandglass saves` show its seed. Escape: back.",
+    );
 }
 
 /// The saved games to load or watch, from `x`, `y` down, scrolled to the chosen one.
@@ -370,7 +480,11 @@ fn draw_scores(app: &App, board: &Board, x: f32, y: f32, size: f32) {
         "#", "score", "name", "status", "depth", "turns", "kills", "rules"
     );
     rows.text(app, &header, DIM);
+    let first_branch = table.iter().position(|e| scores::is_branch(&e.meta));
     for (i, entry) in table.iter().enumerate().skip(rows.first).take(rows.rows) {
+        if Some(i) == first_branch {
+            rows.text(app, "Branches, not ranked (saved as, or taken over):", DIM);
+        }
         let [rank, score, name, status, depth, turns, kills, rules] = scores::row(entry);
         let name = rows.column(&name);
         let label = format!(
@@ -555,6 +669,66 @@ fn highlight(x: f32, y: f32, w: f32, size: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Typing a seed, choosing the ruleset, starting: all without a window.
+    #[test]
+    fn a_seeded_game_starts_from_the_text_typed_and_the_ruleset_chosen() {
+        use macroquad::miniquad::KeyCode;
+        let mut entry = SeedEntry::new();
+        let typed = |entry: &mut SeedEntry, text: &str| {
+            for c in text.chars() {
+                assert!(matches!(entry.key(Key::Char(c)), Some(Go::Stay)));
+            }
+        };
+        // Enter with nothing typed starts nothing.
+        assert!(matches!(
+            entry.key(Key::Code(KeyCode::Enter)),
+            Some(Go::Stay)
+        ));
+        typed(&mut entry, "camelx");
+        entry.key(Key::Code(KeyCode::Backspace));
+        assert_eq!(entry.text, "camel");
+        // A control character (Enter's own) is not text.
+        entry.key(Key::Char('\r'));
+        assert_eq!(entry.text, "camel");
+        assert_eq!(
+            entry.meaning(),
+            format!("Seed {} (xxh3-64 of the text).", 0x7090_a850_f133_8e75_u64)
+        );
+        entry.key(Key::Code(KeyCode::Tab));
+        assert_eq!(entry.ruleset, Ruleset::NAMED[1]);
+        entry.key(Key::Code(KeyCode::Left));
+        entry.key(Key::Code(KeyCode::Left));
+        assert_eq!(entry.ruleset, Ruleset::NAMED[1], "round the ends");
+        match entry.key(Key::Code(KeyCode::Enter)) {
+            Some(Go::NewGame { seed, ruleset }) => {
+                assert_eq!(seed, Some(0x7090_a850_f133_8e75));
+                assert_eq!(ruleset, Ruleset::NAMED[1]);
+            }
+            _ => panic!("Enter starts the game"),
+        }
+        let mut digits = SeedEntry::new();
+        typed(&mut digits, "12345");
+        assert_eq!(digits.meaning(), "Seed 12345.");
+        assert!(matches!(
+            digits.key(Key::Code(KeyCode::KpEnter)),
+            Some(Go::NewGame {
+                seed: Some(12345),
+                ..
+            })
+        ));
+        // Escape closes the box; the text has a length limit.
+        assert!(digits.key(Key::Code(KeyCode::Escape)).is_none());
+        typed(&mut digits, &"9".repeat(SEED_LENGTH));
+        assert_eq!(digits.text.chars().count(), SEED_LENGTH);
+    }
+
+    #[test]
+    fn every_entry_has_its_own_letter() {
+        for (i, (_, letter, _)) in ENTRIES.iter().enumerate() {
+            assert!(ENTRIES[..i].iter().all(|e| e.1 != *letter), "{letter}");
+        }
+    }
 
     #[test]
     fn the_highlight_goes_round_the_ends() {
