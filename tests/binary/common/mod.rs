@@ -62,7 +62,8 @@ pub fn assert_clear_error(output: &Output, needle: &str) {
 }
 
 /// What the games of `dir` look like from outside (`saves --json`); also checks that
-/// every one of them loads and folds to the hash it was saved at.
+/// every one of them loads whole and folds to the hash it was saved at, where its record
+/// holds the hash of its last event.
 pub fn games_in(dir: &Path) -> String {
     {
         let store = Store::open(dir).expect("the data directory opens");
@@ -71,7 +72,13 @@ pub fn games_in(dir: &Path) -> String {
                 .load(meta.id)
                 .unwrap_or_else(|e| panic!("game {} does not load: {e}", meta.id));
             assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
-            assert_eq!(loaded.state.hash(), meta.last_hash);
+            match meta.final_hash() {
+                Some(hash) => assert_eq!(loaded.state.hash(), hash),
+                // Play stopped before its hash could be taken (a disk that filled as the
+                // game ended): the record holds an earlier one (`GameMeta::hashed`), the
+                // next open with room takes it, and meanwhile the whole log loads.
+                None => assert_eq!(loaded.state.events_folded(), meta.events),
+            }
         }
     }
     let output = sandglass(dir, &["saves", "--json"]);
