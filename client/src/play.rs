@@ -636,10 +636,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_movement_key_plays_and_saves_one_command() {
-        let (_dir, store, mut game) = new_game();
-        read_all(&mut game, &store);
+    /// A direction the camel may step in, and the vi-key that steps there.
+    fn open_step(game: &GameController) -> (Direction, Key) {
         let camel = game.state().world().player().unwrap().pos();
         let open = Direction::ALL
             .into_iter()
@@ -650,6 +648,15 @@ mod tests {
             .map(Key::Char)
             .find(|&k| bind(Mode::Play, k) == Some(Input::Move(open)))
             .unwrap();
+        (open, key)
+    }
+
+    #[test]
+    fn a_movement_key_plays_and_saves_one_command() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        let camel = game.state().world().player().unwrap().pos();
+        let (open, key) = open_step(&game);
         assert_eq!(press(&mut game, &store, &[key]), Reaction::Played);
         assert_eq!(store.meta(game.meta().id).unwrap().commands, 1);
         assert_eq!(
@@ -679,15 +686,7 @@ mod tests {
         assert_eq!(game.state().events_folded(), events, "Space played nothing");
         news(&mut game);
         let camel = game.state().world().player().unwrap().pos();
-        let open = Direction::ALL
-            .into_iter()
-            .find(|&d| game.state().world().map().is_free(camel.step(d)))
-            .unwrap();
-        let key = "hjklyubn"
-            .chars()
-            .map(Key::Char)
-            .find(|&k| bind(Mode::Play, k) == Some(Input::Move(open)))
-            .unwrap();
+        let (open, key) = open_step(&game);
         assert_eq!(press(&mut game, &store, &[key]), Reaction::Played);
         assert_eq!(
             game.state().world().player().unwrap().pos(),

@@ -14,9 +14,7 @@ use sandglass_sim::bot::Bot;
 use sandglass_sim::lore::Boon;
 use sandglass_sim::message::Msg;
 use sandglass_sim::score::Score;
-use sandglass_sim::{
-    Change, Command, LiveTape, Observer, Outcome, Rules, RulesVersion, Ruleset, State,
-};
+use sandglass_sim::{Change, LiveTape, Observer, Outcome, Rules, RulesVersion, Ruleset, State};
 
 /// A game the bot has not finished after this many commands is counted as stuck.
 const GIVE_UP: u64 = 30_000;
@@ -186,7 +184,7 @@ fn play(rules: Rules, seed: u64) -> anyhow::Result<Game> {
         if threat(live.state()).is_some() {
             game.refusals += 1;
         }
-        game.kinds.insert(kind(command));
+        game.kinds.insert(command.name());
         let mut watch = Watch {
             game: &mut game,
             acted: false,
@@ -202,27 +200,6 @@ fn play(rules: Rules, seed: u64) -> anyhow::Result<Game> {
     game.depth = score.depth;
     game.ticks = state.tick().0;
     Ok(game)
-}
-
-/// A command's kind, as the report counts kinds.
-fn kind(command: Command) -> &'static str {
-    match command {
-        Command::Move(_) => "move",
-        Command::Rest => "rest",
-        Command::PickUp => "pick up",
-        Command::Drop(_) => "drop",
-        Command::Eat(_) => "eat",
-        Command::Throw(..) => "throw",
-        Command::Open(_) => "open",
-        Command::Close(_) => "close",
-        Command::Descend => "descend",
-        Command::Dash => "dash",
-        Command::Quit => "quit",
-        Command::Wear(_) => "wear",
-        Command::Use(_) => "use",
-        Command::Grow(..) => "grow",
-        Command::TakeOff(_) => "take off",
-    }
 }
 
 /// A growth's name in the report.

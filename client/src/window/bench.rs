@@ -6,7 +6,7 @@
 //! open on every actor.
 
 use macroquad::prelude::*;
-use sandglass_sim::bestiary::{Bestiary, Brood};
+use sandglass_sim::bestiary::Bestiary;
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::ids::Tick;
 use sandglass_sim::level::{generate, Contents};
@@ -93,19 +93,7 @@ impl BenchScreen {
 /// A generated level with `count` wandering snakes, spiders and elephants on its free
 /// cells, spread over the whole map.
 fn crowd(count: usize) -> anyhow::Result<Scenario> {
-    let level = generate(
-        0x5a9d_91a5,
-        1,
-        Contents {
-            bestiary: Bestiary::Desert,
-            gear: false,
-            finds: false,
-            places: false,
-            grounds: false,
-            roses: false,
-            brood: Brood::Swarming,
-        },
-    );
+    let level = generate(0x5a9d_91a5, 1, Contents::plain(Bestiary::Desert));
     let map = &level.map;
     let mut text = String::new();
     for y in 0..map.height() as i16 {

@@ -3,7 +3,7 @@
 //! Both on real generated levels (depth 4 of seeds 1 to 8), from every open cell in turn.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use sandglass_sim::bestiary::{Bestiary, Brood};
+use sandglass_sim::bestiary::Bestiary;
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::level::{generate, Contents, Level};
 use sandglass_sim::path::first_step_to;
@@ -12,21 +12,7 @@ use sandglass_sim::HUNT_REACH;
 
 fn levels() -> Vec<Level> {
     (1..=8)
-        .map(|seed| {
-            generate(
-                seed,
-                4,
-                Contents {
-                    bestiary: Bestiary::Desert,
-                    gear: false,
-                    finds: false,
-                    places: false,
-                    grounds: false,
-                    roses: false,
-                    brood: Brood::Swarming,
-                },
-            )
-        })
+        .map(|seed| generate(seed, 4, Contents::plain(Bestiary::Desert)))
         .collect()
 }
 

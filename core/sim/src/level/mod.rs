@@ -64,6 +64,20 @@ pub struct Contents {
 }
 
 impl Contents {
+    /// Levels of `bestiary` and nothing the later rules versions added: no gear, finds,
+    /// places, grounds or roses along the way, and the swarming brood.
+    pub const fn plain(bestiary: Bestiary) -> Contents {
+        Contents {
+            bestiary,
+            gear: false,
+            finds: false,
+            places: false,
+            grounds: false,
+            roses: false,
+            brood: Brood::Swarming,
+        }
+    }
+
     /// What the levels of `rules` hold.
     pub fn of(rules: &crate::rules::Rules) -> Contents {
         Contents {
@@ -328,15 +342,7 @@ pub(crate) fn reachable_from(map: &Map, start: Pos) -> Vec<Pos> {
 mod tests {
     use super::*;
 
-    const DESERT: Contents = Contents {
-        bestiary: Bestiary::Desert,
-        gear: false,
-        finds: false,
-        places: false,
-        grounds: false,
-        roses: false,
-        brood: Brood::Swarming,
-    };
+    const DESERT: Contents = Contents::plain(Bestiary::Desert);
 
     /// Cobras come with rules version 5 only, placed after every other creature: the
     /// older table's levels are the same as they always were.
@@ -395,13 +401,10 @@ mod tests {
     /// the finds and the places of rules version 9.
     fn contents(bestiary: Bestiary, gear: bool, version_9: bool) -> Contents {
         Contents {
-            bestiary,
             gear,
             finds: version_9,
             places: version_9,
-            grounds: false,
-            roses: false,
-            brood: Brood::Swarming,
+            ..Contents::plain(bestiary)
         }
     }
 

@@ -5,7 +5,7 @@
 
 use super::{carrying, first_of, level_of, onto, rest_until, said, slot_of, version};
 use crate::action::Action;
-use crate::bestiary::{Bestiary, Brood};
+use crate::bestiary::Bestiary;
 use crate::check::Rejection;
 use crate::command::{Command, Slot};
 use crate::drive::Live;
@@ -370,13 +370,9 @@ fn finds_lie_where_version_9_puts_them_and_change_no_older_level() {
     for seed in 0..20 {
         for depth in 1..=8 {
             let contents = |finds| Contents {
-                bestiary: Bestiary::Herds,
                 gear: true,
                 finds,
-                places: false,
-                grounds: false,
-                roses: false,
-                brood: Brood::Swarming,
+                ..Contents::plain(Bestiary::Herds)
             };
             let (old, new) = (
                 generate(seed, depth, contents(false)),

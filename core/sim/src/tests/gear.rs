@@ -1,7 +1,7 @@
 //! The camel's gear: a saddle blanket and boots (rules version 7).
 
 use super::{level_of, onto, rest_until, said, slot_of, version};
-use crate::bestiary::{Bestiary, Brood};
+use crate::bestiary::Bestiary;
 use crate::check::Rejection;
 use crate::command::Command;
 use crate::drive::Live;
@@ -105,13 +105,8 @@ fn gear_lies_on_its_depth_under_version_7_only() {
                     seed,
                     depth,
                     Contents {
-                        bestiary: Bestiary::Herds,
                         gear: with,
-                        finds: false,
-                        places: false,
-                        grounds: false,
-                        roses: false,
-                        brood: Brood::Swarming,
+                        ..Contents::plain(Bestiary::Herds)
                     },
                 );
                 let items = level.items.into_iter().map(|(_, item)| item);

@@ -2,7 +2,7 @@
 //! version 7).
 
 use super::{first_of, level_of, onto, rest_until, said, version};
-use crate::bestiary::{Bestiary, Brood};
+use crate::bestiary::Bestiary;
 use crate::command::Command;
 use crate::geometry::{Direction, Pos};
 use crate::level::{generate, Contents};
@@ -121,44 +121,15 @@ fn the_herds_table_adds_packs_and_tortoises_to_the_burrows() {
     }
     for seed in 0..50 {
         assert_eq!(
-            generate(
-                seed,
-                3,
-                Contents {
-                    bestiary: Bestiary::Burrows,
-                    gear: false,
-                    finds: false,
-                    places: false,
-                    grounds: false,
-                    roses: false,
-                    brood: Brood::Swarming,
-                }
-            ),
-            generate(
-                seed,
-                3,
-                Contents {
-                    bestiary: Bestiary::Herds,
-                    gear: false,
-                    finds: false,
-                    places: false,
-                    grounds: false,
-                    roses: false,
-                    brood: Brood::Swarming,
-                }
-            )
+            generate(seed, 3, Contents::plain(Bestiary::Burrows)),
+            generate(seed, 3, Contents::plain(Bestiary::Herds))
         );
         let level = generate(
             seed,
             7,
             Contents {
-                bestiary: Bestiary::Herds,
                 gear: true,
-                finds: false,
-                places: false,
-                grounds: false,
-                roses: false,
-                brood: Brood::Swarming,
+                ..Contents::plain(Bestiary::Herds)
             },
         );
         let pack: Vec<Pos> = level

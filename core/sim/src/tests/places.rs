@@ -2,7 +2,7 @@
 //! it, a flooded oasis, a nest of dormant spider eggs.
 
 use super::{carrying, first_of, level_of, onto, rest_until, said, slot_of, version};
-use crate::bestiary::{Bestiary, Brood};
+use crate::bestiary::Bestiary;
 use crate::bot::Bot;
 use crate::check::Rejection;
 use crate::command::Command;
@@ -21,13 +21,9 @@ use crate::world::Change;
 
 fn generated(seed: u64, depth: u8, places: bool) -> Level {
     let contents = Contents {
-        bestiary: Bestiary::Herds,
         gear: true,
-        finds: false,
         places,
-        grounds: false,
-        roses: false,
-        brood: Brood::Swarming,
+        ..Contents::plain(Bestiary::Herds)
     };
     generate(seed, depth, contents)
 }
