@@ -48,6 +48,8 @@ pub enum Overlay {
     Look(Pos),
     /// The whole message history, scrolled this many lines up from its end.
     History(usize),
+    /// Everything carried and worn, in full: the side bar may have room for only part.
+    Inventory,
 }
 
 /// A page of the help screen.
@@ -124,6 +126,32 @@ pub enum Start {
     Resumed(Vec<String>),
     /// A copy of a replay up to a moment, played from there; with what it said before.
     TakenOver(Vec<String>),
+}
+
+/// Everything the camel carries, by letter, then what it wears: the inventory's lines.
+pub fn inventory_lines(state: &State) -> Vec<String> {
+    let world = state.world();
+    let mut lines: Vec<String> = world
+        .bags()
+        .stacks()
+        .map(|(slot, stack)| {
+            let name = world.counted_items(stack.item, stack.count);
+            format!("{} - {name}", slot.letter())
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push("Your bags are empty.".into());
+    }
+    let worn: Vec<String> = world
+        .gear()
+        .worn()
+        .map(|item| world.describe_item(item))
+        .collect();
+    if !worn.is_empty() {
+        lines.push(String::new());
+        lines.push(format!("Wearing {}.", worn.join(", ")));
+    }
+    lines
 }
 
 /// The camel's bags, as the prompts see them.
@@ -361,6 +389,12 @@ impl GameController {
                 self.history_key(key, up);
                 return Ok(Reaction::Stay);
             }
+            Overlay::Inventory => {
+                if !is_any_key(key) {
+                    self.overlay = Overlay::Inventory;
+                }
+                return Ok(Reaction::Stay);
+            }
             Overlay::None => {}
         }
         if self.messages.has_more() && !self.is_over() && is_any_key(key) && !is_paging(key) {
@@ -420,6 +454,7 @@ impl GameController {
             Input::SaveAs => self.overlay = Overlay::SaveAs(store.free_name(&self.meta().name)?),
             Input::Look => self.overlay = Overlay::Look(here.unwrap_or(Pos::new(0, 0))),
             Input::History => self.overlay = Overlay::History(0),
+            Input::Inventory => self.overlay = Overlay::Inventory,
             Input::Explore => self.run(Errand::Explore),
             Input::RestLong => self.run(Errand::Rest),
             Input::Run(dir) => self.run(Errand::Run(dir)),
@@ -762,6 +797,24 @@ mod tests {
         assert!(dump.contains("Gave up the crossing on depth 1."), "{dump}");
         let said = format!("Your morgue is in {}.", path.display());
         assert!(game.messages().history().contains(&said));
+    }
+
+    /// `i` shows every stack the camel carries, however many the side bar has room
+    /// for; any key puts it away and plays nothing.
+    #[test]
+    fn the_inventory_lists_every_stack() {
+        let (_dir, store, mut game) = new_game();
+        read_all(&mut game, &store);
+        press(&mut game, &store, &[Key::Char('i')]);
+        assert_eq!(game.overlay(), &Overlay::Inventory);
+        let lines = inventory_lines(game.state());
+        let stacks = game.state().world().bags().stacks().count();
+        assert_eq!(lines.len(), stacks);
+        assert!(lines[0].starts_with("a - "), "{lines:?}");
+        let events = game.state().events_folded();
+        press(&mut game, &store, &[Key::Char('h')]);
+        assert_eq!(game.overlay(), &Overlay::None);
+        assert_eq!(game.state().events_folded(), events);
     }
 
     #[test]

@@ -37,6 +37,8 @@ pub enum Input {
     Look,
     /// The whole message history.
     History,
+    /// Everything the camel carries and wears, in full.
+    Inventory,
     PickUp,
     Drop,
     Eat,
@@ -122,8 +124,9 @@ const DIRECTION_KEYS: [(KeyCode, Direction); 16] = [
 ];
 
 /// The map's command keys, with the words the help screen shows.
-pub const COMMAND_KEYS: [(char, Input, &str); 19] = [
+pub const COMMAND_KEYS: [(char, Input, &str); 20] = [
     ('.', Input::Rest, "rest"),
+    ('i', Input::Inventory, "inventory"),
     ('R', Input::RestLong, "rest until healed"),
     ('x', Input::Explore, "explore"),
     ('_', Input::Travel, "travel to the stairs"),

@@ -11,7 +11,7 @@ use super::hud::{self, ASK, DIM, TEXT, TITLE};
 use super::{App, Go};
 use crate::input::keys::{help_lines, Key};
 use crate::look::{describe, desert_lines, energy_lines, rules_lines};
-use crate::play::{GameController, HelpPage, Overlay, Reaction, HISTORY_PAGE};
+use crate::play::{inventory_lines, GameController, HelpPage, Overlay, Reaction, HISTORY_PAGE};
 
 /// Seconds between two steps of an errand (travel, run, explore, rest): quick, but each
 /// step is seen.
@@ -131,7 +131,9 @@ impl GameScreen {
     /// history, Save as, or a menu of items. The energy panel gives way to it.
     pub fn asks(&self) -> bool {
         match self.game.overlay() {
-            Overlay::Help(_) | Overlay::SaveAs(_) | Overlay::History(_) => true,
+            Overlay::Help(_) | Overlay::SaveAs(_) | Overlay::History(_) | Overlay::Inventory => {
+                true
+            }
             Overlay::Look(_) => false,
             Overlay::None => self
                 .game
@@ -162,6 +164,15 @@ impl GameScreen {
                 hud::caption(text, layout, corner(layout, *at), &lines);
             }
             Overlay::History(up) => self.draw_history(app, layout, *up),
+            Overlay::Inventory => {
+                let mut lines: Vec<(String, Color)> = inventory_lines(state)
+                    .into_iter()
+                    .map(|line| (line, TEXT))
+                    .collect();
+                lines.push((String::new(), TEXT));
+                lines.push(("Any key closes this.".to_owned(), DIM));
+                hud::dialog(text, area, size, "Inventory", &lines);
+            }
             Overlay::None => {
                 if let Some(prompt) = self.game.prompt() {
                     if let Some(target) = prompt.aimed() {
