@@ -17,7 +17,9 @@ use sandglass_sim::rules;
 use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE};
 use sandglass_sim::text::{a, capitalise, plural};
 use sandglass_sim::world::{Actor, World};
-use sandglass_sim::{is_provoked, State, EGG_WAITS, SHRIEK_REACH, TAMING_ODDS};
+use sandglass_sim::{
+    is_provoked, runs_from_the_camel, State, EGG_WAITS, SHRIEK_REACH, TAMING_ODDS,
+};
 
 /// The lines describing `pos` as the camel knows it.
 pub fn describe(state: &State, pos: Pos) -> Vec<String> {
@@ -170,10 +172,10 @@ pub fn in_view(state: &State) -> Vec<Sighting> {
         .collect()
 }
 
-/// Whether a hunter badly hurt runs from the camel rather than after it.
+/// Whether a hunter on the camel's trail runs from it rather than after it, as the
+/// simulation decides (`runs_from_the_camel`).
 pub fn is_fleeing(actor: &Actor) -> bool {
-    let hurt = i32::from(actor.hp()) * 3 <= i32::from(actor.max_hp());
-    actor.species().hunts() && actor.species().flees() && hurt && actor.last_seen().is_some()
+    actor.species().hunts() && actor.last_seen().is_some() && runs_from_the_camel(actor)
 }
 
 /// The ground, and what a step onto it costs the camel as it is now.

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use sandglass::errand::threat;
 use sandglass::tally::Tally;
-use sandglass_sim::action::ActionRecord;
+use sandglass_sim::action::{Action, ActionRecord};
 use sandglass_sim::bot::Bot;
 use sandglass_sim::lore::Boon;
 use sandglass_sim::message::Msg;
@@ -32,7 +32,7 @@ struct Game {
     /// Commands accepted that the camel never carried out, the game going on.
     dropped: u64,
     kinds: BTreeSet<&'static str>,
-    grounds: Vec<String>,
+    grounds: Vec<&'static str>,
 }
 
 /// What the game's observer sees of one command: the camel's actions, and what the
@@ -44,7 +44,7 @@ struct Watch<'a> {
 
 impl Observer for Watch<'_> {
     fn acted(&mut self, state: &State, record: &ActionRecord) {
-        if state.world().is_player(record.actor) && record.action.name() != "gather" {
+        if state.world().is_player(record.actor) && record.action != Action::Gather {
             self.acted = true;
         }
     }
@@ -52,7 +52,7 @@ impl Observer for Watch<'_> {
     fn changed(&mut self, state: &State, change: &Change) {
         self.game.tally.changed(state, change);
         if let Change::Say(Msg::Ground(ground)) = *change {
-            self.game.grounds.push(ground.name().into());
+            self.game.grounds.push(ground.name());
         }
     }
 }

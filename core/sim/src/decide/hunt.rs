@@ -27,7 +27,7 @@ pub(super) fn hunter(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
     let Some(quarry) = quarry else {
         return roam(world, id, draws);
     };
-    if me.species().flees() && badly_hurt(me) {
+    if runs_from_the_camel(me) {
         return Ok(flee(world, me, quarry));
     }
     let camel_there = world.map().occupant(quarry).filter(|&o| world.is_player(o));
@@ -76,6 +76,13 @@ fn ally_beside(world: &World, at: Pos) -> Option<ActorId> {
         .into_iter()
         .filter_map(|d| map.occupant(at.step(d)));
     beside.find(|&id| world.actor_at(id).is_ally())
+}
+
+/// Whether a hunter with the camel to go for runs from it instead: one that flees, badly
+/// hurt.
+#[inline]
+pub fn runs_from_the_camel(me: &Actor) -> bool {
+    me.species().flees() && badly_hurt(me)
 }
 
 /// At a third of its hit points or fewer.
