@@ -8,20 +8,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{bot_game, sandglass, stdout, BIN};
-
-/// Whether `tool` runs here; in CI it must (`.ci/run` installs it).
-fn have(tool: &str, package: &str) -> bool {
-    let found = Command::new(tool).arg("--help").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is missing: .ci/run installs {package}"
-        );
-        eprintln!("skipped: {tool} is missing (install {package} to run this test)");
-    }
-    found
-}
+use common::{bot_game, have, sandglass, stdout, BIN};
 
 /// One system call as `strace -f` shows it: its thread, name, first argument, result, and
 /// whether the line is its start, its end, or both.

@@ -7,9 +7,12 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use common::{assert_clear_error, entries_of, games_in, raw_sled, sandglass, stdout, BIN};
+use common::{
+    assert_clear_error, entries_of, games_in, have, raw_sled, sandglass, saves_killed_at, stdout,
+    BIN,
+};
 use sandglass_store::GameId;
 
 /// A data directory written by the Sandglass of database layout 2 (a value per step,
@@ -148,34 +151,6 @@ fn check_whole(dir: &Path) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// `sandglass saves` on `dir` under strace, killed at the `nth` call of one of `calls`.
-/// Returns whether it was killed (the call came) or ran to its end.
-fn saves_killed_at(dir: &Path, calls: &str, nth: u32) -> bool {
-    let output: Output = Command::new("strace")
-        .args(["-f", "-qq", "-o", "/dev/null"])
-        .arg(format!("--inject={calls}:signal=KILL:when={nth}"))
-        .arg(BIN)
-        .args(["saves", "--data-dir"])
-        .arg(dir)
-        .output()
-        .expect("strace runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    !output.status.success()
-}
-
-fn have(program: &str, package: &str) -> bool {
-    if Command::new(program).arg("-V").output().is_ok() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{program} is missing: .ci/run installs {package}"
-    );
-    eprintln!("skipped: {program} is missing (install {package} to run this test)");
-    false
 }
 
 /// Killed at each rename (the moves of the old files aside and of the new ones in, the

@@ -115,6 +115,12 @@ pub fn run(cmd: GamesCmd, data_dir: Option<&Path>) -> anyhow::Result<()> {
             let store = open_store(&dir)?;
             let meta = store.find(&game)?;
             store.delete(meta.id)?;
+            // The room of games deleted is given back as the store opens, once they add up
+            // to as much as it holds: open it again now rather than at the next command.
+            if store.has_room_to_give_back()? {
+                drop(store);
+                open_store(&dir)?;
+            }
             writeln!(
                 std::io::stdout(),
                 "Deleted `{}` (game {}).",

@@ -11,15 +11,19 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sandglass_store::{Stage, Store, StoreError};
 
 /// Opens the store in `dir`, with a bar while a data directory of an older layout is
-/// moved to this build's (`Stage::Migrating`); none when there is nothing to move.
+/// moved to this build's (`Stage::Migrating`) or one whose deletes freed much of it is
+/// rewritten (`Stage::Compacting`); none when there is neither to do.
 pub fn open_store(dir: &Path) -> Result<Store, StoreError> {
     let mut count: Option<Count> = None;
     Store::open_telling(dir, &mut |stage, done| {
-        if let Stage::Migrating { games } = stage {
-            count
-                .get_or_insert_with(|| Count::new("data directory", games, "games moved"))
-                .set(done);
-        }
+        let (len, unit) = match stage {
+            Stage::Migrating { games } => (games, "games moved"),
+            Stage::Compacting { bytes } => (bytes, "bytes rewritten"),
+            _ => return,
+        };
+        count
+            .get_or_insert_with(|| Count::new("data directory", len, unit))
+            .set(done);
     })
 }
 

@@ -152,7 +152,9 @@ fn thousandths(stage: Stage, done: u64, len: u64) -> u64 {
     match stage {
         Stage::Writing => 500 + half,
         // A take-over reads no log and moves no database: never told these.
-        Stage::Reading | Stage::Checking | Stage::Migrating { .. } => half,
+        Stage::Reading | Stage::Checking | Stage::Migrating { .. } | Stage::Compacting { .. } => {
+            half
+        }
     }
 }
 

@@ -11,8 +11,8 @@ use sled::{Db, Tree};
 use super::durable::Durability;
 use super::error::{is_full, StoreError};
 use super::layout::{self, decode_record, LAYOUT_VERSION};
-use super::seal::{self, Seal, WRITES};
-use super::{migrate, reserve};
+use super::seal::{Seal, WRITES};
+use super::{compact, migrate, replace, reserve};
 use super::{GameId, GameMeta, Stage};
 
 /// How long `Store::open` waits for the data directory's lock before calling it in use, as
@@ -51,7 +51,8 @@ pub struct Store {
 
 impl Store {
     /// Opens (creating if needed) the database in `dir`, waiting up to `LOCK_WAIT` for
-    /// another holder to let go of it. A database of an older layout is migrated first.
+    /// another holder to let go of it. A database of an older layout is migrated first,
+    /// and one whose deletes freed as much as it holds is rewritten compactly (`compact`).
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         Store::open_with(dir, LOCK_WAIT, &mut |_, _| ())
     }
@@ -80,14 +81,15 @@ impl Store {
         probe_writable(dir).map_err(|e| dir_error(dir, e))?;
         // A migration that was ready to take the database's place when it stopped takes
         // it now; one that was not is cleared. Either way what is left is one database.
-        migrate::finish(dir).map_err(|e| dir_error(dir, e))?;
+        replace::finish(dir).map_err(|e| dir_error(dir, e))?;
+        let mut compacted = false;
         let (db, released, seal) = loop {
             let (db, released) = match open_db(dir, wait) {
                 Err(StoreError::DiskFull) if reserve::release(dir) => (open_db(dir, wait)?, true),
                 opened => (opened?, false),
             };
             let (seal, sealed) = Seal::open(dir).map_err(|e| dir_error(dir, e))?;
-            let writes = seal::writes_in(db.get(WRITES)?.as_deref());
+            let writes = layout::count_in(db.get(WRITES)?.as_deref());
             if let Some(sealed) = sealed.filter(|&sealed| writes < sealed) {
                 return Err(StoreError::Lost {
                     dir: dir.to_owned(),
@@ -97,7 +99,21 @@ impl Store {
                 });
             }
             match layout_of(&db, dir)? {
-                Some(LAYOUT_VERSION) => break (db, released, seal),
+                Some(LAYOUT_VERSION) => {
+                    // Deletes that freed much of the database have their room given back
+                    // (`compact`), once per open: a copy that could not be made is not
+                    // tried again until the next.
+                    let held = match released || compacted {
+                        true => None,
+                        false => compact::worthwhile(&db, dir)?,
+                    };
+                    let Some(held) = held else {
+                        break (db, released, seal);
+                    };
+                    compacted = true;
+                    drop(seal);
+                    compact::rewrite(db, dir, held, progress)?;
+                }
                 Some(older) => {
                     // The migration builds the new database beside this one and puts it
                     // in its place once every game in it is checked; then it is opened.
@@ -142,6 +158,12 @@ impl Store {
         Ok(store)
     }
 
+    /// Whether deletes have freed enough of the database for the next open to rewrite it
+    /// compactly (`compact`).
+    pub fn has_room_to_give_back(&self) -> Result<bool, StoreError> {
+        Ok(self.room && compact::worthwhile(&self.db, &self.dir)?.is_some())
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -163,11 +185,11 @@ impl Store {
     pub(super) fn commit(&self) -> Result<(), StoreError> {
         self.durable.check()?;
         let writes = self.db.update_and_fetch(WRITES, |value| {
-            Some((seal::writes_in(value) + 1).to_be_bytes().to_vec())
+            Some((layout::count_in(value) + 1).to_be_bytes().to_vec())
         })?;
         self.db.flush()?;
         self.durable.sync()?;
-        self.seal.record(seal::writes_in(writes.as_deref()));
+        self.seal.record(layout::count_in(writes.as_deref()));
         Ok(())
     }
 
@@ -220,7 +242,8 @@ impl Store {
     /// Deletes a game: its record first (flushed), so that a crash part-way leaves only
     /// steps and snapshots without a record, which the next `open` tidies. They go, or are
     /// cut back to what its forks still read; so are those of deleted games it read. The
-    /// space they took is sled's to clean (BENCHMARKS.md, "A lifetime of games").
+    /// room they took is sled's to reuse at once, and the file system's again at an open
+    /// once deletes have freed as much as the store holds (`compact`).
     pub fn delete(&self, id: GameId) -> Result<(), StoreError> {
         let meta = self.meta(id);
         if !self.games.contains_key(id.key())? {
@@ -258,11 +281,14 @@ impl Store {
     /// Counts a write that may leave steps without a record as begun (`1`) or seen
     /// through (`-1`) (`layout::UNFINISHED`).
     pub(super) fn count_unfinished(&self, by: i64) -> Result<(), StoreError> {
-        self.db.update_and_fetch(layout::UNFINISHED, |count| {
-            let count = count
-                .and_then(|b| b.try_into().ok())
-                .map_or(0, u64::from_be_bytes);
-            Some(count.saturating_add_signed(by).to_be_bytes().to_vec())
+        self.add_to_count(layout::UNFINISHED, by)
+    }
+
+    /// Adds `by` to the count under `key` in sled's default tree (`layout::count_in`).
+    fn add_to_count(&self, key: &[u8], by: i64) -> Result<(), StoreError> {
+        self.db.update_and_fetch(key, |count| {
+            let count = layout::count_in(count).saturating_add_signed(by);
+            Some(count.to_be_bytes().to_vec())
         })?;
         Ok(())
     }
@@ -337,10 +363,11 @@ impl Store {
             }
         }
         let last = self.db.update_and_fetch(layout::LAST_ID, |last| {
-            let last = last
-                .and_then(|b| b.try_into().ok())
-                .map_or(0, u64::from_be_bytes);
-            Some((last.max(floor) + 1).to_be_bytes().to_vec())
+            Some(
+                (layout::count_in(last).max(floor) + 1)
+                    .to_be_bytes()
+                    .to_vec(),
+            )
         })?;
         let id = last
             .and_then(|b| <[u8; 8]>::try_from(b.as_ref()).ok())
@@ -360,8 +387,9 @@ impl Store {
     /// leaves what comes before whole. It stops, leaving the rest, when the disk is short
     /// of room (`reserve::room_to_tidy`, checked before each `TIDY_BATCH` removals, each
     /// batch flushed so that the check sees what it took): what is left belongs to no
-    /// record, and the next open with room takes it on (`drop_orphans`). Says whether it
-    /// got through.
+    /// record, and the next open with room takes it on (`drop_orphans`). The bytes removed
+    /// are counted (`layout::FREED`), for an open to give their room back (`compact`).
+    /// Says whether it got through.
     pub(super) fn cut(
         &self,
         tree: &Tree,
@@ -371,11 +399,21 @@ impl Store {
             if !reserve::room_to_tidy(&self.dir) {
                 return Ok(false);
             }
+            let mut freed = 0;
+            let mut emptied = false;
             for _ in 0..TIDY_BATCH {
-                let Some((k, _)) = tree.range(range.clone()).next_back().transpose()? else {
-                    return Ok(true);
+                let Some((k, v)) = tree.range(range.clone()).next_back().transpose()? else {
+                    emptied = true;
+                    break;
                 };
+                freed += k.len() + v.len();
                 tree.remove(k)?;
+            }
+            if freed > 0 {
+                self.add_to_count(layout::FREED, freed as i64)?;
+            }
+            if emptied {
+                return Ok(true);
             }
             self.db.flush()?;
         }
@@ -749,20 +787,6 @@ mod tests {
     }
 
     /// The bytes a directory takes on disk (blocks allocated, not lengths).
-    fn disk_bytes(dir: &Path) -> u64 {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| {
-                let entry = entry.unwrap();
-                match entry.file_type().unwrap().is_dir() {
-                    true => disk_bytes(&entry.path()),
-                    false => entry.metadata().unwrap().blocks() * 512,
-                }
-            })
-            .sum()
-    }
-
     /// Issue 35: a tree per game made every new game cost more disk than the one before.
     /// Now each costs about what its replay file does, however many came before: the
     /// disk the second thousand games add is within twice their `.sgr` bytes and 4 KB a
@@ -782,7 +806,7 @@ mod tests {
                     store.create_from_tape(&name, &file.header, &file.events, &mut |_, _| ());
                 made.unwrap();
             }
-            (disk_bytes(dir.path()), sgr_bytes)
+            (crate::disk_bytes(dir.path()), sgr_bytes)
         };
         let (first, _) = stored(0, 1000);
         let (both, second_sgr) = stored(1000, 2000);

@@ -12,7 +12,7 @@
 //! | `snapshots` | game id, event index | the state after that event (`snapshot`) |
 //! | `verdicts` | game id | what the game's log was proved to fold to (`verdict`) |
 //! | `names` | a game's name (UTF-8) | its game id: which game holds a name, without reading every record |
-//! | sled's default | `layout`, `last_game_id`, `writes`, `unfinished` | the layout, the last game number, the count of writes (`seal`), the count of writes begun that may leave steps without a record (`UNFINISHED`) |
+//! | sled's default | `layout`, `last_game_id`, `writes`, `unfinished`, `freed` | the layout, the last game number, the count of writes (`seal`), the count of writes begun that may leave steps without a record (`UNFINISHED`), the bytes removed since the database was last written whole (`FREED`) |
 //!
 //! Every number in a key is a big-endian `u64`, so that key order is game order and then
 //! tape order: a game's log is one contiguous range of `steps`, read in one scan. A tree
@@ -56,8 +56,19 @@ pub(crate) const LAST_ID: &[u8] = b"last_game_id";
 /// so that (sled recovering a prefix of its writes) a count of 0 means there are none,
 /// and opening need not look for them through every game. Absent is 0.
 pub(crate) const UNFINISHED: &[u8] = b"unfinished";
+/// The key, in sled's default tree, of the bytes of keys and values removed since the
+/// database was last written whole (`compact`). Absent is 0.
+pub(crate) const FREED: &[u8] = b"freed";
 /// The key, in sled's default tree, of the layout the database was written in.
 pub(crate) const LAYOUT: &[u8] = b"layout";
+
+/// A count kept in sled's default tree (`LAST_ID`, `UNFINISHED`, `FREED`, the seal's
+/// `WRITES`): a big-endian `u64`, absent (none counted yet) being 0.
+pub(crate) fn count_in(value: Option<&[u8]>) -> u64 {
+    value
+        .and_then(|v| v.try_into().ok())
+        .map_or(0, u64::from_be_bytes)
+}
 
 /// The key of a game's entry at event `index` in `steps` or `snapshots`.
 pub(crate) fn key(game: GameId, index: u64) -> [u8; 16] {

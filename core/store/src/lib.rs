@@ -21,6 +21,7 @@
 //! loses a step the player saw (`Session::save_step`). The simulation knows nothing of this crate; it reads
 //! the clock only for the metadata's "created" and "last played" (`now`).
 
+mod compact;
 mod db;
 mod durable;
 mod error;
@@ -29,6 +30,7 @@ mod history;
 mod layout;
 pub mod log;
 mod migrate;
+mod replace;
 mod reserve;
 mod seal;
 pub mod sgr;
@@ -107,7 +109,8 @@ impl Status {
 ///
 /// Opening a data directory of an older layout migrates it (`Store::open_telling`), which
 /// goes over games rather than events: `Migrating` carries how many there are, and the
-/// count told with it is the games moved so far.
+/// count told with it is the games moved so far. Opening one whose deletes freed much of
+/// it rewrites it compactly (`Compacting`), over bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// Reading the game's log out of the database.
@@ -119,6 +122,9 @@ pub enum Stage {
     /// Moving the games of a data directory in an older layout to this build's, each
     /// checked (`games` in all).
     Migrating { games: u64 },
+    /// Rewriting the database compactly once deletes have freed much of it (`bytes` of
+    /// keys and values in all, the count told with it those copied so far).
+    Compacting { bytes: u64 },
 }
 
 impl Stage {
@@ -128,6 +134,7 @@ impl Stage {
             Stage::Checking => "checking",
             Stage::Writing => "writing",
             Stage::Migrating { .. } => "moving",
+            Stage::Compacting { .. } => "compacting",
         }
     }
 }
@@ -231,6 +238,23 @@ pub fn now() -> u64 {
 
 /// A bot game's recording, up to `commands` commands (fewer if the game ends): for the
 /// tests of this crate.
+/// The disk the files under `dir` take, as the file system counts it (blocks held, not
+/// lengths: a file with holes holds less than its length).
+#[cfg(test)]
+fn disk_bytes(dir: &std::path::Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            match entry.file_type().unwrap().is_dir() {
+                true => disk_bytes(&entry.path()),
+                false => entry.metadata().unwrap().blocks() * 512,
+            }
+        })
+        .sum()
+}
+
 #[cfg(test)]
 fn bot_recording(seed: u64, commands: u64) -> sandglass_sim::Recording {
     let rules = Rules::newest(sandglass_sim::Ruleset::NETHACK);

@@ -9,12 +9,11 @@
 //! the new database beside the old one, in `migrating/`, game by game, and checks each
 //! game there against the old one (its events read back equal, and its log folds to the
 //! same final hash) before anything old is touched. Only once the new database is whole,
-//! checked, closed and synced is it marked ready; from that mark on, every open carries
-//! the move through (`finish`): the old database's files are moved aside, the new one's
-//! into their place, and the old ones removed. A migration stopped at any point, by a
-//! kill or a failing disk, so leaves one of: the old database untouched (and a partial
-//! `migrating/`, cleared on the next open, which starts again), or a ready new database
-//! that the next open puts in place. Either way every game is whole.
+//! checked, closed and synced is it put in the old one's place (`replace`). A migration
+//! stopped at any point, by a kill or a failing disk, so leaves one of: the old database
+//! untouched (and a partial `migrating/`, cleared on the next open, which starts again),
+//! or a ready new database that the next open puts in place. Either way every game is
+//! whole.
 //!
 //! Steps and snapshots are copied byte for byte (a layout-1 log, a key per event, is
 //! packed into steps; its snapshots are stored again in the checksummed encoding, or
@@ -26,11 +25,7 @@
 //! `before-layout-3/`, for repair, rather than removed.
 
 use std::collections::BTreeSet;
-use std::fs::{self, File};
-use std::io::{self, Write};
-use std::os::unix::io::AsRawFd;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use sandglass_sim::{fold, Event, Header, Rules, State};
 use serde::Deserialize;
@@ -39,7 +34,7 @@ use sled::{Db, Tree};
 use super::error::StoreError;
 use super::layout::{self, LAYOUT_VERSION};
 use super::seal::WRITES;
-use super::{log, snapshot};
+use super::{log, replace, snapshot};
 use super::{GameId, GameMeta, Stage, Status};
 
 /// Layouts 1 and 2: the tree of records (as layout 3 names it too).
@@ -76,26 +71,6 @@ fn old_key(index: u64) -> [u8; 8] {
     index.to_be_bytes()
 }
 
-/// Where the new database is built, in the data directory.
-const STAGED: &str = "migrating";
-/// The file in `STAGED` that says the database in it is whole, checked and synced: from
-/// the moment it exists, every open carries the migration through.
-const READY: &str = "ready";
-/// The same mark, once every file of the old database is moved aside.
-const SWAPPING: &str = "swapping";
-/// Where the old database's files are moved aside: removed once the new ones are in
-/// place, or kept if a game's old log could not be moved whole.
-pub const SET_ASIDE: &str = "before-layout-3";
-/// What a mark holds: whether the old database is to be kept.
-const KEEP: &[u8] = b"keep the old database";
-const DROP: &[u8] = b"remove the old database";
-
-/// The files sled keeps in its directory: its log, its configuration, its large values
-/// and the snapshots of its page table (and one it never finished).
-fn is_sleds(name: &str) -> bool {
-    matches!(name, "db" | "conf" | "blobs") || name.starts_with("snap.")
-}
-
 /// The layout of a database that records none: layout 1 if it holds games, none at all
 /// (a new database) if not.
 pub(super) fn unrecorded_layout(db: &Db) -> Option<u16> {
@@ -114,153 +89,8 @@ pub(super) fn to_current(
     found: u16,
     progress: &mut dyn FnMut(Stage, u64),
 ) -> Result<(), StoreError> {
-    let staged = dir.join(STAGED);
-    let whole = build(&old, found, &staged, progress).inspect_err(|_| {
-        // Nothing old was touched; what was built is of no use. Should this fail too, the
-        // next open clears it, as it is not marked ready.
-        let _ = fs::remove_dir_all(&staged);
-    })?;
-    let io = |e| io_error(dir, e);
-    mark(&staged, READY, whole).map_err(io)?;
-    // The old database is closed, and its last background write done, before its files
-    // are moved: sled writes beside its log as it closes.
-    drop(old);
-    wait_released(&dir.join("db")).map_err(io)?;
-    finish(dir).map_err(io)
-}
-
-/// Carries through a migration that was ready to take the database's place, or clears
-/// one that was not: after it, `dir` holds one database. Idempotent, so that a stop at
-/// any point is carried on by the next open.
-pub(super) fn finish(dir: &Path) -> io::Result<()> {
-    let staged = dir.join(STAGED);
-    let aside = dir.join(SET_ASIDE);
-    let keep = match (read_mark(&staged, READY)?, read_mark(&staged, SWAPPING)?) {
-        (_, Some(keep)) => keep,
-        (Some(keep), None) => {
-            fs::create_dir_all(&aside)?;
-            for name in names(dir)?.iter().filter(|n| is_sleds(n)) {
-                fs::rename(dir.join(name), aside.join(name))?;
-            }
-            // The old files are out of the way, durably, before the mark says so: after a
-            // power cut, a new file must never land beside an old one.
-            sync_dir(&aside)?;
-            sync_dir(dir)?;
-            fs::rename(staged.join(READY), staged.join(SWAPPING))?;
-            sync_dir(&staged)?;
-            keep
-        }
-        (None, None) => {
-            if staged.exists() {
-                fs::remove_dir_all(&staged)?;
-            }
-            return Ok(());
-        }
-    };
-    for name in names(&staged)?.iter().filter(|n| is_sleds(n)) {
-        fs::rename(staged.join(name), dir.join(name))?;
-    }
-    sync_dir(dir)?;
-    if !keep {
-        match fs::remove_dir_all(&aside) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
-    }
-    fs::remove_dir_all(&staged)?;
-    sync_dir(dir)
-}
-
-/// The names in a directory.
-fn names(dir: &Path) -> io::Result<Vec<String>> {
-    let mut names = vec![];
-    for entry in fs::read_dir(dir)? {
-        if let Ok(name) = entry?.file_name().into_string() {
-            names.push(name);
-        }
-    }
-    Ok(names)
-}
-
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
-/// Writes the mark `name` in `staged`, durably.
-fn mark(staged: &Path, name: &str, whole: bool) -> io::Result<()> {
-    let mut file = File::create(staged.join(name))?;
-    file.write_all(if whole { DROP } else { KEEP })?;
-    file.sync_all()?;
-    sync_dir(staged)
-}
-
-/// Whether the mark `name` is in `staged`, and if so whether it says to keep the old
-/// database. A mark that says neither (it was being written when the process stopped)
-/// is not there: it is written whole before it counts.
-fn read_mark(staged: &Path, name: &str) -> io::Result<Option<bool>> {
-    match fs::read(staged.join(name)) {
-        Ok(said) if said == KEEP => Ok(Some(true)),
-        Ok(said) if said == DROP => Ok(Some(false)),
-        Ok(_) => Ok(None),
-        Err(e)
-            if matches!(
-                e.kind(),
-                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// How long a database just closed may hold its lock: as long as an open waits for it
-/// (`LOCK_WAIT`), for the same reason (sled lets go once its last background write is done).
-const RELEASE_WAIT: Duration = Duration::from_secs(3);
-
-/// Waits until no one holds sled's lock on `log` (its last background write is done
-/// once it lets go).
-fn wait_released(log: &Path) -> io::Result<()> {
-    let file = File::open(log)?;
-    let deadline = Instant::now() + RELEASE_WAIT;
-    loop {
-        // SAFETY: flock on a descriptor this function owns, then let go of at once.
-        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if locked == 0 {
-            // SAFETY: as above.
-            unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_UN) };
-            return Ok(());
-        }
-        if Instant::now() >= deadline {
-            return Err(io::Error::other(
-                "the database stayed locked after it was closed",
-            ));
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// Syncs every file under `dir`, and the directories themselves.
-fn sync_all(dir: &Path) -> io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            sync_all(&path)?;
-        } else {
-            File::open(&path)?.sync_all()?;
-        }
-    }
-    sync_dir(dir)
-}
-
-fn io_error(dir: &Path, cause: io::Error) -> StoreError {
-    if super::error::is_full(&cause) {
-        return StoreError::DiskFull;
-    }
-    StoreError::Open {
-        dir: dir.to_owned(),
-        cause,
-    }
+    let whole = replace::build_beside(dir, |new| build(&old, found, new, progress))?;
+    replace::put_in_place(old, dir, !whole)
 }
 
 /// The new database's trees.
@@ -273,28 +103,21 @@ struct New {
     names: Tree,
 }
 
-/// Builds the new database in `staged` from `old`, checking every game, and closes and
-/// syncs it. Returns whether every old log was moved whole (else the old database is to
-/// be kept).
+/// Fills the new database `db` from `old`, checking every game. Returns whether every old
+/// log was moved whole (else the old database is to be kept).
 fn build(
     old: &Db,
     found: u16,
-    staged: &Path,
+    db: &Db,
     progress: &mut dyn FnMut(Stage, u64),
 ) -> Result<bool, StoreError> {
-    let io = |e| io_error(staged, e);
-    if staged.exists() {
-        fs::remove_dir_all(staged).map_err(io)?;
-    }
-    fs::create_dir(staged).map_err(io)?;
-    let db = sled::Config::new().path(staged).open()?;
     let new = New {
         games: db.open_tree(layout::GAMES)?,
         steps: db.open_tree(layout::STEPS)?,
         snapshots: db.open_tree(layout::SNAPSHOTS)?,
         verdicts: db.open_tree(layout::VERDICTS)?,
         names: db.open_tree(layout::NAMES)?,
-        db,
+        db: db.clone(),
     };
     let names: BTreeSet<Vec<u8>> = old.tree_names().iter().map(|n| n.to_vec()).collect();
     // Only trees that are there are opened: opening one makes it, and nothing is written
@@ -356,10 +179,6 @@ fn build(
     new.db.insert(layout::UNFINISHED, &1u64.to_be_bytes())?;
     new.db
         .insert(layout::LAYOUT, &LAYOUT_VERSION.to_be_bytes())?;
-    new.db.flush()?;
-    drop(new);
-    wait_released(&staged.join("db")).map_err(io)?;
-    sync_all(staged).map_err(io)?;
     Ok(whole)
 }
 

@@ -30,12 +30,17 @@ const RESERVE_BYTES: usize = 1 << 20;
 /// call of the process, reads too: a store that tidied a full disk could then list and
 /// export nothing. Checked before each batch of removals (`db::TIDY_BATCH`), it leaves
 /// room for a new 512 KiB segment of sled's log and the batch, with room to spare.
-const TIDY_ROOM: u64 = 1 << 20;
+pub(crate) const TIDY_ROOM: u64 = 1 << 20;
 
 /// Whether the disk holding `dir` has room to go on tidying up (`TIDY_ROOM`); not if
 /// that cannot be told.
 pub(crate) fn room_to_tidy(dir: &Path) -> bool {
-    free_bytes(dir).is_some_and(|free| free >= TIDY_ROOM)
+    has_room(dir, TIDY_ROOM)
+}
+
+/// Whether the disk holding `dir` has `bytes` free; not if that cannot be told.
+pub(crate) fn has_room(dir: &Path, bytes: u64) -> bool {
+    free_bytes(dir).is_some_and(|free| free >= bytes)
 }
 
 /// The bytes this process may still write on the file system holding `dir`.

@@ -69,13 +69,6 @@ fn decode(bytes: &[u8]) -> Option<u64> {
     (encode(writes) == bytes).then_some(writes)
 }
 
-/// The count stored in the database (none before its first write).
-pub(crate) fn writes_in(value: Option<&[u8]>) -> u64 {
-    value
-        .and_then(|v| v.try_into().ok())
-        .map_or(0, u64::from_be_bytes)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

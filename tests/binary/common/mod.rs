@@ -142,3 +142,33 @@ pub fn entries_of(tree: &sled::Tree, id: GameId) -> Vec<(sled::IVec, sled::IVec)
     let to = [id.0.to_be_bytes(), [0xff; 8]].concat();
     tree.range(from..=to).map(Result::unwrap).collect()
 }
+
+/// Whether `tool` can be run; if not, says so and lets the test pass, except under CI,
+/// whose `.ci/run` installs `package`.
+pub fn have(tool: &str, package: &str) -> bool {
+    let found = Command::new(tool).arg("--help").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{tool} is missing: .ci/run installs {package}"
+        );
+        eprintln!("skipped: {tool} is missing (install {package} to run this test)");
+    }
+    found
+}
+
+/// `sandglass saves` on `dir` under strace, killed at the `nth` call of one of `calls`.
+/// Returns whether it was killed (the call came) or ran to its end.
+pub fn saves_killed_at(dir: &Path, calls: &str, nth: u32) -> bool {
+    let output = Command::new("strace")
+        .args(["-f", "-qq", "-o", "/dev/null"])
+        .arg(format!("--inject={calls}:signal=KILL:when={nth}"))
+        .arg(BIN)
+        .args(["saves", "--data-dir"])
+        .arg(dir)
+        .output()
+        .expect("strace runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    !output.status.success()
+}
