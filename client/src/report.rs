@@ -4,7 +4,8 @@
 //! the game is left (game over, back to the menu, or the window closed),
 //! `replay N events` when a replay opens on the scrubber, `scores shown N games P proving`
 //! when the high scores open (P of them still to be folded) and `scores proved` once
-//! they are.
+//! they are; `opening shown` when the window opens on a data directory still opening (a
+//! migration, a rewrite) and says how it goes, and `opened` once it is open.
 
 use std::io::Write;
 

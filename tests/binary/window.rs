@@ -55,6 +55,7 @@ fn the_window_under_xvfb() {
     a_still_window_sleeps_and_wakes(&display, &shots);
     high_scores_open_at_once_over_a_thousand_games(&display, &shots);
     a_busy_data_directory_is_said_in_a_window(&display, &shots);
+    a_long_open_is_shown_as_it_goes(&display, &shots);
     eprintln!("screenshots in {}", shots.display());
 }
 
@@ -180,6 +181,9 @@ fn a_busy_data_directory_is_said_in_a_window(display: &Xvfb, shots: &Path) {
     let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let _held = Store::open(data.path()).unwrap();
     let mut window = Window::open(display, &dir_args(&data, &config));
+    // The window opens as the open waits for the directory (`LOCK_WAIT`), and says why
+    // it cannot go on once the wait is over.
+    std::thread::sleep(sandglass_store::LOCK_WAIT);
     let said = window.shot(shots, "17-data-directory-in-use");
     let colours: std::collections::HashSet<_> = pixels(&said).collect();
     assert!(
@@ -198,6 +202,44 @@ fn a_busy_data_directory_is_said_in_a_window(display: &Xvfb, shots: &Path) {
     };
     window.xdotool(&["keyup", "space"]);
     assert!(!status.success(), "the binary could not open its games");
+}
+
+/// A data directory whose open takes long (here the rewrite that gives back the room
+/// of deleted games, as a migration would) opens the window at once, which says how it
+/// goes, and then the start screen.
+fn a_long_open_is_shown_as_it_goes(display: &Xvfb, shots: &Path) {
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    // Five games of a million events, three of them deleted: the open rewrites the
+    // other two, some tens of megabytes, which takes longer than the window waits.
+    let million = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../replays/v10/classic-million-4.sgr"
+    );
+    for name in ["m1", "m2", "m3", "m4", "m5"] {
+        let output = Command::new(BIN)
+            .args(["import", million, "--name", name])
+            .args(dir_args(&data, &config))
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+    }
+    {
+        let store = Store::open(data.path()).unwrap();
+        for meta in store.games().unwrap().into_iter().take(3) {
+            store.delete(meta.id).unwrap();
+        }
+        assert!(store.has_room_to_give_back().unwrap());
+    }
+    let mut window = Window::open(display, &dir_args(&data, &config));
+    window.wait_line("opening shown");
+    window.shot(shots, "27-giving-back-room");
+    window.wait_line("opened");
+    let menu = window.shot(shots, "28-start-after-a-long-open");
+    let colours: std::collections::HashSet<_> = pixels(&menu).collect();
+    assert!(colours.len() > 30, "the start screen: {} colours", colours.len());
+    window.key("q");
+    window.wait_exit("q");
+    assert!(!data.path().join("migrating").exists());
 }
 
 fn play_save_and_continue(display: &Xvfb, shots: &Path) {

@@ -125,7 +125,8 @@ pub fn run(games: u64, commands: u64, dir: Option<PathBuf>) -> anyhow::Result<()
 }
 
 /// Deletes all but the last tenth of the games, oldest first, and says what the disk
-/// holds then, and after as many writes again (new games, deleted at once).
+/// holds then, once the store is opened again (which gives the room of the deleted games
+/// back), and after as many writes again (new games, deleted at once) and another open.
 fn delete_most(dir: &Path, games: u64) -> anyhow::Result<()> {
     let store = Store::open(dir)?;
     let kept = games / 10;
@@ -142,7 +143,13 @@ fn delete_most(dir: &Path, games: u64) -> anyhow::Result<()> {
         deleted.as_secs_f64(),
         bytes / kept.max(1)
     );
+    let started = Instant::now();
     let store = Store::open(dir)?;
+    println!(
+        "opened again in {:.2} s: disk {} bytes",
+        started.elapsed().as_secs_f64(),
+        disk_bytes(dir)?
+    );
     let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 0);
     game.command(GameCommand::Quit, &mut ())?;
     let tape = game.into_tape();
@@ -158,6 +165,9 @@ fn delete_most(dir: &Path, games: u64) -> anyhow::Result<()> {
             disk_bytes(dir)?
         );
     }
+    drop(store);
+    drop(Store::open(dir)?);
+    println!("opened again: disk {} bytes", disk_bytes(dir)?);
     Ok(())
 }
 

@@ -21,6 +21,8 @@ mod frames;
 mod hud;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
+#[cfg(not(target_arch = "wasm32"))]
+mod opening;
 mod panel;
 #[cfg(not(target_arch = "wasm32"))]
 mod scoreboard;

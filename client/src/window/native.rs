@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::hash::{BuildHasher, Hasher};
 use std::path::PathBuf;
 use std::rc::Rc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
@@ -15,6 +15,7 @@ use sandglass_store::{GameId, Status, Store};
 
 use super::bench::{BenchArgs, BenchScreen};
 use super::frames::{self, FrameStats, Pacer};
+use super::opening::PendingStore;
 use super::screen_end::EndScreen;
 use super::screen_game::GameScreen;
 use super::screen_replay::{Replay, ReplayScreen, Tape};
@@ -58,19 +59,72 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
     let conf = window_conf(&settings);
     // Whatever can fail before a window is needed fails here, as a plain error in the
     // terminal. A data directory that cannot be opened (another window has it, say) is
-    // said in a window too: started from a desktop, there is no terminal to read.
-    let store = match Store::open(&options.data_dir) {
-        Ok(store) => store,
-        Err(error) => {
-            let error = anyhow::Error::from(error);
+    // said in a window too: started from a desktop, there is no terminal to read. An open
+    // that takes long (a migration, or the rewrite that gives back the room of deleted
+    // games) goes on in the window, which says how it goes.
+    let wait = if has_display() {
+        QUICK_OPEN
+    } else {
+        Duration::MAX
+    };
+    let ready = match PendingStore::start(options.data_dir.clone()).within(wait) {
+        Ok(Ok(store)) => {
+            let first = first_screen(&store, opening)?;
+            Ready::Now(store, first)
+        }
+        Ok(Err(error)) => {
             if has_display() {
-                let said = crate::input::messages::quoted(&format!("{error:#}."));
-                say_in_window(conf, sandglass_sim::text::capitalise(&said));
+                say_in_window(conf, cannot_open(&error));
             }
             return Err(error);
         }
+        Err(pending) => Ready::Later(pending, opening),
     };
-    let first = match opening {
+    let result = Rc::new(RefCell::new(Ok(())));
+    let out = Rc::clone(&result);
+    macroquad::Window::from_config(may_sleep(conf), async move {
+        let text = hud::Text::load();
+        let (store, first) = match ready {
+            Ready::Now(store, first) => (store, first),
+            Ready::Later(pending, opening) => {
+                let opened = pending.shown(&text).await.and_then(|store| {
+                    let first = first_screen(&store, opening)?;
+                    Ok((store, first))
+                });
+                match opened {
+                    Ok(both) => both,
+                    Err(error) => {
+                        show_said(&text, cannot_open(&error)).await;
+                        *out.borrow_mut() = Err(error);
+                        return;
+                    }
+                }
+            }
+        };
+        let app = App {
+            store,
+            text,
+            painter: draw_map::Painter::new(),
+            settings,
+            config_dir: options.config_dir,
+        };
+        *out.borrow_mut() = main_loop(app, first, options.frame_stats).await;
+    });
+    result.replace(Ok(()))
+}
+
+/// How long the store may take to open before the window opens to say how the open goes.
+const QUICK_OPEN: Duration = Duration::from_millis(300);
+
+/// The store, open, and the screen the window opens on; or the store still opening.
+enum Ready {
+    Now(Store, Go),
+    Later(PendingStore, Opening),
+}
+
+/// The screen `opening` names, in `store`.
+fn first_screen(store: &Store, opening: Opening) -> anyhow::Result<Go> {
+    Ok(match opening {
         Opening::Menu => Go::Menu,
         Opening::NewGame { seed, ruleset } => Go::NewGame { seed, ruleset },
         Opening::Load(game) => {
@@ -87,23 +141,16 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
             } else {
                 Tape::Game(store.find(&name)?.id)
             };
-            Go::Show(Box::new(Replay::open(&store, tape)?))
+            Go::Show(Box::new(Replay::open(store, tape)?))
         }
         Opening::Bench(args) => Go::Bench(args),
-    };
-    let result = Rc::new(RefCell::new(Ok(())));
-    let out = Rc::clone(&result);
-    macroquad::Window::from_config(may_sleep(conf), async move {
-        let app = App {
-            store,
-            text: hud::Text::load(),
-            painter: draw_map::Painter::new(),
-            settings,
-            config_dir: options.config_dir,
-        };
-        *out.borrow_mut() = main_loop(app, first, options.frame_stats).await;
-    });
-    result.replace(Ok(()))
+    })
+}
+
+/// Why the data directory cannot be opened, as the window says it.
+fn cannot_open(error: &anyhow::Error) -> String {
+    let said = crate::input::messages::quoted(&format!("{error:#}."));
+    sandglass_sim::text::capitalise(&said)
 }
 
 /// The window as the player last left it (or at `DEFAULT_WINDOW`).
@@ -147,24 +194,29 @@ fn has_display() -> bool {
 /// A window that says `message` until a key, a click or its close button.
 fn say_in_window(conf: macroquad::conf::Conf, message: String) {
     macroquad::Window::from_config(conf, async move {
-        let text = hud::Text::load();
-        loop {
-            clear_background(draw_map::BACKGROUND);
-            let area = Rect::new(0.0, 0.0, screen_width(), screen_height());
-            let size = 16.0;
-            let mut lines: Vec<(String, Color)> = hud::wrap(&message, area.w * 0.8, size)
-                .into_iter()
-                .map(|line| (line, hud::TEXT))
-                .collect();
-            lines.push((String::new(), hud::TEXT));
-            lines.push(("Any key closes this.".to_owned(), hud::DIM));
-            hud::dialog(&text, area, size, "Sandglass cannot open its games", &lines);
-            if get_last_key_pressed().is_some() || is_mouse_button_pressed(MouseButton::Left) {
-                break;
-            }
-            next_frame().await;
-        }
+        show_said(&hud::Text::load(), message).await;
     });
+}
+
+/// Says `message` (why the games cannot be opened) until a key, a click or the close
+/// button.
+async fn show_said(text: &hud::Text, message: String) {
+    loop {
+        clear_background(draw_map::BACKGROUND);
+        let area = Rect::new(0.0, 0.0, screen_width(), screen_height());
+        let size = 16.0;
+        let mut lines: Vec<(String, Color)> = hud::wrap(&message, area.w * 0.8, size)
+            .into_iter()
+            .map(|line| (line, hud::TEXT))
+            .collect();
+        lines.push((String::new(), hud::TEXT));
+        lines.push(("Any key closes this.".to_owned(), hud::DIM));
+        hud::dialog(text, area, size, "Sandglass cannot open its games", &lines);
+        if get_last_key_pressed().is_some() || is_mouse_button_pressed(MouseButton::Left) {
+            break;
+        }
+        next_frame().await;
+    }
 }
 
 /// Opens the screen `go` names; `None` to close the window. A game that cannot be opened
