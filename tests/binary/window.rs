@@ -236,7 +236,11 @@ fn a_long_open_is_shown_as_it_goes(display: &Xvfb, shots: &Path) {
     window.wait_line("opened");
     let menu = window.shot(shots, "28-start-after-a-long-open");
     let colours: std::collections::HashSet<_> = pixels(&menu).collect();
-    assert!(colours.len() > 30, "the start screen: {} colours", colours.len());
+    assert!(
+        colours.len() > 30,
+        "the start screen: {} colours",
+        colours.len()
+    );
     window.key("q");
     window.wait_exit("q");
     assert!(!data.path().join("migrating").exists());

@@ -19,7 +19,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use sandglass_sim::bot::Bot;
 use sandglass_sim::Recording;
 use sandglass_sim::{
-    fold, Command, Event, Header, Live, Need, Rules, RulesVersion, Ruleset, State,
+    fold, Event, Header, Live, LiveTape, Need, Rules, RulesVersion, Ruleset, State,
 };
 use sandglass_store::{log, sgr, Session, Store, SNAPSHOT_EVERY};
 
@@ -166,22 +166,20 @@ fn save_step(c: &mut Criterion) {
     );
 }
 
-/// A game that lingers on its first level: the bot, except that it never descends, so
-/// that it neither wins nor, mostly, dies. Plays until at least `events` events.
+/// A game that lingers on its first level, as the golden `classic-million-4` does (the
+/// bot with endless patience), played until at least `events` events.
 fn lingering_tape(events: u64) -> (Header, Vec<Event>) {
-    let header = Header::new(4, Ruleset::CLASSIC, 0);
-    let mut tape = vec![];
-    let mut live = Live::new(Rules::of(&header).unwrap(), header.seed, &mut (), &mut tape);
-    let mut bot = Bot::new(4);
-    while (tape.len() as u64) < events {
-        let command = match bot.choose(live.state()) {
-            Some(Command::Descend) => Command::Rest,
-            Some(command) => command,
-            None => panic!("the lingering game ended at {} events", tape.len()),
-        };
-        live.command(command, &mut (), &mut tape).unwrap();
-    }
-    (header, tape)
+    let mut game = LiveTape::new(Rules::newest(Ruleset::CLASSIC), 4);
+    Bot::lingering(4, u32::MAX)
+        .play_until(&mut game, |state| state.events_folded() >= events)
+        .unwrap();
+    let tape = game.into_tape();
+    assert!(
+        tape.events.len() as u64 >= events,
+        "the lingering game ended at {} events",
+        tape.events.len()
+    );
+    (tape.header, tape.events)
 }
 
 /// The first command boundary at or after `at`.
@@ -290,9 +288,11 @@ fn load(c: &mut Criterion) {
     sgr_of_bot_games();
 }
 
-/// The golden million-event replay, as its file's bytes.
+/// The golden million-event replay of the newest rules, as its file's bytes.
 fn golden_million() -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../replays/classic-million-4.sgr");
+    let newest = RulesVersion::NEWEST.number();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../replays/v{newest}/classic-million-4.sgr"));
     std::fs::read(path).unwrap()
 }
 
