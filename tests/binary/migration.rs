@@ -11,7 +11,7 @@ use std::process::Command;
 
 use common::{
     assert_clear_error, entries_of, games_in, have, raw_sled, sandglass, saves_killed_at, stdout,
-    BIN,
+    without_branches, BIN,
 };
 use sandglass_store::GameId;
 
@@ -60,7 +60,15 @@ fn a_layout_2_directory_is_moved_with_every_game_as_it_was() {
         assert!(!verdicts.is_empty(), "the fixture holds a verdict");
         verdicts.iter().map(Result::unwrap).collect::<Vec<_>>()
     };
-    assert_eq!(games_in(&dir), LAYOUT_2_SAVES);
+    let listed = games_in(&dir);
+    assert_eq!(without_branches(&listed), LAYOUT_2_SAVES);
+    // Its forks are branches, of a game since deleted.
+    for fork in listed
+        .lines()
+        .filter(|line| line.contains("\"name\":\"fork-"))
+    {
+        assert!(fork.contains("\"branch_of\":\"a deleted game\""), "{fork}");
+    }
     {
         let db = raw_sled(&dir);
         assert_eq!(
@@ -78,6 +86,7 @@ fn a_layout_2_directory_is_moved_with_every_game_as_it_was() {
             names,
             [
                 "__sled__default",
+                "branches",
                 "games",
                 "names",
                 "snapshots",
@@ -138,7 +147,7 @@ fn a_layout_2_directory_is_moved_with_every_game_as_it_was() {
 /// finished the move.
 fn check_whole(dir: &Path) -> Result<(), String> {
     let listed = std::panic::catch_unwind(|| games_in(dir)).map_err(|_| "does not open")?;
-    if listed != LAYOUT_2_SAVES {
+    if without_branches(&listed) != LAYOUT_2_SAVES {
         return Err(format!("the games differ:\n{listed}"));
     }
     let layout = raw_sled(dir).get("layout").unwrap().map(|v| v.to_vec());

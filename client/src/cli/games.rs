@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use sandglass_sim::bot::Bot;
 use sandglass_sim::drive::Game;
 use sandglass_sim::{Command, Header, Rules, State};
-use sandglass_store::{now, sgr, GameMeta, PlayError, Session};
+use sandglass_store::{now, sgr, Branch, GameMeta, PlayError, Session, Store, StoreError};
 
 use super::progress::{file_label, open_store, with_bar};
 use super::verify::is_replay_file;
@@ -279,13 +279,30 @@ fn saves(dir: &Path, json: bool) -> anyhow::Result<()> {
         super::say_on_stderr(&format!("warning: {damaged}"));
     }
     let empty = format!("No saved games in {}.", dir.display());
-    super::print_listing(&games, json, json_line, table, &empty)?;
+    super::print_listing(&listed(&store, games)?, json, json_line, table, &empty)?;
     Ok(())
 }
 
+/// `games` as `saves` lists them, each with where it came from if it is a branch.
+fn listed(store: &Store, games: Vec<GameMeta>) -> Result<Vec<Listed>, StoreError> {
+    games
+        .into_iter()
+        .map(|meta| {
+            let branch = store.branch_of(&meta)?;
+            Ok(Listed { meta, branch })
+        })
+        .collect()
+}
+
+/// A game as `saves` lists it: its record, and where it came from if it is a branch.
+struct Listed {
+    meta: GameMeta,
+    branch: Option<Branch>,
+}
+
 /// Hashes are strings: JSON readers often hold numbers as doubles, exact only to 2^53.
-fn json_line(meta: &GameMeta) -> String {
-    serde_json::json!({
+fn json_line(Listed { meta, branch }: &Listed) -> String {
+    let mut line = serde_json::json!({
         "id": meta.id.0,
         "name": meta.name,
         "status": meta.status.name(),
@@ -300,11 +317,17 @@ fn json_line(meta: &GameMeta) -> String {
         "playable": meta.rules().is_ok(),
         "created": meta.created,
         "last_played": meta.last_played,
-    })
-    .to_string()
+    });
+    // Only for a branch, so that a listing of games played from their start reads as
+    // it always has.
+    if let Some(branch) = branch {
+        line["branch_of"] = branch.from.clone().into();
+        line["branch_turn"] = branch.turn.into();
+    }
+    line.to_string()
 }
 
-fn table(games: &[GameMeta]) -> String {
+fn table(games: &[Listed]) -> String {
     let header = [
         "ID",
         "NAME",
@@ -315,10 +338,11 @@ fn table(games: &[GameMeta]) -> String {
         "RULES",
         "SEED",
         "LAST PLAYED",
+        "BRANCH",
     ];
-    let rows: Vec<[String; 9]> = games
+    let rows: Vec<[String; 10]> = games
         .iter()
-        .map(|m| {
+        .map(|Listed { meta: m, branch }| {
             [
                 m.id.to_string(),
                 m.name.clone(),
@@ -329,6 +353,7 @@ fn table(games: &[GameMeta]) -> String {
                 super::rules_label(m.header.rules_version),
                 m.header.seed.to_string(),
                 utc(m.last_played),
+                branch.as_ref().map(Branch::to_string).unwrap_or_default(),
             ]
         })
         .collect();
@@ -339,7 +364,6 @@ fn table(games: &[GameMeta]) -> String {
 mod tests {
     use super::*;
     use sandglass_sim::Ruleset;
-    use sandglass_store::Store;
 
     #[test]
     fn the_table_lines_up_its_columns() {
@@ -348,7 +372,7 @@ mod tests {
         let header = Header::new(7, Ruleset::CLASSIC, 0);
         store.create("a camel", header.clone(), &mut ()).unwrap();
         store.create("b", header, &mut ()).unwrap();
-        let text = table(&store.games().unwrap());
+        let text = table(&listed(&store, store.games().unwrap()).unwrap());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3);
         let status_at = lines[0].find("STATUS").unwrap();
@@ -365,7 +389,7 @@ mod tests {
         let seed = crate::seed::seed_of("camel").unwrap();
         let header = Header::new(seed, Ruleset::CLASSIC, 0);
         store.create("shared", header, &mut ()).unwrap();
-        let games = store.games().unwrap();
+        let games = listed(&store, store.games().unwrap()).unwrap();
         let text = table(&games);
         let lines: Vec<&str> = text.lines().collect();
         let seed_at = lines[0].find("SEED").unwrap();
@@ -375,5 +399,47 @@ mod tests {
         );
         let json: serde_json::Value = serde_json::from_str(&json_line(&games[0])).unwrap();
         assert_eq!(json["seed"], seed);
+        assert_eq!(json.get("branch_of"), None);
+    }
+
+    /// A game taken over from a replay, of a stored game or of a file, is listed as a
+    /// branch, with where it came from.
+    #[test]
+    fn saves_show_where_a_branch_came_from() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let rules = sandglass_sim::Rules::newest(Ruleset::CLASSIC);
+        let tape = sandglass_sim::bot::Bot::new(3).record(rules, 3, 40);
+        let whole = store
+            .create_from_tape("whole", &tape.header, &tape.events, &mut |_, _| ())
+            .unwrap();
+        let forked = store.fork(whole.id, "forked", whole.events).unwrap().0;
+        let from_file = store
+            .take_over_file(
+                "taken",
+                &tape.header,
+                &tape.events,
+                "run.sgr",
+                &mut |_, _| (),
+            )
+            .unwrap();
+        let games = listed(&store, store.games().unwrap()).unwrap();
+        let text = table(&games);
+        let line = |name: &str| text.lines().find(|l| l.contains(name)).unwrap().to_owned();
+        assert!(line("whole").trim_end().ends_with("UTC"), "{text}");
+        let turn = whole.turns;
+        assert!(
+            line("forked").ends_with(&format!("from turn {turn} of whole")),
+            "{text}"
+        );
+        assert!(
+            line("taken").ends_with(&format!("from turn {turn} of run.sgr")),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&json_line(&games[2])).unwrap();
+        assert_eq!(json["name"], "taken");
+        assert_eq!(json["branch_of"], "run.sgr");
+        assert_eq!(json["branch_turn"], turn);
+        assert_eq!((forked.turns, from_file.turns), (turn, turn));
     }
 }

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use sandglass_sim::score::Score;
-use sandglass_store::{GameId, GameMeta, ProofError, Store, StoreError, Verdict};
+use sandglass_store::{Branch, GameId, GameMeta, ProofError, Store, StoreError, Verdict};
 
 use super::progress::{open_store, Count};
 use super::say_on_stderr;
@@ -38,6 +38,8 @@ pub struct Entry {
     pub rank: Option<usize>,
     pub meta: GameMeta,
     pub proof: Proof,
+    /// Where the game came from, if it is a branch: it is never ranked.
+    pub branch: Option<Branch>,
 }
 
 impl Entry {
@@ -103,9 +105,11 @@ pub fn stored(store: &Store) -> Result<Stored, StoreError> {
                 rank: None,
                 meta,
                 proof,
+                branch: None,
             }
         })
         .collect();
+    with_branches(store, &mut entries)?;
     rank(&mut entries);
     Ok(Stored {
         entries,
@@ -146,11 +150,14 @@ pub fn doubt(entries: &mut [Entry], doubted: &[GameMeta]) {
     rank(entries);
 }
 
-/// Whether a game is a branch of another's log ("save as", or a take-over from a stored
-/// game's replay): it shares a stretch of history with the game it came from
-/// (`GameMeta::shared`), and is never ranked with the games played from their start.
-pub fn is_branch(meta: &GameMeta) -> bool {
-    meta.shared.iter().any(|span| span.to > 0)
+/// Says of each entry that is a branch (saved as, or taken over from a replay of a stored
+/// game or of a file) where it came from: such a game is never ranked with the games
+/// played from their start.
+fn with_branches(store: &Store, entries: &mut [Entry]) -> Result<(), StoreError> {
+    for entry in entries {
+        entry.branch = store.branch_of(&entry.meta)?;
+    }
+    Ok(())
 }
 
 /// Sorts the table and ranks it: whole games first, the proved best first (most points,
@@ -158,7 +165,7 @@ pub fn is_branch(meta: &GameMeta) -> bool {
 /// each by id; then the branches in the same order, never ranked.
 pub fn rank(entries: &mut [Entry]) {
     entries.sort_by_key(|e| {
-        let branch = is_branch(&e.meta);
+        let branch = e.branch.is_some();
         match &e.proof {
             Proof::Proved(s) => (branch, 0, std::cmp::Reverse(s.points), s.turns, e.meta.id.0),
             Proof::Pending => (branch, 1, std::cmp::Reverse(0), 0, e.meta.id.0),
@@ -166,7 +173,7 @@ pub fn rank(entries: &mut [Entry]) {
         }
     });
     for (i, entry) in entries.iter_mut().enumerate() {
-        let ranked = matches!(entry.proof, Proof::Proved(_)) && !is_branch(&entry.meta);
+        let ranked = matches!(entry.proof, Proof::Proved(_)) && entry.branch.is_none();
         entry.rank = ranked.then_some(i + 1);
     }
 }
@@ -311,8 +318,10 @@ pub fn recheck(store: &Store) -> Result<(Vec<Entry>, Vec<String>), StoreError> {
             rank: None,
             meta,
             proof: Proof::Pending,
+            branch: None,
         })
         .collect();
+    with_branches(store, &mut entries)?;
     apply(&mut entries, &proved);
     Ok((entries, disagreements))
 }
@@ -352,7 +361,9 @@ fn json_line(entry: &Entry) -> String {
         "won": score.map(|s| s.won),
         "rules_version": entry.meta.header.rules_version,
         "why_unverified": entry.unverified(),
-        "branch": is_branch(&entry.meta),
+        "branch": entry.branch.is_some(),
+        "branch_of": entry.branch.as_ref().map(|b| &b.from),
+        "branch_turn": entry.branch.as_ref().and_then(|b| b.turn),
     })
     .to_string()
 }
@@ -363,12 +374,24 @@ pub fn text(entries: &[Entry]) -> String {
         "RANK", "SCORE", "NAME", "STATUS", "DEPTH", "TURNS", "KILLS", "RULES",
     ];
     let (branches, whole): (Vec<&Entry>, Vec<&Entry>) =
-        entries.iter().partition(|e| is_branch(&e.meta));
+        entries.iter().partition(|e| e.branch.is_some());
     let rows: Vec<[String; 8]> = whole.into_iter().map(row).collect();
     let mut text = super::columns(header, &rows);
     if !branches.is_empty() {
-        text += "\nBranches, not ranked (saved as, or taken over, from another game's log):\n";
-        let rows: Vec<[String; 8]> = branches.into_iter().map(row).collect();
+        text += "\nBranches, not ranked (saved as, or taken over from a replay):\n";
+        let [rank, score, name, status, depth, turns, kills, rules] = header;
+        let header = [
+            rank, score, name, status, depth, turns, kills, rules, "BRANCH",
+        ];
+        let rows: Vec<[String; 9]> = branches
+            .into_iter()
+            .map(|entry| {
+                let [rank, score, name, status, depth, turns, kills, rules] = row(entry);
+                let from = entry.branch.as_ref().map(Branch::to_string);
+                let from = from.unwrap_or_default();
+                [rank, score, name, status, depth, turns, kills, rules, from]
+            })
+            .collect();
         text += &super::columns(header, &rows);
     }
     for entry in entries {
@@ -470,6 +493,45 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&json_line(fork)).unwrap();
         assert_eq!(json["branch"], true);
         assert_eq!(json["rank"], serde_json::Value::Null);
+        assert_eq!(json["branch_of"], "whole");
+        assert_eq!(json["branch_turn"], whole.turns);
+    }
+
+    /// A take-over from a replay file shares no stored history, and is a branch all the
+    /// same: never ranked, however well it went.
+    #[test]
+    fn a_take_over_from_a_replay_file_is_never_ranked() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let rules = sandglass_sim::Rules::newest(Ruleset::NETHACK);
+        let short = Bot::new(1).record(rules, 1, 10);
+        let played = |tape: &sandglass_sim::Tape, name: &str, from: Option<&str>| {
+            let made = match from {
+                Some(from) => {
+                    store.take_over_file(name, &tape.header, &tape.events, from, &mut |_, _| ())
+                }
+                None => store.create_from_tape(name, &tape.header, &tape.events, &mut |_, _| ()),
+            };
+            let made = made.unwrap();
+            let mut session = store.resume(made.id).unwrap();
+            Bot::new(1).play(&mut session, 500).unwrap();
+            made.turns
+        };
+        played(&short, "whole", None);
+        let turn = played(&short, "taken over", Some("lost.sgr"));
+        let from = format!("from turn {turn} of lost.sgr");
+        let whole_score = |entries: &[Entry], name: &str| {
+            let entry = entries.iter().find(|e| e.meta.name == name).unwrap();
+            (entry.rank, entry.branch.clone())
+        };
+        let entries = table(&store).unwrap();
+        assert_eq!(whole_score(&entries, "whole"), (Some(1), None));
+        let (rank, branch) = whole_score(&entries, "taken over");
+        assert_eq!(rank, None);
+        assert_eq!(branch.unwrap().to_string(), from);
+        let text = text(&entries);
+        let heading = text.find("Branches, not ranked").unwrap();
+        assert!(text.find(&from).unwrap() > heading, "{text}");
     }
 
     /// Three games, two of them finished (their verdicts written as they ended), one

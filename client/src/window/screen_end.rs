@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use macroquad::prelude::*;
 use sandglass_sim::{fold, State};
-use sandglass_store::{GameId, GameMeta, Status};
+use sandglass_store::{Branch, GameId, GameMeta, Status};
 
 use super::animate::Frame;
 use super::draw_map::{Layout, Sight};
@@ -20,6 +20,8 @@ pub struct EndScreen {
     tally: Tally,
     /// Where the game's morgue was written, if it was.
     morgue: Option<PathBuf>,
+    /// Where the game came from, if it was taken over from a replay or saved as another.
+    branch: Option<Branch>,
 }
 
 impl EndScreen {
@@ -29,11 +31,13 @@ impl EndScreen {
         let mut tally = Tally::default();
         let state = fold(meta.rules()?, events, &mut tally)?;
         let morgue = Some(morgue::path(app.store.dir(), &meta)).filter(|path| path.is_file());
+        let branch = app.store.branch_of(&meta)?;
         Ok(EndScreen {
             meta,
             state,
             tally,
             morgue,
+            branch,
         })
     }
 
@@ -95,6 +99,12 @@ impl EndScreen {
         if let Some(path) = &self.morgue {
             lines.push((format!("Morgue         {}", path.display()), DIM));
         }
+        if let Some(branch) = &self.branch {
+            lines.push((
+                format!("A branch {branch}: not ranked in the high scores."),
+                DIM,
+            ));
+        }
         lines.extend([
             (String::new(), TEXT),
             ("r  watch the replay".to_owned(), ASK),
@@ -150,6 +160,7 @@ mod tests {
             state: State::new(Rules::newest(Ruleset::NETHACK), &mut ()),
             tally: Tally::default(),
             morgue: None,
+            branch: None,
         };
         end.tally.death = Some(Death::By(Species::Elephant));
         end.meta.status = Status::Dead;

@@ -465,12 +465,16 @@ impl ReplayScreen {
                 let id = *id;
                 std::thread::spawn(move || store.fork(id, &name, at).map(|(meta, _)| meta))
             }
-            Tape::File(_) => {
+            // A take-over from a file shares no stored history: it is copied, and marked
+            // as a branch of the file.
+            Tape::File(path) => {
                 let (header, events) = timeline.take_over(at);
                 let events = events.to_vec();
+                let from = path.file_name().unwrap_or(path.as_os_str());
+                let from = from.to_string_lossy().into_owned();
                 std::thread::spawn(move || {
                     let len = events.len() as u64;
-                    store.create_from_tape(&name, &header, &events, &mut |stage, at| {
+                    store.take_over_file(&name, &header, &events, &from, &mut |stage, at| {
                         told.store(thousandths(stage, at, len), Ordering::Relaxed)
                     })
                 })

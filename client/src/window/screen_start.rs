@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use macroquad::prelude::*;
 use sandglass_sim::geometry::Direction;
 use sandglass_sim::Ruleset;
-use sandglass_store::{GameMeta, Status};
+use sandglass_store::{Branch, GameMeta, Status, StoreError};
 
 use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
@@ -35,7 +35,8 @@ pub struct StartScreen {
 }
 
 struct List {
-    games: Vec<GameMeta>,
+    /// Each saved game, and where it came from if it is a branch.
+    games: Vec<(GameMeta, Option<Branch>)>,
     choice: usize,
     /// Picking a game opens its replay rather than the game.
     watch: bool,
@@ -210,10 +211,10 @@ impl StartScreen {
                 }
             },
             Some(entry @ (Choice::Load | Choice::Watch)) => {
-                match app.store.games() {
+                match listed(app) {
                     Ok(mut games) if !games.is_empty() => {
                         // Newest first: the one just played is the likeliest choice.
-                        games.sort_by_key(|m| std::cmp::Reverse((m.last_played, m.id)));
+                        games.sort_by_key(|(m, _)| std::cmp::Reverse((m.last_played, m.id)));
                         self.list = Some(List {
                             games,
                             choice: 0,
@@ -304,7 +305,7 @@ impl StartScreen {
         };
         let count = list.games.len();
         let pick = |list: &List, i: usize| {
-            let meta = &list.games[i];
+            let (meta, _) = &list.games[i];
             if list.watch {
                 Go::Watch(Tape::Game(meta.id))
             } else if meta.status == Status::Alive {
@@ -424,6 +425,18 @@ fn draw_seed_entry(app: &App, entry: &SeedEntry, x: f32, y: f32, size: f32) {
     );
 }
 
+/// The saved games, each with where it came from if it is a branch.
+fn listed(app: &App) -> Result<Vec<(GameMeta, Option<Branch>)>, StoreError> {
+    let games = app.store.games()?;
+    games
+        .into_iter()
+        .map(|meta| {
+            let branch = app.store.branch_of(&meta)?;
+            Ok((meta, branch))
+        })
+        .collect()
+}
+
 /// The saved games to load or watch, from `x`, `y` down, scrolled to the chosen one.
 fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
     let title = if list.watch {
@@ -432,7 +445,7 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
         "Saved games"
     };
     let mut rows = Rows::titled(app, title, x, y, size, list.choice, 3);
-    for (i, meta) in list
+    for (i, (meta, branch)) in list
         .games
         .iter()
         .enumerate()
@@ -444,7 +457,7 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
         } else {
             ' '
         };
-        let label = format!(
+        let mut label = format!(
             "{letter}  {:<20} {:<6} depth {}  turn {:<6} {}  rules {}",
             rows.column(&meta.name),
             meta.status.name(),
@@ -453,6 +466,9 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
             utc(meta.last_played),
             rules_label(meta.header.rules_version),
         );
+        if let Some(branch) = branch {
+            label += &format!("  {branch}");
+        }
         let color = match (meta.rules().is_ok(), meta.status) {
             (false, _) => BAD,
             (true, Status::Alive) => TEXT,
@@ -480,16 +496,19 @@ fn draw_scores(app: &App, board: &Board, x: f32, y: f32, size: f32) {
         "#", "score", "name", "status", "depth", "turns", "kills", "rules"
     );
     rows.text(app, &header, DIM);
-    let first_branch = table.iter().position(|e| scores::is_branch(&e.meta));
+    let first_branch = table.iter().position(|e| e.branch.is_some());
     for (i, entry) in table.iter().enumerate().skip(rows.first).take(rows.rows) {
         if Some(i) == first_branch {
             rows.text(app, "Branches, not ranked (saved as, or taken over):", DIM);
         }
         let [rank, score, name, status, depth, turns, kills, rules] = scores::row(entry);
         let name = rows.column(&name);
-        let label = format!(
+        let mut label = format!(
             "{rank:>4}  {score:>6}  {name:<20} {status:<10} {depth:>5} {turns:>6} {kills:>5} {rules:>5}"
         );
+        if let Some(branch) = &entry.branch {
+            label += &format!("  {branch}");
+        }
         let color = match entry.proof {
             Proof::Proved(_) => TEXT,
             Proof::Pending => DIM,

@@ -42,6 +42,8 @@ pub struct Store {
     pub(super) verdicts: Tree,
     /// Which game holds each name (`layout::NAMES`).
     pub(super) names: Tree,
+    /// Where each branch came from (`branch`).
+    pub(super) branches: Tree,
     seal: Arc<Seal>,
     durable: Arc<Durability>,
     /// Whether the store opened without giving up its reserve, and so may take new writes
@@ -135,6 +137,7 @@ impl Store {
             snapshots: db.open_tree(layout::SNAPSHOTS)?,
             verdicts: db.open_tree(layout::VERDICTS)?,
             names: db.open_tree(layout::NAMES)?,
+            branches: db.open_tree(layout::BRANCHES)?,
             db,
             seal: Arc::new(seal),
             durable: Arc::new(durable),
@@ -251,6 +254,7 @@ impl Store {
         }
         self.count_unfinished(1)?;
         self.games.remove(id.key())?;
+        self.branches.remove(id.key())?;
         self.forget_verdict(id)?;
         self.commit()?;
         let read = match meta {
@@ -438,6 +442,7 @@ impl Store {
         }
         let mut done = true;
         for &id in &orphans {
+            self.branches.remove(id.key())?;
             done &= self.tidy(id)?;
         }
         // Nothing is being written while the store opens: what is left unfinished is all

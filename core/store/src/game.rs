@@ -7,6 +7,7 @@ use super::layout::{encode_record, key, split_key};
 use super::log;
 use super::snapshot::{self, SnapshotError, SnapshotWarning};
 use super::verdict::Verdict;
+use super::Branch;
 use super::{GameId, GameMeta, Stage, Status};
 use sandglass_sim::drive::{fold_from, fold_on, Game};
 use sandglass_sim::recording::{fold_visiting, is_a_stop};
@@ -232,7 +233,11 @@ impl Store {
         let new_id = self.new_id()?;
         let mut meta = GameMeta::new(new_id, name, source.header.clone(), &state, state.hash());
         meta.shared = source.shared_until(at);
-        self.commit_new(&meta)?;
+        let branch = Branch {
+            from: source.name,
+            turn: Some(meta.turns),
+        };
+        self.commit_new(&meta, Some(&branch))?;
         Ok((meta, warnings))
     }
 
@@ -303,7 +308,7 @@ impl Store {
             hash: file.final_hash,
             state,
         };
-        self.store_new(name, tape, progress)
+        self.store_new(name, tape, None, progress)
     }
 
     /// Stores a tape as a new game called `name`: "take over from here" forks a replay
@@ -314,6 +319,32 @@ impl Store {
         name: &str,
         header: &Header,
         events: &[Event],
+        progress: &mut dyn FnMut(Stage, u64),
+    ) -> Result<GameMeta, StoreError> {
+        self.create_checked(name, header, events, None, progress)
+    }
+
+    /// `create_from_tape` for a game taken over from the replay file called `from`: a
+    /// branch (`branch`), never ranked with the games played from their start.
+    pub fn take_over_file(
+        &self,
+        name: &str,
+        header: &Header,
+        events: &[Event],
+        from: &str,
+        progress: &mut dyn FnMut(Stage, u64),
+    ) -> Result<GameMeta, StoreError> {
+        self.create_checked(name, header, events, Some(from), progress)
+    }
+
+    /// A new game of `events`, folded to check them on the way in; a branch of the
+    /// replay file `branch_of`, if given.
+    fn create_checked(
+        &self,
+        name: &str,
+        header: &Header,
+        events: &[Event],
+        branch_of: Option<&str>,
         progress: &mut dyn FnMut(Stage, u64),
     ) -> Result<GameMeta, StoreError> {
         self.check_new_name(name)?;
@@ -335,7 +366,7 @@ impl Store {
             hash: state.hash(),
             state,
         };
-        self.store_new(name, tape, progress)
+        self.store_new(name, tape, branch_of, progress)
     }
 
     /// A stored game as a recording, for `Recording::check` to check as it checks a
@@ -395,12 +426,14 @@ impl Store {
         Ok((file, warnings))
     }
 
-    /// Writes a checked tape as a new game: events, snapshots, then the record. `progress`
-    /// is told how far the writing of the events has got.
+    /// Writes a checked tape as a new game: events, snapshots, then the record (a branch
+    /// of the replay file `branch_of`, if given). `progress` is told how far the writing
+    /// of the events has got.
     fn store_new(
         &self,
         name: &str,
         tape: Checked,
+        branch_of: Option<&str>,
         progress: &mut dyn FnMut(Stage, u64),
     ) -> Result<GameMeta, StoreError> {
         self.check_room()?;
@@ -425,15 +458,22 @@ impl Store {
         let digest = self.log_digest(&meta)?;
         let verdict = Verdict::of(&meta, digest, &tape.state, tape.hash);
         self.write_verdict(id, &verdict)?;
-        self.commit_new(&meta)?;
+        let branch = branch_of.map(|from| Branch {
+            from: from.to_owned(),
+            turn: Some(meta.turns),
+        });
+        self.commit_new(&meta, branch.as_ref())?;
         Ok(meta)
     }
 
     /// Writes the record of a game whose steps are already written, and flushes: until
     /// the record is on disk the game does not exist. With the record, the game is made
     /// (`count_unfinished`).
-    fn commit_new(&self, meta: &GameMeta) -> Result<(), StoreError> {
+    fn commit_new(&self, meta: &GameMeta, branch: Option<&Branch>) -> Result<(), StoreError> {
         self.claim_name(&meta.name, meta.id)?;
+        if let Some(branch) = branch {
+            self.mark_branch(meta.id, branch)?;
+        }
         self.commit()?;
         self.games.insert(meta.id.key(), encode_record(meta))?;
         self.count_unfinished(-1)?;

@@ -12,6 +12,7 @@
 //! | `snapshots` | game id, event index | the state after that event (`snapshot`) |
 //! | `verdicts` | game id | what the game's log was proved to fold to (`verdict`) |
 //! | `names` | a game's name (UTF-8) | its game id: which game holds a name, without reading every record |
+//! | `branches` | game id | where a game taken over from a replay, or saved as another, came from (`branch`) |
 //! | sled's default | `layout`, `last_game_id`, `writes`, `unfinished`, `freed` | the layout, the last game number, the count of writes (`seal`), the count of writes begun that may leave steps without a record (`UNFINISHED`), the bytes removed since the database was last written whole (`FREED`) |
 //!
 //! Every number in a key is a big-endian `u64`, so that key order is game order and then
@@ -47,6 +48,11 @@ pub(crate) const VERDICTS: &str = "verdicts";
 /// it), left behind when a game is deleted or a crash stops a write: an entry is believed
 /// only when the record it leads to holds the name.
 pub(crate) const NAMES: &str = "names";
+
+/// The tree of branches (`branch`): games taken over from a replay, or saved as another,
+/// each to where it came from. Written before the record, left behind only by a crash
+/// before the record (tidied with the steps such a crash leaves).
+pub(crate) const BRANCHES: &str = "branches";
 
 /// The key, in sled's default tree, of the last game number handed out.
 pub(crate) const LAST_ID: &[u8] = b"last_game_id";

@@ -21,6 +21,7 @@
 //! loses a step the player saw (`Session::save_step`). The simulation knows nothing of this crate; it reads
 //! the clock only for the metadata's "created" and "last played" (`now`).
 
+mod branch;
 mod compact;
 mod db;
 mod durable;
@@ -42,6 +43,7 @@ use std::fmt;
 use sandglass_sim::{Header, Outcome, Rules, State};
 use serde::{Deserialize, Serialize};
 
+pub use branch::Branch;
 pub use db::{Store, LOCK_WAIT};
 pub use error::{PlayError, ReplayFileError, StoreError};
 pub use game::{Loaded, Session};

@@ -172,3 +172,18 @@ pub fn saves_killed_at(dir: &Path, calls: &str, nth: u32) -> bool {
     assert!(!stderr.contains("panicked"), "{stderr}");
     !output.status.success()
 }
+
+/// A `saves --json` listing without what branches add to it (`branch_of`,
+/// `branch_turn`): as builds listed games before branches were listed.
+pub fn without_branches(listing: &str) -> String {
+    listing
+        .lines()
+        .map(|line| {
+            let mut game: serde_json::Value = serde_json::from_str(line).unwrap();
+            let fields = game.as_object_mut().unwrap();
+            fields.remove("branch_of");
+            fields.remove("branch_turn");
+            game.to_string() + "\n"
+        })
+        .collect()
+}
