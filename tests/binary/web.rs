@@ -243,6 +243,14 @@ fn the_page_verifies_a_golden_to_the_native_hash_and_draws_its_map() {
         line.starts_with(&format!("Sandglass: ok {name} ")),
         "{line}"
     );
+    // A million events take long enough for the page's clock to time.
+    let took: f64 = line
+        .split(" time=")
+        .nth(1)
+        .and_then(|t| t.strip_suffix("ms"))
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no time in {line}"));
+    assert!(took >= 1.0, "{line}");
     // The frames after the one that opened it: the map, playing.
     browser.wait_for("document.getElementById('fps').dataset.fps > 0", "a frame");
     std::thread::sleep(Duration::from_secs(1));
@@ -376,6 +384,10 @@ fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
     browser.wait_for(&watching, "the dropped file to be shown");
     let json = browser.evaluate("document.getElementById('verdict').dataset.json");
     assert_eq!(json, native_json(&folder, name));
+    // A short file checks faster than the page's clock can tell: its line gives no time
+    // rather than a 0.0 ms it did not measure.
+    let line = browser.evaluate("document.getElementById('verdict').textContent");
+    assert!(!line.contains("time=0.0ms"), "{line}");
     // Escape leaves the replay, as in the window: here, for the page's menu.
     for kind in ["keyDown", "keyUp"] {
         let key =

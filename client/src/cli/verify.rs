@@ -87,7 +87,7 @@ pub fn run(replays: &[String], data_dir: Option<&Path>, json: bool) -> anyhow::R
         failed += usize::from(checked.verdict.failed());
         let line = match json {
             true => checked.verdict.json(name, Kind::of(name).name()),
-            false => checked.verdict.text(name, checked.ms),
+            false => checked.verdict.text(name, Some(checked.ms)),
         };
         writeln!(out, "{line}")?;
     }

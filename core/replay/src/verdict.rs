@@ -28,11 +28,16 @@ impl Verdict {
         }
     }
 
-    /// The line `sandglass verify` prints for it; `ms` is how long the check took.
-    pub fn text(&self, name: &str, ms: f64) -> String {
+    /// The line `sandglass verify` prints for it; `ms` is how long the check took, if
+    /// the clock could tell (a browser's is too coarse to time a short replay).
+    pub fn text(&self, name: &str, ms: Option<f64>) -> String {
         match self {
             Verdict::Ok { events, hash, .. } => {
-                format!("ok {name} events={events} hash=0x{hash:016x} time={ms:.1}ms")
+                let line = format!("ok {name} events={events} hash=0x{hash:016x}");
+                match ms {
+                    Some(ms) => format!("{line} time={ms:.1}ms"),
+                    None => line,
+                }
             }
             Verdict::Fail { at: Some(at), what } => format!("FAIL {name} at event {at}: {what}"),
             Verdict::Fail { at: None, what } => format!("FAIL {name}: {what}"),
@@ -120,5 +125,32 @@ pub fn check(file: &Recording, checkpoint: &str, mut progress: impl FnMut(u64)) 
             }
         }
         other => Verdict::refused(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_gives_the_time_only_when_the_clock_could_tell_it() {
+        let ok = Verdict::Ok {
+            events: 12,
+            commands: 3,
+            hash: 0xab,
+            rules_version: 10,
+        };
+        assert_eq!(
+            ok.text("a.sgr", Some(2.25)),
+            "ok a.sgr events=12 hash=0x00000000000000ab time=2.2ms"
+        );
+        assert_eq!(
+            ok.text("a.sgr", None),
+            "ok a.sgr events=12 hash=0x00000000000000ab"
+        );
+        assert_eq!(
+            Verdict::refused("not a replay").text("b.sgr", None),
+            "FAIL b.sgr: not a replay"
+        );
     }
 }

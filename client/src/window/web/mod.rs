@@ -106,8 +106,8 @@ async fn fetch(app: &App, url: &str) -> Showing {
         // no one: the request failed, that is all macroquad hears.
         Err(_) => {
             let verdict = Verdict::refused(FETCH_FAILED);
-            page::verdict(&verdict, &name, 0.0);
-            waiting(Some(verdict.text(&name, 0.0)))
+            page::verdict(&verdict, &name, None);
+            waiting(Some(verdict.text(&name, None)))
         }
     }
 }
@@ -123,9 +123,9 @@ async fn open(app: &App, name: String, bytes: &[u8]) -> Showing {
     next_frame().await;
     let start = page::now_ms();
     let (verdict, file) = verify(bytes);
-    page::verdict(&verdict, &name, page::now_ms() - start);
+    page::verdict(&verdict, &name, page::timed(page::now_ms() - start));
     let Some(file) = file.filter(|_| !verdict.failed()) else {
-        return waiting(Some(verdict.text(&name, 0.0)));
+        return waiting(Some(verdict.text(&name, None)));
     };
     page::status(&format!("laying out {name}"));
     say(

@@ -45,10 +45,21 @@ pub fn now_ms() -> f64 {
     unsafe { sandglass_now_ms() }
 }
 
+/// A span of `ms` on the page's clock, if the clock can tell it: browsers coarsen
+/// `performance.now()` (to 0.1 ms, or 1 ms, with jitter) against timing attacks, so a
+/// span under `CLOCK_GRAIN` is no measurement, and said as none rather than as 0.0 ms.
+pub fn timed(ms: f64) -> Option<f64> {
+    (ms >= CLOCK_GRAIN).then_some(ms)
+}
+
+/// The coarsest grain of a browser's `performance.now()` outside an isolated page.
+const CLOCK_GRAIN: f64 = 1.0;
+
 /// Shows the verdict on the file `name` above the canvas, in the title and on the
-/// console: the line `sandglass verify` prints (with `ms`, how long the check took), and
-/// the `--json` line as the element's `data-json`, for whoever checks the page.
-pub fn verdict(verdict: &Verdict, name: &str, ms: f64) {
+/// console: the line `sandglass verify` prints (with `ms`, how long the check took, if
+/// the page's clock could tell), and the `--json` line as the element's `data-json`, for
+/// whoever checks the page.
+pub fn verdict(verdict: &Verdict, name: &str, ms: Option<f64>) {
     let line = verdict.text(name, ms);
     let json = verdict.json(name, "file");
     // SAFETY: the page reads the two strings during the call and keeps no pointer.

@@ -37,7 +37,7 @@ fn main() -> ExitCode {
         failed += usize::from(verdict.failed());
         let line = match json {
             true => verdict.json(name, "file"),
-            false => verdict.text(name, ms),
+            false => verdict.text(name, Some(ms)),
         };
         if writeln!(out, "{line}").is_err() {
             return ExitCode::FAILURE;
