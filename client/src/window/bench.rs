@@ -67,7 +67,7 @@ impl BenchScreen {
             let mut recorder = Recorder::new(self.live.state());
             let next = Tick(self.live.state().tick().0 + 1);
             self.live.run_ticks(next, &mut recorder, &mut Vec::new());
-            self.playback = Some(recorder.into_playback(time));
+            self.playback = Some(recorder.into_playback(time, 1.0));
         }
         Go::Stay
     }

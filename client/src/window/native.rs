@@ -94,13 +94,7 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
     let result = Rc::new(RefCell::new(Ok(())));
     let out = Rc::clone(&result);
     macroquad::Window::from_config(may_sleep(conf), async move {
-        let app = App {
-            store,
-            text: hud::Text::load(),
-            painter: draw_map::Painter::new(),
-            settings,
-            config_dir: options.config_dir,
-        };
+        let app = App::new(store, options.config_dir);
         *out.borrow_mut() = main_loop(app, first, options.frame_stats).await;
     });
     result.replace(Ok(()))

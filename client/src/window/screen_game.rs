@@ -8,8 +8,10 @@ use sandglass_sim::State;
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Layout};
 use super::hud::{self, ASK, DIM, TEXT, TITLE};
+use super::options::OptionsScreen;
 use super::{App, Go};
-use crate::input::keys::{help_lines, Key};
+use crate::input::keymap::key_name;
+use crate::input::keys::{help_lines, Input, Key};
 use crate::look::{describe, desert_lines, energy_lines, rules_lines};
 use crate::play::{inventory_lines, GameController, HelpPage, Overlay, Reaction, HISTORY_PAGE};
 
@@ -36,14 +38,13 @@ impl GameScreen {
         }
     }
 
-    fn layout(&self) -> Layout {
-        let map = self.state().world().map();
-        Layout::new(screen_width(), screen_height(), map.width(), map.height())
+    fn layout(&self, app: &App) -> Layout {
+        app.layout(self.state(), screen_height())
     }
 
     /// The mouse (a click travels, hovering describes) and the errand under way.
-    pub fn update(&mut self, app: &App, time: f64) -> anyhow::Result<Go> {
-        let layout = self.layout();
+    pub fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
+        let layout = self.layout(app);
         let (x, y) = mouse_position();
         self.hovered = layout.cell_under(vec2(x, y));
         if is_mouse_button_pressed(MouseButton::Left) {
@@ -58,16 +59,27 @@ impl GameScreen {
             }
             let mut recorder = Recorder::new(self.state());
             let reaction = self.game.step(&app.store, &mut recorder)?;
-            return self.react(reaction, recorder, time);
+            return self.react(app, reaction, recorder, time);
         }
         Ok(Go::Stay)
     }
 
-    fn react(&mut self, reaction: Reaction, recorder: Recorder, time: f64) -> anyhow::Result<Go> {
+    fn react(
+        &mut self,
+        app: &mut App,
+        reaction: Reaction,
+        recorder: Recorder,
+        time: f64,
+    ) -> anyhow::Result<Go> {
         Ok(match reaction {
             Reaction::Stay => Go::Stay,
             Reaction::Played => {
-                self.playback = Some(recorder.into_playback(time));
+                let pace = app.settings.animation.factor();
+                self.playback = Some(recorder.into_playback(time, pace));
+                Go::Stay
+            }
+            Reaction::Options => {
+                app.options = Some(OptionsScreen::new());
                 Go::Stay
             }
             Reaction::Menu => Go::Menu,
@@ -90,9 +102,9 @@ impl GameScreen {
             playback.finish();
         }
         let mut recorder = Recorder::new(self.state());
-        let reaction = self.game.key(&app.store, key, &mut recorder)?;
+        let reaction = self.game.key(&app.store, &app.keymap, key, &mut recorder)?;
         self.next_step = time + ERRAND_STEP;
-        self.react(reaction, recorder, time)
+        self.react(app, reaction, recorder, time)
     }
 
     /// Reports the final hash once, whether the player left for the menu, the game
@@ -104,7 +116,7 @@ impl GameScreen {
     pub fn draw(&mut self, app: &mut App, time: f64) {
         let frame = Frame::at(&mut self.playback, self.game.state(), time);
         let state = self.game.state();
-        let layout = self.layout();
+        let layout = self.layout(app);
         app.painter
             .draw(state, &frame, &layout, draw_map::Sight::Camel);
         let meta = self.game.meta();
@@ -117,11 +129,23 @@ impl GameScreen {
                 state.world().rules().version().number()
             ),
         ];
+        // The hints name the keys as bound.
+        let key = |input| {
+            app.keymap
+                .keys_of(input)
+                .first()
+                .map_or_else(|| "-".to_owned(), |&k| key_name(k))
+        };
+        let hint = |a: Input, what_a: &str, b: Input, what_b: &str| {
+            format!("{} {what_a}  {} {what_b}", key(a), key(b))
+        };
         let footer = [
-            "? keys  F1 energy",
-            "x explore  ; look",
-            "S save as  Q quit",
+            hint(Input::Help, "keys", Input::TogglePanel, "energy"),
+            hint(Input::Explore, "explore", Input::Look, "look"),
+            hint(Input::SaveAs, "save as", Input::Quit, "quit"),
+            format!("{} options", key(Input::Options)),
         ];
+        let footer: Vec<&str> = footer.iter().map(String::as_str).collect();
         hud::side_bar(&app.text, &layout, state, &heading, &footer);
         hud::log(&app.text, &layout, &self.log_lines());
         self.draw_overlay(app, &layout);
@@ -200,7 +224,7 @@ impl GameScreen {
         let window = Rect::new(0.0, 0.0, screen_width(), screen_height());
         let state = self.state();
         let desert = desert_lines(state);
-        let keys = help_lines();
+        let keys = help_lines(&app.keymap);
         let (keys, title, lines, footer) = match page {
             HelpPage::Keys => (
                 &keys[..],
@@ -215,7 +239,7 @@ impl GameScreen {
         };
         let help = hud::Help {
             keys,
-            legend: &draw_map::legend(),
+            legend: &draw_map::legend(app.painter.scheme),
             title,
             lines: &lines,
             footer,
@@ -290,6 +314,7 @@ fn corner(layout: &Layout, at: Pos) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::keymap::Keymap;
     use crate::play::testing::new_game;
 
     #[test]
@@ -297,7 +322,10 @@ mod tests {
         let (_dir, store, game) = new_game();
         let mut screen = GameScreen::new(game);
         let mut press = |key| {
-            screen.game.key(&store, key, &mut ()).unwrap();
+            screen
+                .game
+                .key(&store, &Keymap::default(), key, &mut ())
+                .unwrap();
             screen.asks()
         };
         assert!(press(Key::Char('e')), "the eat menu");
