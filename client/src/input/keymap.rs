@@ -452,7 +452,7 @@ impl Keymap {
         let path = dir.join(FILE_NAME);
         let refused = |why: String| {
             let said = format!(
-                "{} is not used ({why}); the default keys are.",
+                "{}: {why}. The default keys are used instead.",
                 path.display()
             );
             (Keymap::default(), Some(said))
@@ -775,8 +775,11 @@ mod tests {
             }
             assert_eq!(keymap, Keymap::default(), "{junk:?}");
             let said = said.unwrap();
-            assert!(said.contains("keys.txt is not used (line 1: "), "{said}");
-            assert!(said.ends_with("the default keys are."), "{said}");
+            assert!(said.contains("keys.txt: line 1: "), "{said}");
+            assert!(
+                said.ends_with("The default keys are used instead."),
+                "{said}"
+            );
         }
         std::fs::write(dir.path().join(FILE_NAME), [0xff, 0xfe, b'=']).unwrap();
         let (keymap, said) = Keymap::load(dir.path());
