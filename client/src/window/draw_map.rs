@@ -46,13 +46,13 @@ impl Layout {
     }
 
     /// The layout with cells of `glyph` pixels (`None`: as large as fit the whole map);
-    /// when the map does not fit, the view follows `camel` (`view::follow`).
+    /// when the map does not fit, the view follows `focus`, the camel (`view::follow`).
     pub fn sized(
         width: f32,
         height: f32,
         (map_w, map_h): (u16, u16),
         glyph: Option<u16>,
-        camel: Option<Pos>,
+        focus: Option<Pos>,
     ) -> Layout {
         let text = (height / 44.0).clamp(13.0, 22.0).round();
         let side_w = (width * 0.22).clamp(200.0, 340.0).round();
@@ -74,10 +74,10 @@ impl Layout {
         };
         let shown = |room: f32, side: f32, all: u16| ((room / side).floor() as u16).clamp(1, all);
         let cells = (shown(room_w, cell.x, cols), shown(room_h, cell.y, rows));
-        let camel = camel.unwrap_or(Pos::new(cols as i16 / 2, rows as i16 / 2));
+        let focus = focus.unwrap_or(Pos::new(cols as i16 / 2, rows as i16 / 2));
         let first = Pos::new(
-            follow(camel.x.into(), cells.0.into(), cols.into()) as i16,
-            follow(camel.y.into(), cells.1.into(), rows.into()) as i16,
+            follow(focus.x.into(), cells.0.into(), cols.into()) as i16,
+            follow(focus.y.into(), cells.1.into(), rows.into()) as i16,
         );
         let size = vec2(cell.x * f32::from(cells.0), cell.y * f32::from(cells.1));
         let map_area = Rect::new(MARGIN, MARGIN, room_w, room_h);

@@ -54,6 +54,7 @@ use std::cell::Cell;
 use std::path::PathBuf;
 
 use macroquad::prelude::*;
+use sandglass_sim::geometry::Pos;
 #[cfg(not(target_arch = "wasm32"))]
 use sandglass_sim::Ruleset;
 use sandglass_sim::State;
@@ -123,7 +124,7 @@ pub struct App {
     config_dir: Option<PathBuf>,
     /// The keys of the map, the player's own or the defaults.
     keymap: Keymap,
-    /// Said across the top of the window until a key is pressed: why the keymap file
+    /// Said across the foot of the window until a key is pressed: why the keymap file
     /// is not used.
     notice: Option<String>,
     /// The options screen, over the current screen while it is open.
@@ -159,17 +160,17 @@ impl App {
     }
 
     /// Where `state`'s map goes in a window `height` pixels high, at the glyph size the
-    /// player chose, following the camel.
-    fn layout(&self, state: &State, height: f32) -> Layout {
+    /// player chose, following `focus` (the look cursor) or else the camel.
+    fn layout(&self, state: &State, height: f32, focus: Option<Pos>) -> Layout {
         let map = state.world().map();
-        let camel = state.world().player().map(|c| c.pos());
+        let focus = focus.or_else(|| state.world().player().map(|c| c.pos()));
         let size = (map.width(), map.height());
         let layout = Layout::sized(
             screen_width(),
             height,
             size,
             self.settings.glyph_size,
-            camel,
+            focus,
         );
         self.fitted.set(layout.fitted);
         layout
@@ -471,7 +472,7 @@ impl Screen {
                 _ => {}
             }
             if let (true, Some((state, sight))) = (open, self.panel_state()) {
-                let layout = app.layout(state, screen_height());
+                let layout = app.layout(state, screen_height(), None);
                 panel::show(ctx, state, sight, &mut open, &layout, &mut panel_at);
             }
         });
@@ -490,16 +491,18 @@ impl Screen {
     }
 }
 
-/// A message across the top of the window, over whatever screen is open.
+/// A message across the foot of the window, over whatever screen is open: over the
+/// game's message log rather than its map, where it would hide the camel.
 fn draw_notice(app: &App, notice: &str) {
     let size = (screen_height() / 44.0).clamp(13.0, 22.0).round();
     let line = draw_map::line_height(size);
     let lines = hud::wrap(notice, screen_width() - 4.0 * size, size);
     let h = (lines.len() as f32 + 1.0) * line;
-    draw_rectangle(0.0, 0.0, screen_width(), h, draw_map::BACKGROUND);
-    hud::frame(Rect::new(0.0, 0.0, screen_width(), h));
+    let top = screen_height() - h;
+    draw_rectangle(0.0, top, screen_width(), h, draw_map::BACKGROUND);
+    hud::frame(Rect::new(0.0, top, screen_width(), h));
     for (i, part) in lines.iter().enumerate() {
-        let y = size * 0.5 + i as f32 * line;
+        let y = top + size * 0.5 + i as f32 * line;
         app.text.draw(part, 2.0 * size, y, size, hud::BAD);
     }
 }

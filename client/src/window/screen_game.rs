@@ -38,8 +38,14 @@ impl GameScreen {
         }
     }
 
+    /// The map's layout: the view follows the look cursor while it is out, otherwise the
+    /// camel.
     fn layout(&self, app: &App) -> Layout {
-        app.layout(self.state(), screen_height())
+        let focus = match self.game.overlay() {
+            Overlay::Look(at) => Some(*at),
+            _ => None,
+        };
+        app.layout(self.state(), screen_height(), focus)
     }
 
     /// The mouse (a click travels, hovering describes) and the errand under way.
@@ -299,8 +305,12 @@ impl GameScreen {
     }
 }
 
-/// A frame round the map cell at `at`: the look cursor, the cell under the mouse.
+/// A frame round the map cell at `at`: the look cursor, the cell under the mouse, a
+/// target; none for a cell out of view.
 fn mark(layout: &Layout, at: Pos) {
+    if !layout.shows(super::animate::cell_of(at)) {
+        return;
+    }
     let corner = corner(layout, at);
     let cell = layout.cell;
     draw_rectangle_lines(corner.x, corner.y, cell.x, cell.y, 2.0, hud::ASK);

@@ -509,7 +509,7 @@ impl ReplayScreen {
         let state = self.timeline().cursor();
         // The timeline strip takes the bottom of the window.
         let height = (screen_height() - STRIP).max(STRIP);
-        let layout = app.layout(state, height);
+        let layout = app.layout(state, height, None);
         app.painter.draw(state, &frame, &layout, self.sight);
         let header = self.timeline().header();
         let status = if self.playing && self.backwards {
