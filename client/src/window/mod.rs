@@ -190,6 +190,19 @@ impl App {
         self.set_glyphs(Some(size));
     }
 
+    /// Carries out an action that works on every screen; false for any other.
+    fn global(&mut self, input: Input) -> bool {
+        match input {
+            Input::TogglePanel => self.toggle_panel(),
+            Input::ToggleFullScreen => self.toggle_full_screen(),
+            Input::Bigger => self.step_glyphs(1),
+            Input::Smaller => self.step_glyphs(-1),
+            Input::FitMap => self.set_glyphs(None),
+            _ => return false,
+        }
+        true
+    }
+
     /// Glyphs of `size` pixels, or as large as fit the whole map; remembered.
     fn set_glyphs(&mut self, size: Option<u16>) {
         self.settings.glyph_size = size;
@@ -349,11 +362,7 @@ impl Screen {
                 .size_key(key)
                 .or_else(|| bind(&app.keymap, Mode::Play, key).filter(|&i| is_global(i)));
             match global {
-                Some(Input::TogglePanel) => app.toggle_panel(),
-                Some(Input::ToggleFullScreen) => app.toggle_full_screen(),
-                Some(Input::Bigger) => app.step_glyphs(1),
-                Some(Input::Smaller) => app.step_glyphs(-1),
-                Some(Input::FitMap) => app.set_glyphs(None),
+                Some(input) if app.global(input) => {}
                 _ => {
                     let go = match self {
                         #[cfg(not(target_arch = "wasm32"))]
@@ -387,7 +396,12 @@ impl Screen {
     }
 
     /// What a screen does by itself as time passes: a replay playing, the benchmark.
+    /// Nothing moves under the options screen: no errand steps, no replay plays, and a
+    /// click meant for it travels nowhere.
     fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
+        if app.options.is_some() {
+            return Ok(Go::Stay);
+        }
         Ok(match self {
             #[cfg(not(target_arch = "wasm32"))]
             Screen::Game(s) => s.update(app, time)?,

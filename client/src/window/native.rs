@@ -278,7 +278,9 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         // (`waker`) too; its own animations follow input, so a request long after the
         // last input is for that nudge, which changed nothing.
         let repaint = screen.draw(&mut app, time) && time - last_input < frames::QUIET_AFTER;
-        if repaint || screen.busy() || had_input || new_screen {
+        // What is busy under the options screen waits for it (`Screen::update`).
+        let busy = screen.busy() && app.options.is_none();
+        if repaint || busy || had_input || new_screen {
             last_change = time;
         }
         let work = start.elapsed();

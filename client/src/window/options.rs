@@ -6,8 +6,8 @@ use macroquad::prelude::*;
 
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::App;
-use crate::input::keymap::{key_name, Keymap, ACTIONS};
-use crate::input::keys::Key;
+use crate::input::keymap::{is_global, key_name, Keymap, ACTIONS};
+use crate::input::keys::{bind, Key, Mode};
 use crate::settings::Pace;
 
 /// A line of the options screen.
@@ -69,6 +69,12 @@ impl OptionsScreen {
                 Key::Code(KeyCode::Escape) => ("Never mind.".to_owned(), DIM),
                 key => rebind(app, at, key),
             });
+            return true;
+        }
+        // The keys that work on every screen work here too (the panel, toggled, shows once
+        // this screen closes).
+        let global = bind(&app.keymap, Mode::Play, key).filter(|&i| is_global(i));
+        if global.is_some_and(|input| app.global(input)) {
             return true;
         }
         let rows = rows();

@@ -534,6 +534,7 @@ impl ReplayScreen {
         let footer = [
             "Space play  r backwards",
             "+ - speed",
+            "PgUp PgDn  glyph size",
             "Left Right  a command",
             ", .  one event",
             "Home End  T go to turn",
