@@ -459,28 +459,29 @@ impl Screen {
             return false;
         }
         app.painter.scheme = Scheme::of(app.settings.high_contrast);
-        match self {
+        // The options screen covers the whole window: the screen under it, its egui
+        // parts and the panel are not drawn, for no one would see them.
+        let covered = app.options.is_some();
+        match (&app.options, &mut *self) {
+            (Some(options), _) => options.draw(app),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Start(s) => s.draw(app),
+            (None, Screen::Start(s)) => s.draw(app),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Game(s) => s.draw(app, time),
+            (None, Screen::Game(s)) => s.draw(app, time),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::End(s) => s.draw(app),
-            Screen::Replay(s) => s.draw(app, time),
+            (None, Screen::End(s)) => s.draw(app),
+            (None, Screen::Replay(s)) => s.draw(app, time),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Bench(s) => s.draw(app, time),
-        }
-        if let Some(options) = &app.options {
-            options.draw(app);
+            (None, Screen::Bench(s)) => s.draw(app, time),
         }
         if let Some(notice) = &app.notice {
             draw_notice(app, notice);
         }
-        // The options screen covers the window: the panel would cover it.
-        let mut open = app.settings.panel_open && app.options.is_none();
+        let mut open = app.settings.panel_open && !covered;
         let mut panel_at = app.settings.panel_at;
         egui_macroquad::ui(|ctx| {
             match self {
+                _ if covered => {}
                 Screen::Replay(s) => s.ui(ctx, time),
                 #[cfg(not(target_arch = "wasm32"))]
                 _ => {}
