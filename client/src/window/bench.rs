@@ -80,7 +80,7 @@ impl BenchScreen {
         // A crowd with no camel: everything is drawn, the heaviest frame there is.
         app.painter.draw(state, &frame, &layout, Sight::Everything);
         let heading = ["Benchmark".to_owned(), "a crowd on a real level".to_owned()];
-        hud::side_bar(&app.text, &layout, state, &heading, &["F1 energy panel"]);
+        app.side_bar(&layout, state, &heading, &["F1 energy panel"]);
         let line = format!(
             "{} creatures, tick {}: frame times go to --frame-stats",
             frame.actors.len(),

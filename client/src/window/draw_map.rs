@@ -531,8 +531,8 @@ pub fn legend(scheme: Scheme) -> Vec<(char, Color, &'static str)> {
 }
 
 /// The colour a creature's glyph is drawn in; the side bar and panel use it too.
-pub fn species_color(species: Species) -> Color {
-    species_look(species, Scheme::Normal).1
+pub fn species_color(species: Species, scheme: Scheme) -> Color {
+    species_look(species, scheme).1
 }
 
 /// Draws the map. The ground and what lies on it change only when a command changes

@@ -176,6 +176,17 @@ impl App {
         layout
     }
 
+    /// The side bar beside `state`'s map, its creatures in the colours of the map.
+    fn side_bar(&self, layout: &Layout, state: &State, heading: &[String], footer: &[&str]) {
+        hud::side_bar(
+            (&self.text, self.painter.scheme),
+            layout,
+            state,
+            heading,
+            footer,
+        );
+    }
+
     /// The glyph size one step bigger (`by` 1) or smaller (-1), remembered.
     fn step_glyphs(&mut self, by: i32) {
         let fitted = match self.fitted.get() {
@@ -488,7 +499,8 @@ impl Screen {
             }
             if let (true, Some((state, sight))) = (open, self.panel_state()) {
                 let layout = app.layout(state, screen_height(), None);
-                panel::show(ctx, state, sight, &mut open, &layout, &mut panel_at);
+                let seen = (sight, app.painter.scheme);
+                panel::show(ctx, state, seen, &mut open, &layout, &mut panel_at);
             }
         });
         let mut repaint = false;

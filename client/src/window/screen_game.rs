@@ -152,7 +152,7 @@ impl GameScreen {
             format!("{} options", key(Input::Options)),
         ];
         let footer: Vec<&str> = footer.iter().map(String::as_str).collect();
-        hud::side_bar(&app.text, &layout, state, &heading, &footer);
+        app.side_bar(&layout, state, &heading, &footer);
         hud::log(&app.text, &layout, &self.log_lines());
         self.draw_overlay(app, &layout);
     }

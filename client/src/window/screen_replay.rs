@@ -542,7 +542,7 @@ impl ReplayScreen {
             "m whole map  t take over",
             "Esc back",
         ];
-        hud::side_bar(&app.text, &layout, state, &heading, &footer);
+        app.side_bar(&layout, state, &heading, &footer);
         hud::log(&app.text, &layout, &self.log_lines());
     }
 
