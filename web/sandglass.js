@@ -64,3 +64,13 @@ miniquad_add_plugin({
         };
     },
 });
+
+// The viewer's glyph-size keys (Control and Plus, Minus or 0; PageUp, PageDown) are the
+// viewer's: the browser would zoom or scroll the page with them as well.
+const SANDGLASS_SIZE_KEYS = ["Equal", "Minus", "Digit0", "NumpadAdd", "NumpadSubtract", "Numpad0"];
+window.addEventListener("keydown", function (event) {
+    const sized = event.ctrlKey && SANDGLASS_SIZE_KEYS.includes(event.code);
+    if (sized || event.code === "PageUp" || event.code === "PageDown") {
+        event.preventDefault();
+    }
+});

@@ -474,11 +474,12 @@ pub fn energy_lines(state: &State) -> Vec<String> {
         "A step dearer than your energy is not refused: you gather strength".into(),
         "and take it when you can, while the desert moves on.".into(),
         format!(
-            "Dash (D), once a tick: steps cost half (sand {}) for the rest of it.",
+            "A dash, once a tick: steps cost half (sand {}) for the rest of it.",
             time.cost(&stats, Cost::Step(Terrain::Sand), dash)
         ),
-        "Rest (.) keeps your energy for the next tick. Fast creatures act more".into(),
-        "often than you; slow ones less: F1 shows everyone's energy.".into(),
+        // The keys are the player's to choose: the list beside this names them.
+        "Resting keeps your energy for the next tick. Fast creatures act more".into(),
+        "often than you; slow ones less: the energy panel shows everyone's.".into(),
     ]
 }
 

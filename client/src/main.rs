@@ -96,6 +96,14 @@ mod command_line {
             #[arg(long)]
             json: bool,
         },
+        /// Print the map's keys as bound: the keymap file (`keys.txt` in the config folder)
+        /// or the defaults, in the file's own form, one action a line.
+        Keys {
+            /// Write the default keys to `keys.txt` in the config folder, to edit there
+            /// (an existing file is left as it is).
+            #[arg(long)]
+            write: bool,
+        },
         /// Print the completion script for a shell.
         ///
         /// For bash, for instance: `sandglass completions bash >
@@ -125,6 +133,10 @@ mod command_line {
                 .and_then(|dir| cli::scores::run(&dir, json, recheck)),
             Some(Cmd::Verify { replays, json }) => cli::verify::run(&replays, data_dir, json),
             Some(Cmd::Completions { shell }) => completions(shell),
+            Some(Cmd::Keys { write }) => cli::keys::run(
+                sandglass::settings::config_dir(config_dir.as_deref()).as_deref(),
+                write,
+            ),
             Some(Cmd::Play { seed, ruleset }) => window(Opening::NewGame {
                 seed,
                 ruleset: ruleset.0,

@@ -14,6 +14,7 @@ use sandglass_sim::{fold, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
 use crate::errand::{known_stairs, threat, travel_goal, Errand, Running};
+use crate::input::keymap::Keymap;
 use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
 use crate::input::messages::{quoted, Messages};
 use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt, Target};
@@ -68,6 +69,8 @@ pub enum Reaction {
     Played,
     /// Back to the start screen.
     Menu,
+    /// The options screen, over this one.
+    Options,
     /// The game is over and its last words read: on to its summary.
     Over(GameId),
 }
@@ -77,9 +80,9 @@ pub const HISTORY_PAGE: usize = 10;
 
 /// Whether `key` answers `--more--` itself: Space or Enter (the next page), Escape (the
 /// rest skipped).
-fn is_paging(key: Key) -> bool {
+fn is_paging(keymap: &Keymap, key: Key) -> bool {
     matches!(
-        bind(Mode::More, key),
+        bind(keymap, Mode::More, key),
         Some(Input::Space | Input::Confirm | Input::Escape)
     )
 }
@@ -358,22 +361,24 @@ impl GameController {
         }
     }
 
-    /// Takes one key press; a command it completes is played with `obs` watching.
+    /// Takes one key press, read by `keymap`; a command it completes is played with
+    /// `obs` watching.
     pub fn key(
         &mut self,
         store: &Store,
+        keymap: &Keymap,
         key: Key,
         obs: &mut impl Observer,
     ) -> anyhow::Result<Reaction> {
         // A key press stops an errand, and is spent doing so. (Not the second event of a
         // press, nor a modifier: those are no press of their own.)
-        if is_any_key(key) && self.errand.take().is_some() {
+        if is_any_key(keymap, key) && self.errand.take().is_some() {
             return Ok(Reaction::Stay);
         }
         match std::mem::replace(&mut self.overlay, Overlay::None) {
             Overlay::Help(page) => {
                 let more = page == HelpPage::Keys && !desert_lines(self.state()).is_empty();
-                if !is_any_key(key) {
+                if !is_any_key(keymap, key) {
                     self.overlay = Overlay::Help(page);
                 } else if more && key == Key::Char(' ') {
                     self.overlay = Overlay::Help(HelpPage::Desert);
@@ -382,7 +387,7 @@ impl GameController {
             }
             Overlay::SaveAs(name) => return Ok(self.save_as_key(store, key, name)),
             Overlay::Look(at) => {
-                self.look_key(key, at);
+                self.look_key(keymap, key, at);
                 return Ok(Reaction::Stay);
             }
             Overlay::History(up) => {
@@ -390,14 +395,18 @@ impl GameController {
                 return Ok(Reaction::Stay);
             }
             Overlay::Inventory => {
-                if !is_any_key(key) {
+                if !is_any_key(keymap, key) {
                     self.overlay = Overlay::Inventory;
                 }
                 return Ok(Reaction::Stay);
             }
             Overlay::None => {}
         }
-        if self.messages.has_more() && !self.is_over() && is_any_key(key) && !is_paging(key) {
+        if self.messages.has_more()
+            && !self.is_over()
+            && is_any_key(keymap, key)
+            && !is_paging(keymap, key)
+        {
             // Any other key at `--more--` dismisses the rest of the news (the history
             // keeps it, Ctrl-P) and is then taken as it would have been: a command
             // typed over the prompt is never lost. (A game's last words wait for a
@@ -405,7 +414,7 @@ impl GameController {
             self.messages.skip();
         }
         let mode = self.mode();
-        let Some(input) = bind(mode, key) else {
+        let Some(input) = bind(keymap, mode, key) else {
             return Ok(Reaction::Stay);
         };
         if mode == Mode::More {
@@ -417,6 +426,7 @@ impl GameController {
                 self.leave();
                 return Ok(Reaction::Menu);
             }
+            None if input == Input::Options => return Ok(Reaction::Options),
             None => match self.map_key(store, input)? {
                 Some(flow) => flow,
                 None => return Ok(Reaction::Stay),
@@ -533,8 +543,8 @@ impl GameController {
     }
 
     /// The look cursor moves with the direction keys; anything else puts it away.
-    fn look_key(&mut self, key: Key, at: Pos) {
-        match bind(Mode::Look, key) {
+    fn look_key(&mut self, keymap: &Keymap, key: Key, at: Pos) {
+        match bind(keymap, Mode::Look, key) {
             Some(Input::Move(dir)) => {
                 let next = at.step(dir);
                 let map = self.state().world().map();
@@ -626,7 +636,7 @@ mod tests {
     fn press(game: &mut GameController, store: &Store, keys: &[Key]) -> Reaction {
         let mut last = Reaction::Stay;
         for &key in keys {
-            last = game.key(store, key, &mut ()).unwrap();
+            last = game.key(store, &Keymap::default(), key, &mut ()).unwrap();
         }
         last
     }
@@ -681,7 +691,7 @@ mod tests {
         let key = "hjklyubn"
             .chars()
             .map(Key::Char)
-            .find(|&k| bind(Mode::Play, k) == Some(Input::Move(open)))
+            .find(|&k| bind(&Keymap::default(), Mode::Play, k) == Some(Input::Move(open)))
             .unwrap();
         (open, key)
     }

@@ -28,6 +28,49 @@ pub struct Settings {
     pub window: Option<[u32; 2]>,
     /// Whether the window fills the screen (F11, Alt+Enter).
     pub full_screen: bool,
+    /// The map's cells in pixels (Control and Plus or Minus), or `None`: as large as fit
+    /// the whole map.
+    pub glyph_size: Option<u16>,
+    /// How quickly what a command caused plays on the map.
+    pub animation: Pace,
+    /// Colours told apart by brightness and blue against orange, never red against
+    /// green, and a glyph of its own for everything that shared one.
+    pub high_contrast: bool,
+}
+
+/// How quickly moves play on the map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pace {
+    Slow,
+    #[default]
+    Normal,
+    Fast,
+    /// Every move shown at once, where it ends.
+    Off,
+}
+
+impl Pace {
+    pub const ALL: [Pace; 4] = [Pace::Slow, Pace::Normal, Pace::Fast, Pace::Off];
+
+    /// How long a move takes to play, against the normal pace.
+    pub fn factor(self) -> f64 {
+        match self {
+            Pace::Slow => 2.0,
+            Pace::Normal => 1.0,
+            Pace::Fast => 0.4,
+            Pace::Off => 0.0,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Pace::Slow => "slow",
+            Pace::Normal => "normal",
+            Pace::Fast => "fast",
+            Pace::Off => "off",
+        }
+    }
 }
 
 /// Where settings live: `dir` if given (tests, portable installs), otherwise the
@@ -73,6 +116,9 @@ mod tests {
             panel_at: Some([120.0, 340.5]),
             window: Some([1600, 900]),
             full_screen: true,
+            glyph_size: Some(28),
+            animation: Pace::Fast,
+            high_contrast: true,
         };
         settings.save(dir.path()).unwrap();
         assert_eq!(Settings::load(dir.path()), settings);
@@ -112,6 +158,19 @@ mod tests {
         assert!(Settings::load(dir.path()).panel_open);
         fs::write(dir.path().join(FILE_NAME), "{}").unwrap();
         assert_eq!(Settings::load(dir.path()), Settings::default());
+    }
+
+    #[test]
+    fn a_file_from_before_the_glyph_size_keeps_its_other_choices() {
+        let dir = tempfile::tempdir().unwrap();
+        let older = "{\"panel_open\": true, \"window\": [1600, 900], \"full_screen\": false}";
+        fs::write(dir.path().join(FILE_NAME), older).unwrap();
+        let settings = Settings::load(dir.path());
+        assert!(settings.panel_open);
+        assert_eq!(settings.window, Some([1600, 900]));
+        assert_eq!(settings.glyph_size, None);
+        assert_eq!(settings.animation, Pace::Normal);
+        assert!(!settings.high_contrast);
     }
 
     #[test]

@@ -67,10 +67,53 @@ fn completions_name_every_subcommand() {
             "scores",
             "verify",
             "completions",
+            "keys",
         ] {
             assert!(script.contains(subcommand), "{shell}: no {subcommand}");
         }
     }
     let output = sandglass(dir.path(), &["completions", "bash"]);
     assert!(stdout(&output).contains("complete -F _sandglass"));
+}
+
+/// `sandglass keys --write` writes the default keys where the window reads them, never
+/// over a file already there; `sandglass keys` prints the keys as bound, and says on
+/// stderr why a file it cannot use is not used.
+#[test]
+fn keys_are_written_out_with_the_defaults_and_printed_as_bound() {
+    let config = tempfile::tempdir().unwrap();
+    let keys = |args: &[&str]| {
+        Command::new(BIN)
+            .args(["--config-dir", config.path().to_str().unwrap()])
+            .args(args)
+            .output()
+            .expect("the sandglass binary runs")
+    };
+    let written = keys(&["keys", "--write"]);
+    assert!(written.status.success(), "{written:?}");
+    let file = config.path().join("keys.txt");
+    let defaults = std::fs::read_to_string(&file).unwrap();
+    assert!(defaults.contains("\nexplore = x\n"), "{defaults}");
+    assert!(
+        defaults.contains("\nmove_west = h Left Kp4\n"),
+        "{defaults}"
+    );
+
+    let again = keys(&["keys", "--write"]);
+    assert!(!again.status.success(), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), defaults);
+
+    std::fs::write(&file, "explore = z\n").unwrap();
+    let mine = keys(&["keys"]);
+    assert!(stdout(&mine).contains("\nexplore = z\n"), "{mine:?}");
+
+    std::fs::write(&file, "explore = z\ndrop = z\n").unwrap();
+    let refused = keys(&["keys"]);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("line 2: z is already explore's key, so it cannot be drop's too"),
+        "{said}"
+    );
+    assert!(stdout(&refused).contains("\nexplore = x\n"), "{refused:?}");
 }

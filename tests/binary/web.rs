@@ -2,7 +2,8 @@
 //! which `.ci/run` runs before the tests) served on 127.0.0.1 and opened in headless
 //! Chromium on a golden must give, on the page, the line `sandglass verify --json` gives
 //! of it (the final hash with it), and draw the map; a damaged file must be refused there
-//! in verify's words; and the million-event golden, played at 64x, reports its frame rate.
+//! in verify's words; the million-event golden, played at 64x, reports its frame rate;
+//! and the window's glyph-size keys size the map on the page.
 //!
 //! The tests drive Chromium through the DevTools protocol (`Devtools`): open the page,
 //! wait (in real time, up to a deadline) for what it shows, read its DOM, drop a file,
@@ -398,6 +399,57 @@ fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
         &status_is("waiting for a file"),
         "Escape to leave the replay",
     );
+}
+
+/// The window's glyph-size keys size the map on the page too: Control and Plus makes
+/// the camel's cell bigger, PageDown smaller again, and the page itself is not zoomed.
+#[test]
+fn the_size_keys_make_the_map_bigger_and_smaller() {
+    if !ready() {
+        return;
+    }
+    let name = "nethack-short-1.sgr";
+    let golden = std::fs::read(newest_goldens().join(name)).unwrap();
+    let address = serve(&[(name, golden)]);
+    let mut browser = Devtools::open();
+    browser.go_to(&format!("http://{address}/?replay=/replays/{name}"));
+    browser.wait_for(
+        &status_is(&format!("watching {name}")),
+        "the replay to open",
+    );
+    browser.wait_for("document.getElementById('fps').dataset.fps > 0", "a frame");
+    let camel = |browser: &mut Devtools| {
+        std::thread::sleep(Duration::from_millis(500));
+        background_and_camel(&browser.screenshot()).1
+    };
+    let press = |browser: &mut Devtools, key: &str, code: &str, modifiers: u8, vk: u16| {
+        for kind in ["keyDown", "keyUp"] {
+            let event = json!({ "type": kind, "key": key, "code": code,
+                "modifiers": modifiers, "windowsVirtualKeyCode": vk });
+            browser.call("Input.dispatchKeyEvent", event);
+        }
+    };
+    let fitted = camel(&mut browser);
+    assert!(fitted > 0, "no camel on the page");
+    for _ in 0..3 {
+        // Control (modifier 2) and the `=` key, which is `+` with Shift.
+        press(&mut browser, "=", "Equal", 2, 187);
+    }
+    let bigger = camel(&mut browser);
+    assert!(
+        bigger > fitted,
+        "Ctrl and Plus: {fitted} then {bigger} pixels of camel"
+    );
+    for _ in 0..5 {
+        press(&mut browser, "PageDown", "PageDown", 0, 34);
+    }
+    let smaller = camel(&mut browser);
+    assert!(
+        smaller < bigger,
+        "PageDown: {bigger} then {smaller} pixels of camel"
+    );
+    let zoom = browser.evaluate("String(window.visualViewport.scale)");
+    assert_eq!(zoom, "1", "the page itself is not zoomed");
 }
 
 /// Chromium driven through the DevTools protocol over a pair of pipes

@@ -7,7 +7,10 @@
 //! SIGKILL after a move and continued from the start screen: same hash. Then a golden
 //! replay is opened on the scrubber, stepped through, and taken over: the new game's log
 //! is the replay's up to the cursor. A window left still sleeps, and wakes for a key, for
-//! being uncovered and for the desktop's close button.
+//! being uncovered and for the desktop's close button. A key rebound in the keymap file
+//! plays, and a broken keymap file is said in the window while the default keys play.
+//! Three glyph sizes on a 1280x720 window and on a 3840x2160 screen keep the camel's
+//! cell whole and in view, as it walks too.
 //!
 //! Without those tools the test fails when `CI` is set (`.ci/run` installs them) and is
 //! skipped, saying why, otherwise. Screenshots stay in `target/tmp/window/` to look at.
@@ -56,7 +59,189 @@ fn the_window_under_xvfb() {
     high_scores_open_at_once_over_a_thousand_games(&display, &shots);
     a_busy_data_directory_is_said_in_a_window(&display, &shots);
     a_long_open_is_shown_as_it_goes(&display, &shots);
+    a_key_rebound_in_the_keymap_file_plays(&display, &shots);
+    a_broken_keymap_file_is_said_and_the_default_keys_play(&display, &shots);
+    glyph_sizes_keep_the_camel_in_view(&display, &shots, "1280x720");
+    drop(display);
+    let large = Xvfb::with_screen("3840x2160x24");
+    glyph_sizes_keep_the_camel_in_view(&large, &shots, "3840x2160");
     eprintln!("screenshots in {}", shots.display());
+}
+
+/// Three glyph sizes on one screen, stepped to with Control and Minus or Plus: the
+/// smallest after two steps down, fitting the map, and the largest the steps reach
+/// (where the map no longer fits and the view follows the camel). At each, the camel's
+/// gold tile is whole, exactly the size chosen, on the map and clear of the side bar;
+/// and it stays so as the camel walks. The size chosen is remembered.
+fn glyph_sizes_keep_the_camel_in_view(display: &Xvfb, shots: &Path, screen: &str) {
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    if screen == "3840x2160" {
+        // The whole screen: nothing on Xvfb takes room for panels or a title bar.
+        let settings = "{\"window\": [3840, 2160]}";
+        std::fs::write(config.path().join("settings.json"), settings).unwrap();
+    }
+    let dirs = dir_args(&data, &config);
+    let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "7"]].concat());
+    game.wait_game();
+    game.xdotool(&["mousemove", "0", "0"]);
+    let fitted = game.shot(shots, &format!("30-{screen}-fit"));
+    let fit = camel_tile(&fitted).expect("the camel is in view at the fitted size");
+    let mut acks = 0;
+    // Two steps smaller; then bigger up to the largest size.
+    for (name, key, last) in [
+        ("small", "ctrl+minus", None),
+        ("large", "ctrl+plus", Some(64)),
+    ] {
+        let mut size = 0;
+        for press in 1..=12 {
+            game.key(key);
+            let line = game.wait_line("glyphs ");
+            size = line["glyphs ".len()..].parse().unwrap();
+            if last.map_or(press == 2, |last| size == last) {
+                break;
+            }
+        }
+        let shot = game.shot(shots, &format!("31-{screen}-{name}-{size}"));
+        let tile = camel_tile(&shot).unwrap_or_else(|| panic!("{screen} {size}: no camel"));
+        assert_eq!((tile.w, tile.h), (size, size), "{screen}: the camel's cell");
+        // Left of the side bar, which is at least 200 pixels wide.
+        let side = usize::from(shot.width) - 206;
+        assert!(tile.right() <= side, "{screen} {size}: {tile:?}");
+        // Above the message log, five lines of at least 13 pixels.
+        assert!(
+            tile.bottom() <= usize::from(shot.height) - 80,
+            "{screen} {size}: {tile:?}"
+        );
+        if name == "small" {
+            assert!(size < fit.w, "{screen}: {size} is smaller than {fit:?}");
+        }
+    }
+    // At the largest size the map does not fit: walk, and the view goes along.
+    for (step, key) in ["j", "j", "j", "h", "h", "h", "j", "j", "h", "h"]
+        .iter()
+        .enumerate()
+    {
+        game.command(key, &mut acks, Duration::from_secs(2));
+        let shot = game.shot(shots, &format!("32-{screen}-walk-{step}"));
+        let tile = camel_tile(&shot).unwrap_or_else(|| panic!("{screen}: the camel left the view"));
+        assert_eq!((tile.w, tile.h), (64, 64), "{screen}: {tile:?}");
+        assert!(
+            tile.right() <= usize::from(shot.width) - 206,
+            "{screen}: {tile:?}"
+        );
+    }
+    assert!(acks >= 3, "the camel walked: {acks} moves");
+    let settings = std::fs::read_to_string(config.path().join("settings.json")).unwrap();
+    assert!(settings.contains("\"glyph_size\": 64"), "{settings}");
+    game.key("ctrl+0");
+    assert_eq!(game.wait_line("glyphs "), "glyphs fit");
+    let again = game.shot(shots, &format!("33-{screen}-fit-again"));
+    assert_eq!(camel_tile(&again).map(|t| t.w), Some(fit.w), "{screen}");
+    game.leave_with("Escape");
+}
+
+/// A keymap file that gives resting to `z`: `z` rests, and `.` (its default) no longer
+/// does; the help shows `z`.
+fn a_key_rebound_in_the_keymap_file_plays(display: &Xvfb, shots: &Path) {
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(config.path().join("keys.txt"), "# mine\nrest = z Kp5\n").unwrap();
+    let dirs = dir_args(&data, &config);
+    let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "7"]].concat());
+    game.wait_game();
+    let mut acks = 0;
+    assert!(
+        !game.command("period", &mut acks, Duration::from_secs(1)),
+        "`.` no longer rests"
+    );
+    assert!(game.command("z", &mut acks, PATIENCE), "`z` rests");
+    assert_eq!(acks, 1);
+    game.key("question");
+    game.shot(shots, "34-help-with-z");
+    game.key("Escape");
+    game.leave_with("Escape");
+}
+
+/// A keymap file that names a key there is none of: the game starts, says so across the
+/// foot of its window in the refusal's red, and plays with the default keys.
+fn a_broken_keymap_file_is_said_and_the_default_keys_play(display: &Xvfb, shots: &Path) {
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(
+        config.path().join("keys.txt"),
+        "explore = x\nrest = Banana\n",
+    )
+    .unwrap();
+    let dirs = dir_args(&data, &config);
+    let mut game = Window::open(display, &[&dirs[..], &["play", "--seed", "7"]].concat());
+    let refused = game.wait_line("keymap refused: ");
+    assert!(
+        refused.contains("keys.txt: line 2: no key is called \"Banana\""),
+        "{refused}"
+    );
+    game.wait_game();
+    game.xdotool(&["mousemove", "1500", "840"]);
+    let shot = game.shot(shots, "35-broken-keymap");
+    // Text in hud::BAD (242, 89, 76), blended at its edges, in the window's bottom rows.
+    let width = usize::from(shot.width);
+    let said = (HEIGHT - 60..HEIGHT)
+        .flat_map(|y| (0..WIDTH).map(move |x| (y * width + x) * 4))
+        .filter(|&at| {
+            let [r, g, b] = [0, 1, 2].map(|c| i32::from(shot.bytes[at + c]));
+            r > 120 && r > g + 60 && r > b + 60
+        })
+        .count();
+    assert!(
+        said > 1000,
+        "the refusal is said at the foot: {said} pixels"
+    );
+    let mut acks = 0;
+    assert!(
+        game.command("period", &mut acks, PATIENCE),
+        "`.` rests, as by default"
+    );
+    game.leave_with("Escape");
+}
+
+/// A rectangle of whole pixels.
+#[derive(Debug)]
+struct Tile {
+    x: usize,
+    y: usize,
+    w: usize,
+    h: usize,
+}
+
+impl Tile {
+    fn right(&self) -> usize {
+        self.x + self.w
+    }
+
+    fn bottom(&self) -> usize {
+        self.y + self.h
+    }
+}
+
+/// Where the camel's gold tile (`draw_map`'s 0x7a5c1c) is in a screenshot: the box
+/// round every pixel of it.
+fn camel_tile(image: &Image) -> Option<Tile> {
+    let width = usize::from(image.width);
+    let gold = image
+        .bytes
+        .chunks_exact(4)
+        .enumerate()
+        .filter(|(_, p)| p[..3] == [0x7a, 0x5c, 0x1c])
+        .map(|(i, _)| (i % width, i / width));
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    let mut any = false;
+    for (x, y) in gold {
+        any = true;
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+    }
+    any.then(|| Tile {
+        x: x0,
+        y: y0,
+        w: x1 + 1 - x0,
+        h: y1 + 1 - y0,
+    })
 }
 
 /// A window left still sleeps in its event loop (`frames::Pacer`); what it must still see
@@ -557,6 +742,13 @@ struct Xvfb {
 
 impl Xvfb {
     fn start() -> Xvfb {
+        // The window opens on most of the display: 1280 x 720 of this screen
+        // (`display::first_window`), the size the screenshots are read at.
+        Xvfb::with_screen("1506x848x24")
+    }
+
+    /// A display whose one screen is `screen` (`WIDTHxHEIGHTxDEPTH`).
+    fn with_screen(screen: &str) -> Xvfb {
         let number = (90..200)
             .find(|n| {
                 !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
@@ -571,9 +763,7 @@ impl Xvfb {
                 &name,
                 "-screen",
                 "0",
-                // The window opens on most of the display: 1280 x 720 of this screen
-                // (`display::first_window`), the size the screenshots are read at.
-                "1506x848x24",
+                screen,
                 "-nolisten",
                 "tcp",
                 "-noreset",

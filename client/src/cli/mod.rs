@@ -3,6 +3,7 @@
 //! `sandglass-sim`, which own the rules and their errors.
 
 pub mod games;
+pub mod keys;
 pub mod progress;
 pub mod scores;
 pub mod trace;

@@ -5,9 +5,14 @@
 //! the physical key code. Printable keys are bound by their character and only the keys
 //! that type nothing (arrows, numpad, F1, Enter, Escape) by their code, so one press can
 //! never produce two intents.
+//!
+//! Which key means which action on the map is the player's keymap (`keymap`); the keys of
+//! menus, questions and lists are fixed here.
 
 use macroquad::miniquad::{EventHandler, KeyCode, KeyMods};
 use sandglass_sim::geometry::Direction;
+
+use super::keymap::{key_name, Keymap, ACTIONS};
 
 /// One key press as the bindings see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,7 +23,8 @@ pub enum Key {
     Code(KeyCode),
     /// A key that types nothing, pressed with Shift (Shift and an arrow runs).
     Shift(KeyCode),
-    /// A letter pressed with Control (Ctrl-P: the message history).
+    /// A letter, `+`, `-` or `0` pressed with Control (Ctrl-P: the message history;
+    /// Ctrl and Plus: bigger glyphs).
     Ctrl(char),
 }
 
@@ -58,6 +64,12 @@ pub enum Input {
     TogglePanel,
     /// Full screen on or off (F11, Alt+Enter).
     ToggleFullScreen,
+    /// The options screen.
+    Options,
+    /// The map's glyphs a step bigger, a step smaller, or as large as fit the whole map.
+    Bigger,
+    Smaller,
+    FitMap,
     /// Aim at the next creature in line (Tab, while a throw asks its direction).
     NextTarget,
     /// A menu choice.
@@ -91,126 +103,47 @@ pub enum Mode {
     Look,
 }
 
-const VI_KEYS: [(char, Direction); 8] = [
-    ('h', Direction::W),
-    ('j', Direction::S),
-    ('k', Direction::N),
-    ('l', Direction::E),
-    ('y', Direction::NW),
-    ('u', Direction::NE),
-    ('b', Direction::SW),
-    ('n', Direction::SE),
-];
-
-/// Arrows, the numpad, and the navigation keys some platforms report for the numpad
-/// when Num Lock is off.
-const DIRECTION_KEYS: [(KeyCode, Direction); 16] = [
-    (KeyCode::Up, Direction::N),
-    (KeyCode::Down, Direction::S),
-    (KeyCode::Left, Direction::W),
-    (KeyCode::Right, Direction::E),
-    (KeyCode::Kp1, Direction::SW),
-    (KeyCode::Kp2, Direction::S),
-    (KeyCode::Kp3, Direction::SE),
-    (KeyCode::Kp4, Direction::W),
-    (KeyCode::Kp6, Direction::E),
-    (KeyCode::Kp7, Direction::NW),
-    (KeyCode::Kp8, Direction::N),
-    (KeyCode::Kp9, Direction::NE),
-    (KeyCode::End, Direction::SW),
-    (KeyCode::PageDown, Direction::SE),
-    (KeyCode::Home, Direction::NW),
-    (KeyCode::PageUp, Direction::NE),
-];
-
-/// The map's command keys, with the words the help screen shows.
-pub const COMMAND_KEYS: [(char, Input, &str); 20] = [
-    ('.', Input::Rest, "rest"),
-    ('i', Input::Inventory, "inventory"),
-    ('R', Input::RestLong, "rest until healed"),
-    ('x', Input::Explore, "explore"),
-    ('_', Input::Travel, "travel to the stairs"),
-    (';', Input::Look, "look around"),
-    (',', Input::PickUp, "pick up"),
-    ('d', Input::Drop, "drop"),
-    ('e', Input::Eat, "eat"),
-    ('W', Input::Wear, "wear"),
-    ('T', Input::TakeOff, "take off"),
-    ('a', Input::Apply, "use: drink, crack, crush"),
-    ('t', Input::Throw, "throw (Tab aims, Enter throws)"),
-    ('o', Input::Open, "open"),
-    ('c', Input::Close, "close"),
-    ('>', Input::Descend, "descend, or travel to the stairs"),
-    ('D', Input::Dash, "dash"),
-    ('?', Input::Help, "help"),
-    ('S', Input::SaveAs, "save as"),
-    ('Q', Input::Quit, "quit"),
-];
-
 /// The intent of `key` while the screen is in `mode`, or `None` if the key means
-/// nothing there.
-pub fn bind(mode: Mode, key: Key) -> Option<Input> {
+/// nothing there. The map, the direction prompt and the look cursor read `keymap`.
+pub fn bind(keymap: &Keymap, mode: Mode, key: Key) -> Option<Input> {
+    let direction = || keymap.direction(key).map(Input::Move);
     match mode {
-        Mode::Play => bind_play(key),
+        Mode::Play => keymap.input(key).or_else(|| common(key)),
         Mode::Direction => match key {
             Key::Code(KeyCode::Tab) => Some(Input::NextTarget),
             Key::Code(KeyCode::Enter | KeyCode::KpEnter) => Some(Input::Confirm),
-            _ => direction(key).map(Input::Move).or_else(|| escape(key)),
+            _ => direction().or_else(|| escape(key)),
         },
         Mode::Menu => bind_menu(key),
         Mode::YesNo => bind_yes_no(key),
         Mode::More => common(key),
         Mode::List => bind_list(key),
-        Mode::Look => bind_look(key),
+        // The look key puts the cursor away again.
+        Mode::Look => match keymap.input(key) {
+            Some(Input::Look) => Some(Input::Escape),
+            _ => direction().or_else(|| common(key)),
+        },
     }
 }
 
-fn bind_look(key: Key) -> Option<Input> {
-    match key {
-        Key::Char(';') => Some(Input::Escape),
-        _ => direction(key).map(Input::Move).or_else(|| common(key)),
+/// Arrows and the numpad's up and down, whatever the keymap: every letter is a choice
+/// in a list.
+fn list_direction(code: KeyCode) -> Option<Direction> {
+    match code {
+        KeyCode::Up | KeyCode::Kp8 => Some(Direction::N),
+        KeyCode::Down | KeyCode::Kp2 => Some(Direction::S),
+        _ => None,
     }
-}
-
-/// Shift and a vi-key: `HJKLYUBN`.
-fn run_key(c: char) -> Option<Direction> {
-    VI_KEYS
-        .iter()
-        .find(|(k, _)| k.to_ascii_uppercase() == c)
-        .map(|(_, d)| *d)
 }
 
 fn bind_list(key: Key) -> Option<Input> {
     match key {
         Key::Char(c) if c.is_ascii_alphabetic() => Some(Input::Letter(c)),
-        // Only keys that type nothing move the highlight: every letter is a choice.
-        Key::Code(_) => direction(key)
-            .filter(|d| matches!(d, Direction::N | Direction::S))
+        Key::Code(code) => list_direction(code)
             .map(Input::Move)
             .or_else(|| common(key)),
         Key::Char(_) => common(key),
         Key::Shift(_) | Key::Ctrl(_) => None,
-    }
-}
-
-fn bind_play(key: Key) -> Option<Input> {
-    if let Some(dir) = direction(key) {
-        return Some(Input::Move(dir));
-    }
-    match key {
-        Key::Char(c) => COMMAND_KEYS
-            .iter()
-            .find(|(k, _, _)| *k == c)
-            .map(|(_, input, _)| *input)
-            .or_else(|| run_key(c).map(Input::Run))
-            .or_else(|| common(key)),
-        Key::Code(KeyCode::Kp5) => Some(Input::Rest),
-        Key::Code(KeyCode::F1) => Some(Input::TogglePanel),
-        Key::Code(KeyCode::F11) => Some(Input::ToggleFullScreen),
-        Key::Code(_) => common(key),
-        Key::Shift(code) => direction(Key::Code(code)).map(Input::Run),
-        Key::Ctrl('p') => Some(Input::History),
-        Key::Ctrl(_) => None,
     }
 }
 
@@ -226,18 +159,6 @@ fn bind_yes_no(key: Key) -> Option<Input> {
         Key::Char('y' | 'Y') => Some(Input::Yes),
         Key::Char('n' | 'N') => Some(Input::No),
         _ => escape(key),
-    }
-}
-
-/// The direction a key points in, from vi-keys, arrows or the numpad.
-fn direction(key: Key) -> Option<Direction> {
-    match key {
-        Key::Char(c) => VI_KEYS.iter().find(|(k, _)| *k == c).map(|(_, d)| *d),
-        Key::Code(code) => DIRECTION_KEYS
-            .iter()
-            .find(|(k, _)| *k == code)
-            .map(|(_, d)| *d),
-        Key::Shift(_) | Key::Ctrl(_) => None,
     }
 }
 
@@ -258,33 +179,67 @@ fn escape(key: Key) -> Option<Input> {
 /// nothing but means something (Enter, Escape, arrows). Not the second event of a
 /// press that has already counted, nor a modifier on its own: either would close a
 /// screen the same press just opened.
-pub fn is_any_key(key: Key) -> bool {
+pub fn is_any_key(keymap: &Keymap, key: Key) -> bool {
     match key {
         // Enter and Escape also type a control character; their key code counts instead.
         Key::Char(c) => !c.is_control(),
-        Key::Code(_) | Key::Shift(_) | Key::Ctrl(_) => bind(Mode::Play, key).is_some(),
+        Key::Code(_) | Key::Shift(_) | Key::Ctrl(_) => bind(keymap, Mode::Play, key).is_some(),
     }
 }
 
-/// One line per command key, for the help screen.
-pub fn help_lines() -> Vec<(String, String)> {
-    let pair = |keys: &str, what: &str| (keys.to_owned(), what.to_owned());
+/// The keys of a few actions as the help shows them: a single character each run
+/// together (`hjkl`), anything longer apart.
+fn first_keys(keymap: &Keymap, inputs: &[Input]) -> String {
+    let names: Vec<String> = inputs
+        .iter()
+        .filter_map(|&input| keymap.keys_of(input).first().map(|&k| key_name(k)))
+        .collect();
+    let glue = if names.iter().all(|n| n.chars().count() == 1) {
+        ""
+    } else {
+        " "
+    };
+    names.join(glue)
+}
+
+/// One line per action, with its keys as bound, for the help screen: the eight moves on
+/// one line and the eight runs on another, then every other action.
+pub fn help_lines(keymap: &Keymap) -> Vec<(String, String)> {
+    let pair = |keys: String, what: &str| (keys, what.to_owned());
+    let moves: Vec<Input> = ACTIONS
+        .iter()
+        .filter(|a| matches!(a.input, Input::Move(_)))
+        .map(|a| a.input)
+        .collect();
+    let runs: Vec<Input> = ACTIONS
+        .iter()
+        .filter(|a| matches!(a.input, Input::Run(_)))
+        .map(|a| a.input)
+        .collect();
+    let default_arrows = keymap.direction(Key::Code(KeyCode::Left)) == Some(Direction::W);
+    let shift_runs = keymap.input(Key::Shift(KeyCode::Left)) == Some(Input::Run(Direction::W));
     let mut lines = vec![
-        pair("hjklyubn", "move, or attack"),
-        pair("arrows, numpad", "move too"),
-        pair("HJKLYUBN", "run (Shift+arrow too)"),
-        pair("click", "travel to a place you know"),
-        pair("numpad 5", "rest"),
+        pair(first_keys(keymap, &moves), "move, or attack"),
+        pair(
+            first_keys(keymap, &runs),
+            if shift_runs {
+                "run (Shift+arrow too)"
+            } else {
+                "run"
+            },
+        ),
     ];
-    lines.extend(
-        COMMAND_KEYS
-            .iter()
-            .map(|(c, _, what)| pair(&c.to_string(), what)),
-    );
-    lines.push(pair("Ctrl-P", "message history"));
-    lines.push(pair("F1", "energy panel"));
-    lines.push(pair("F11, Alt+Enter", "full screen"));
-    lines.push(pair("Escape", "menu (the game is saved)"));
+    if default_arrows {
+        lines.push(pair("arrows, numpad".to_owned(), "move too"));
+    }
+    lines.push(pair("click".to_owned(), "travel to a place you know"));
+    for action in ACTIONS
+        .iter()
+        .filter(|a| !matches!(a.input, Input::Move(_) | Input::Run(_)))
+    {
+        lines.push(pair(keymap.names_of(action.input), action.what));
+    }
+    lines.push(pair("Escape".to_owned(), "menu (the game is saved)"));
     lines
 }
 
@@ -321,6 +276,17 @@ fn letter(code: KeyCode) -> Option<char> {
     letters.iter().find(|(k, _)| *k == code).map(|(_, c)| *c)
 }
 
+/// What a key reads as with Control held: its letter, or `+`, `-` or `0` from the main
+/// keys (`=` is `+` unshifted) or the numpad's.
+fn with_ctrl(code: KeyCode) -> Option<char> {
+    match code {
+        KeyCode::Equal | KeyCode::KpAdd => Some('+'),
+        KeyCode::Minus | KeyCode::KpSubtract => Some('-'),
+        KeyCode::Key0 | KeyCode::Kp0 => Some('0'),
+        _ => letter(code),
+    }
+}
+
 /// Key presses in the order they happened. The window feeds it once a frame with
 /// `macroquad::input::utils::repeat_all_miniquad_input(&mut queue, subscriber)`; held
 /// keys repeat, so holding an arrow keeps walking.
@@ -349,7 +315,7 @@ impl EventHandler for KeyQueue {
     }
 
     fn key_down_event(&mut self, code: KeyCode, mods: KeyMods, _repeat: bool) {
-        let key = match letter(code) {
+        let key = match with_ctrl(code) {
             Some(c) if mods.ctrl => Key::Ctrl(c),
             // Alt+Enter is full screen, as F11 is, in every screen.
             _ if mods.alt && matches!(code, KeyCode::Enter | KeyCode::KpEnter) => {
@@ -367,7 +333,7 @@ mod tests {
     use super::*;
 
     fn play(key: Key) -> Option<Input> {
-        bind(Mode::Play, key)
+        bind(&Keymap::default(), Mode::Play, key)
     }
 
     /// Feeds window events to a queue and binds what comes out, as the screen will.
@@ -395,7 +361,7 @@ mod tests {
         queue
             .take()
             .into_iter()
-            .filter_map(|key| bind(mode, key))
+            .filter_map(|key| bind(&Keymap::default(), mode, key))
             .collect()
     }
 
@@ -547,16 +513,19 @@ mod tests {
     #[test]
     fn the_look_cursor_moves_with_directions_and_goes_with_escape_or_semicolon() {
         assert_eq!(
-            bind(Mode::Look, Key::Char('h')),
+            bind(&Keymap::default(), Mode::Look, Key::Char('h')),
             Some(Input::Move(Direction::W))
         );
         assert_eq!(
-            bind(Mode::Look, Key::Code(KeyCode::Up)),
+            bind(&Keymap::default(), Mode::Look, Key::Code(KeyCode::Up)),
             Some(Input::Move(Direction::N))
         );
-        assert_eq!(bind(Mode::Look, Key::Char(';')), Some(Input::Escape));
         assert_eq!(
-            bind(Mode::Look, Key::Code(KeyCode::Escape)),
+            bind(&Keymap::default(), Mode::Look, Key::Char(';')),
+            Some(Input::Escape)
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::Look, Key::Code(KeyCode::Escape)),
             Some(Input::Escape)
         );
     }
@@ -576,80 +545,151 @@ mod tests {
     #[test]
     fn menus_take_every_letter() {
         for c in ['a', 'd', 'y', 'n', 'h', 'z', 'A'] {
-            assert_eq!(bind(Mode::Menu, Key::Char(c)), Some(Input::Letter(c)));
+            assert_eq!(
+                bind(&Keymap::default(), Mode::Menu, Key::Char(c)),
+                Some(Input::Letter(c))
+            );
         }
         assert_eq!(
-            bind(Mode::Menu, Key::Code(KeyCode::Escape)),
+            bind(&Keymap::default(), Mode::Menu, Key::Code(KeyCode::Escape)),
             Some(Input::Escape)
         );
         assert_eq!(
-            bind(Mode::Menu, Key::Code(KeyCode::Enter)),
+            bind(&Keymap::default(), Mode::Menu, Key::Code(KeyCode::Enter)),
             Some(Input::Confirm)
         );
-        assert_eq!(bind(Mode::Menu, Key::Char(' ')), Some(Input::Space));
-        assert_eq!(bind(Mode::Menu, Key::Char('.')), None);
-        assert_eq!(bind(Mode::Menu, Key::Code(KeyCode::Up)), None);
+        assert_eq!(
+            bind(&Keymap::default(), Mode::Menu, Key::Char(' ')),
+            Some(Input::Space)
+        );
+        assert_eq!(bind(&Keymap::default(), Mode::Menu, Key::Char('.')), None);
+        assert_eq!(
+            bind(&Keymap::default(), Mode::Menu, Key::Code(KeyCode::Up)),
+            None
+        );
     }
 
     #[test]
     fn yes_no_questions_take_y_n_and_escape() {
-        assert_eq!(bind(Mode::YesNo, Key::Char('y')), Some(Input::Yes));
-        assert_eq!(bind(Mode::YesNo, Key::Char('Y')), Some(Input::Yes));
-        assert_eq!(bind(Mode::YesNo, Key::Char('n')), Some(Input::No));
-        assert_eq!(bind(Mode::YesNo, Key::Char('N')), Some(Input::No));
         assert_eq!(
-            bind(Mode::YesNo, Key::Code(KeyCode::Escape)),
+            bind(&Keymap::default(), Mode::YesNo, Key::Char('y')),
+            Some(Input::Yes)
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::YesNo, Key::Char('Y')),
+            Some(Input::Yes)
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::YesNo, Key::Char('n')),
+            Some(Input::No)
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::YesNo, Key::Char('N')),
+            Some(Input::No)
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::YesNo, Key::Code(KeyCode::Escape)),
             Some(Input::Escape)
         );
-        assert_eq!(bind(Mode::YesNo, Key::Char('q')), None);
+        assert_eq!(bind(&Keymap::default(), Mode::YesNo, Key::Char('q')), None);
     }
 
     #[test]
     fn direction_prompts_take_movement_keys_only() {
         let w = Some(Input::Move(Direction::W));
-        assert_eq!(bind(Mode::Direction, Key::Char('h')), w);
-        assert_eq!(bind(Mode::Direction, Key::Code(KeyCode::Left)), w);
-        assert_eq!(bind(Mode::Direction, Key::Code(KeyCode::Kp4)), w);
+        assert_eq!(bind(&Keymap::default(), Mode::Direction, Key::Char('h')), w);
+        assert_eq!(
+            bind(
+                &Keymap::default(),
+                Mode::Direction,
+                Key::Code(KeyCode::Left)
+            ),
+            w
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::Direction, Key::Code(KeyCode::Kp4)),
+            w
+        );
         let escape = Some(Input::Escape);
-        assert_eq!(bind(Mode::Direction, Key::Code(KeyCode::Escape)), escape);
-        assert_eq!(bind(Mode::Direction, Key::Char('d')), None);
-        assert_eq!(bind(Mode::Direction, Key::Code(KeyCode::Kp5)), None);
+        assert_eq!(
+            bind(
+                &Keymap::default(),
+                Mode::Direction,
+                Key::Code(KeyCode::Escape)
+            ),
+            escape
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::Direction, Key::Char('d')),
+            None
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::Direction, Key::Code(KeyCode::Kp5)),
+            None
+        );
     }
 
     #[test]
     fn more_waits_for_space_enter_or_escape() {
-        assert_eq!(bind(Mode::More, Key::Char(' ')), Some(Input::Space));
         assert_eq!(
-            bind(Mode::More, Key::Code(KeyCode::Enter)),
+            bind(&Keymap::default(), Mode::More, Key::Char(' ')),
+            Some(Input::Space)
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::More, Key::Code(KeyCode::Enter)),
             Some(Input::Confirm)
         );
         assert_eq!(
-            bind(Mode::More, Key::Code(KeyCode::Escape)),
+            bind(&Keymap::default(), Mode::More, Key::Code(KeyCode::Escape)),
             Some(Input::Escape)
         );
         // A movement key must not slip past unread messages.
-        assert_eq!(bind(Mode::More, Key::Char('h')), None);
-        assert_eq!(bind(Mode::More, Key::Code(KeyCode::Up)), None);
+        assert_eq!(bind(&Keymap::default(), Mode::More, Key::Char('h')), None);
+        assert_eq!(
+            bind(&Keymap::default(), Mode::More, Key::Code(KeyCode::Up)),
+            None
+        );
     }
 
     #[test]
     fn lists_move_with_arrows_and_pick_with_letters() {
         let up = Some(Input::Move(Direction::N));
         let down = Some(Input::Move(Direction::S));
-        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Up)), up);
-        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Kp8)), up);
-        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Down)), down);
-        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Kp2)), down);
-        // j and k are choices here, not movement.
-        assert_eq!(bind(Mode::List, Key::Char('j')), Some(Input::Letter('j')));
-        assert_eq!(bind(Mode::List, Key::Char('k')), Some(Input::Letter('k')));
-        assert_eq!(bind(Mode::List, Key::Code(KeyCode::Left)), None);
         assert_eq!(
-            bind(Mode::List, Key::Code(KeyCode::Enter)),
+            bind(&Keymap::default(), Mode::List, Key::Code(KeyCode::Up)),
+            up
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::List, Key::Code(KeyCode::Kp8)),
+            up
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::List, Key::Code(KeyCode::Down)),
+            down
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::List, Key::Code(KeyCode::Kp2)),
+            down
+        );
+        // j and k are choices here, not movement.
+        assert_eq!(
+            bind(&Keymap::default(), Mode::List, Key::Char('j')),
+            Some(Input::Letter('j'))
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::List, Key::Char('k')),
+            Some(Input::Letter('k'))
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::List, Key::Code(KeyCode::Left)),
+            None
+        );
+        assert_eq!(
+            bind(&Keymap::default(), Mode::List, Key::Code(KeyCode::Enter)),
             Some(Input::Confirm)
         );
         assert_eq!(
-            bind(Mode::List, Key::Code(KeyCode::Escape)),
+            bind(&Keymap::default(), Mode::List, Key::Code(KeyCode::Escape)),
             Some(Input::Escape)
         );
     }
@@ -662,25 +702,87 @@ mod tests {
             Key::Char('?'),
             Key::Code(KeyCode::Slash),
         ];
-        let counted: Vec<Key> = press.into_iter().filter(|&k| is_any_key(k)).collect();
+        let counted: Vec<Key> = press
+            .into_iter()
+            .filter(|&k| is_any_key(&Keymap::default(), k))
+            .collect();
         assert_eq!(counted, [Key::Char('?')]);
         let escape = [Key::Char('\u{1b}'), Key::Code(KeyCode::Escape)];
-        let counted: Vec<Key> = escape.into_iter().filter(|&k| is_any_key(k)).collect();
+        let counted: Vec<Key> = escape
+            .into_iter()
+            .filter(|&k| is_any_key(&Keymap::default(), k))
+            .collect();
         assert_eq!(counted, [Key::Code(KeyCode::Escape)]);
-        assert!(is_any_key(Key::Code(KeyCode::Enter)));
-        assert!(is_any_key(Key::Code(KeyCode::Down)));
+        assert!(is_any_key(&Keymap::default(), Key::Code(KeyCode::Enter)));
+        assert!(is_any_key(&Keymap::default(), Key::Code(KeyCode::Down)));
     }
 
     #[test]
     fn help_lists_every_command_key() {
-        let help: String = help_lines()
+        let help: String = help_lines(&Keymap::default())
             .iter()
             .map(|(keys, what)| format!("{keys} {what}\n"))
             .collect();
-        for (c, _, what) in COMMAND_KEYS {
-            assert!(help.contains(&format!("{c} ")), "{c}");
-            assert!(help.contains(what), "{what}");
+        assert!(
+            help.starts_with("hjklyubn move, or attack\nHJKLYUBN run"),
+            "{help}"
+        );
+        let lines = help_lines(&Keymap::default());
+        for action in ACTIONS
+            .iter()
+            .filter(|a| !matches!(a.input, Input::Move(_) | Input::Run(_)))
+        {
+            let line = lines.iter().find(|(_, what)| what == action.what);
+            let keys = &line.expect(action.name).0;
+            assert!(
+                keys.starts_with(action.defaults[0]),
+                "{}: {keys}",
+                action.name
+            );
         }
         assert!(help.contains("F1"));
+    }
+
+    #[test]
+    fn the_help_shows_the_keys_as_bound() {
+        let keymap = Keymap::parse("explore = z\nmove_west = a\nrun_west = A").unwrap();
+        let help = help_lines(&keymap);
+        assert!(
+            help.contains(&("z".to_owned(), "explore".to_owned())),
+            "{help:?}"
+        );
+        assert_eq!(help[0].0, "ajklyubn");
+        assert_eq!(help[1].0, "AJKLYUBN");
+        assert!(help.iter().all(|(keys, _)| keys != "arrows, numpad"));
+    }
+
+    #[test]
+    fn control_and_plus_minus_or_zero_size_the_glyphs() {
+        let mut queue = KeyQueue::default();
+        let ctrl = KeyMods {
+            ctrl: true,
+            ..KeyMods::default()
+        };
+        let shift_ctrl = KeyMods {
+            shift: true,
+            ..ctrl
+        };
+        queue.char_event('+', shift_ctrl, false);
+        queue.key_down_event(KeyCode::Equal, shift_ctrl, false);
+        queue.key_down_event(KeyCode::KpSubtract, ctrl, false);
+        queue.key_down_event(KeyCode::Key0, ctrl, false);
+        let inputs: Vec<Option<Input>> = queue
+            .take()
+            .into_iter()
+            .map(|key| bind(&Keymap::default(), Mode::Play, key))
+            .collect();
+        assert_eq!(
+            inputs,
+            [
+                Some(Input::Bigger),
+                Some(Input::Smaller),
+                Some(Input::FitMap)
+            ]
+        );
     }
 }

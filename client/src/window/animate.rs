@@ -76,9 +76,10 @@ impl Recorder {
         }
     }
 
-    /// The beats, ready to play from `time` (seconds, any clock that only goes forward).
-    pub fn into_playback(self, time: f64) -> Playback {
-        Playback::new(self.start, self.beats, time)
+    /// The beats, ready to play from `time` (seconds, any clock that only goes forward),
+    /// taking `pace` times as long as at the normal pace (0: shown at once).
+    pub fn into_playback(self, time: f64, pace: f64) -> Playback {
+        Playback::new(self.start, self.beats, time, pace)
     }
 }
 
@@ -205,14 +206,15 @@ pub struct Playback {
 }
 
 impl Playback {
-    fn new(start: Vec<Shown>, beats: Vec<Beat>, time: f64) -> Playback {
+    fn new(start: Vec<Shown>, beats: Vec<Beat>, time: f64, pace: f64) -> Playback {
         let lengths: Vec<f64> = beats.iter().map(length).collect();
         let total: f64 = lengths.iter().sum();
-        let scale = if total > LONGEST {
-            LONGEST / total
-        } else {
-            1.0
-        };
+        let scale = pace
+            * if total > LONGEST {
+                LONGEST / total
+            } else {
+                1.0
+            };
         let ends = lengths
             .iter()
             .scan(0.0, |end, len| {
@@ -427,7 +429,7 @@ mod tests {
         live.run_ticks(Tick(1), &mut (), &mut vec![]);
         let mut recorder = Recorder::new(live.state());
         live.run_ticks(Tick(2), &mut recorder, &mut vec![]);
-        let mut playback = recorder.into_playback(10.0);
+        let mut playback = recorder.into_playback(10.0, 1.0);
         let start = playback.frame(10.0);
         let midway = playback.frame(10.0 + BEAT / 2.0);
         assert_ne!(start, midway, "something moves during the first beat");
@@ -443,7 +445,7 @@ mod tests {
         let mut live = wanderers();
         let mut recorder = Recorder::new(live.state());
         live.run_ticks(Tick(3), &mut recorder, &mut vec![]);
-        let mut playback = recorder.into_playback(0.0);
+        let mut playback = recorder.into_playback(0.0, 1.0);
         playback.finish();
         assert_eq!(playback.frame(0.0), Frame::still(live.state()));
     }
@@ -473,7 +475,7 @@ mod tests {
             })
             .expect("the throw flies");
         assert_eq!(fly, (Item::Stone, camel));
-        let mut playback = recorder.into_playback(0.0);
+        let mut playback = recorder.into_playback(0.0, 1.0);
         let frame = playback.frame(0.001);
         assert!(frame.flight.is_some());
         assert!(frame.hidden_item.is_some(), "not on the ground mid-flight");

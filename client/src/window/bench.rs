@@ -67,7 +67,7 @@ impl BenchScreen {
             let mut recorder = Recorder::new(self.live.state());
             let next = Tick(self.live.state().tick().0 + 1);
             self.live.run_ticks(next, &mut recorder, &mut Vec::new());
-            self.playback = Some(recorder.into_playback(time));
+            self.playback = Some(recorder.into_playback(time, 1.0));
         }
         Go::Stay
     }
@@ -80,7 +80,7 @@ impl BenchScreen {
         // A crowd with no camel: everything is drawn, the heaviest frame there is.
         app.painter.draw(state, &frame, &layout, Sight::Everything);
         let heading = ["Benchmark".to_owned(), "a crowd on a real level".to_owned()];
-        hud::side_bar(&app.text, &layout, state, &heading, &["F1 energy panel"]);
+        app.side_bar(&layout, state, &heading, &["F1 energy panel"]);
         let line = format!(
             "{} creatures, tick {}: frame times go to --frame-stats",
             frame.actors.len(),

@@ -8,7 +8,7 @@ use sandglass_sim::lore::Growth;
 use sandglass_sim::text::capitalise;
 use sandglass_sim::State;
 
-use super::draw_map::{line_height, species_color, Layout, LOG_LINES};
+use super::draw_map::{line_height, species_color, Layout, Scheme, LOG_LINES};
 use crate::look::{in_view, pile, Standing};
 use crate::timing::Figures;
 
@@ -469,7 +469,13 @@ pub fn energy_lines(figures: &Figures) -> Vec<(EnergyLine, Color)> {
 
 /// The side bar: the camel's vital signs, where it stands, and its bags. `heading` names
 /// the game; `footer` is the key hints at the bottom.
-pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String], footer: &[&str]) {
+pub fn side_bar(
+    (text, scheme): (&Text, Scheme),
+    layout: &Layout,
+    state: &State,
+    heading: &[String],
+    footer: &[&str],
+) {
     let rect = layout.side;
     frame(rect);
     let size = layout.text;
@@ -575,7 +581,7 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
                 let color = match sighting.standing {
                     Some(Standing::Ally) => GOOD,
                     Some(standing) if standing.is_calm() => DIM,
-                    _ => species_color(sighting.species),
+                    _ => species_color(sighting.species, scheme),
                 };
                 col.wrapped(&sighting.line(), 4, color);
             }
@@ -609,7 +615,7 @@ pub fn side_bar(text: &Text, layout: &Layout, state: &State, heading: &[String],
     } else {
         col.line(
             &format!("{} creatures", state.world().actors().count()),
-            species_color(sandglass_sim::species::Species::Snake),
+            species_color(sandglass_sim::species::Species::Snake, scheme),
         );
         col.line(&format!("Turn   {}", state.tick().0), TEXT);
     }

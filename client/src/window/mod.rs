@@ -23,6 +23,8 @@ mod hud;
 mod native;
 #[cfg(not(target_arch = "wasm32"))]
 mod opening;
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+mod options;
 mod panel;
 #[cfg(not(target_arch = "wasm32"))]
 mod scoreboard;
@@ -33,6 +35,7 @@ mod screen_game;
 mod screen_replay;
 #[cfg(not(target_arch = "wasm32"))]
 mod screen_start;
+mod view;
 #[cfg(target_os = "linux")]
 mod waker;
 #[cfg(all(not(target_os = "linux"), not(target_arch = "wasm32")))]
@@ -49,18 +52,22 @@ mod waker {
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
+use std::cell::Cell;
 use std::path::PathBuf;
 
 use macroquad::prelude::*;
+use sandglass_sim::geometry::Pos;
 #[cfg(not(target_arch = "wasm32"))]
 use sandglass_sim::Ruleset;
 use sandglass_sim::State;
 #[cfg(not(target_arch = "wasm32"))]
 use sandglass_store::{GameId, Store};
 
-use crate::input::keys::{bind, Input, Key, Mode};
+use crate::input::keymap::{is_global, Keymap};
+use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
 use crate::settings::Settings;
-use draw_map::{Layout, Sight};
+use draw_map::{Layout, Scheme, Sight};
+use options::OptionsScreen;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use bench::BenchArgs;
@@ -117,9 +124,125 @@ pub struct App {
     painter: draw_map::Painter,
     settings: Settings,
     config_dir: Option<PathBuf>,
+    /// The keys of the map, the player's own or the defaults.
+    keymap: Keymap,
+    /// Said across the foot of the window until a key is pressed: why the keymap file
+    /// is not used.
+    notice: Option<String>,
+    /// The options screen, over the current screen while it is open.
+    options: Option<OptionsScreen>,
+    /// The cell size that fits the whole map in the last layout made, where glyph sizes
+    /// step from while they fit the map.
+    fitted: Cell<f32>,
 }
 
 impl App {
+    /// What every screen shares, with the settings and keys remembered in `config_dir`.
+    fn new(#[cfg(not(target_arch = "wasm32"))] store: Store, config_dir: Option<PathBuf>) -> App {
+        let settings = config_dir
+            .as_deref()
+            .map(Settings::load)
+            .unwrap_or_default();
+        let (keymap, notice) = config_dir.as_deref().map(Keymap::load).unwrap_or_default();
+        if let Some(notice) = &notice {
+            crate::report::line(&format!("keymap refused: {notice}"));
+        }
+        App {
+            #[cfg(not(target_arch = "wasm32"))]
+            store,
+            text: hud::Text::load(),
+            painter: draw_map::Painter::new(),
+            settings,
+            config_dir,
+            keymap,
+            notice,
+            options: None,
+            fitted: Cell::new(0.0),
+        }
+    }
+
+    /// Where `state`'s map goes in a window `height` pixels high, at the glyph size the
+    /// player chose, following `focus` (the look cursor) or else the camel.
+    fn layout(&self, state: &State, height: f32, focus: Option<Pos>) -> Layout {
+        let map = state.world().map();
+        let focus = focus.or_else(|| state.world().player().map(|c| c.pos()));
+        let size = (map.width(), map.height());
+        let layout = Layout::sized(
+            screen_width(),
+            height,
+            size,
+            self.settings.glyph_size,
+            focus,
+        );
+        self.fitted.set(layout.fitted);
+        layout
+    }
+
+    /// The side bar beside `state`'s map, its creatures in the colours of the map.
+    fn side_bar(&self, layout: &Layout, state: &State, heading: &[String], footer: &[&str]) {
+        hud::side_bar(
+            (&self.text, self.painter.scheme),
+            layout,
+            state,
+            heading,
+            footer,
+        );
+    }
+
+    /// The glyph size one step bigger (`by` 1) or smaller (-1), remembered.
+    fn step_glyphs(&mut self, by: i32) {
+        let fitted = match self.fitted.get() {
+            0.0 => Layout::new(screen_width(), screen_height(), 64, 40).fitted,
+            fitted => fitted,
+        };
+        let chosen = self.settings.glyph_size;
+        let size = match by {
+            1.. => view::bigger(chosen, fitted),
+            _ => view::smaller(chosen, fitted),
+        };
+        self.set_glyphs(Some(size));
+    }
+
+    /// Carries out an action that works on every screen; false for any other.
+    fn global(&mut self, input: Input) -> bool {
+        match input {
+            Input::TogglePanel => self.toggle_panel(),
+            Input::ToggleFullScreen => self.toggle_full_screen(),
+            Input::Bigger => self.step_glyphs(1),
+            Input::Smaller => self.step_glyphs(-1),
+            Input::FitMap => self.set_glyphs(None),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Glyphs of `size` pixels, or as large as fit the whole map; remembered.
+    fn set_glyphs(&mut self, size: Option<u16>) {
+        self.settings.glyph_size = size;
+        self.save_settings();
+        crate::report::line(&match size {
+            Some(px) => format!("glyphs {px}"),
+            None => "glyphs fit".to_owned(),
+        });
+    }
+
+    /// Writes the keymap file, saying `done` or why it could not be written.
+    fn save_keymap(&self, done: &str) -> (String, Color) {
+        let Some(dir) = &self.config_dir else {
+            return (format!("{done} (Not kept: no config folder.)"), hud::TEXT);
+        };
+        match self.keymap.save(dir) {
+            Ok(()) => (done.to_owned(), hud::GOOD),
+            Err(error) => (
+                format!(
+                    "{done} Not kept: cannot write in {}: {error}.",
+                    dir.display()
+                ),
+                hud::BAD,
+            ),
+        }
+    }
+
     /// Full screen on or off, remembered for the next time the window opens.
     fn toggle_full_screen(&mut self) {
         self.settings.full_screen = !self.settings.full_screen;
@@ -234,41 +357,64 @@ fn style_egui() {
 
 impl Screen {
     /// The keys pressed since the last frame, in order, up to the first that leaves the
-    /// screen. F1 toggles the energy panel wherever it is pressed, F11 (or Alt+Enter) full
-    /// screen.
+    /// screen. The options screen takes every key while it is open; the keymap's global
+    /// actions (F1 the energy panel, F11 or Alt+Enter full screen, Control and Plus,
+    /// Minus or 0 the glyph size) work wherever they are pressed.
     fn keys(&mut self, app: &mut App, keys: Vec<Key>, time: f64) -> anyhow::Result<Go> {
         for key in keys {
-            match bind(Mode::Play, key) {
-                Some(Input::TogglePanel) => {
-                    app.toggle_panel();
-                    continue;
+            if let Some(mut options) = app.options.take() {
+                if options.key(app, key) {
+                    app.options = Some(options);
                 }
-                Some(Input::ToggleFullScreen) => {
-                    app.toggle_full_screen();
-                    continue;
-                }
-                _ => {}
+                continue;
             }
-            let go = match self {
-                #[cfg(not(target_arch = "wasm32"))]
-                Screen::Start(s) => s.key(app, key),
-                #[cfg(not(target_arch = "wasm32"))]
-                Screen::Game(s) => s.key(app, key, time)?,
-                #[cfg(not(target_arch = "wasm32"))]
-                Screen::End(s) => s.key(key),
-                Screen::Replay(s) => s.key(key, time),
-                #[cfg(not(target_arch = "wasm32"))]
-                Screen::Bench(_) => Go::Stay,
-            };
-            if !matches!(go, Go::Stay) {
-                return Ok(go);
+            if is_any_key(&app.keymap, key) {
+                app.notice = None;
+            }
+            let global = self
+                .size_key(key)
+                .or_else(|| bind(&app.keymap, Mode::Play, key).filter(|&i| is_global(i)));
+            match global {
+                Some(input) if app.global(input) => {}
+                _ => {
+                    let go = match self {
+                        #[cfg(not(target_arch = "wasm32"))]
+                        Screen::Start(s) => s.key(app, key),
+                        #[cfg(not(target_arch = "wasm32"))]
+                        Screen::Game(s) => s.key(app, key, time)?,
+                        #[cfg(not(target_arch = "wasm32"))]
+                        Screen::End(s) => s.key(&app.keymap, key),
+                        Screen::Replay(s) => s.key(key, time),
+                        #[cfg(not(target_arch = "wasm32"))]
+                        Screen::Bench(_) => Go::Stay,
+                    };
+                    if !matches!(go, Go::Stay) {
+                        return Ok(go);
+                    }
+                }
             }
         }
         Ok(Go::Stay)
     }
 
+    /// PageUp and PageDown size the glyphs where they are free: on the replay, whose
+    /// keys move by commands and events, not by map directions.
+    fn size_key(&self, key: Key) -> Option<Input> {
+        use macroquad::miniquad::KeyCode;
+        match (self, key) {
+            (Screen::Replay(_), Key::Code(KeyCode::PageUp)) => Some(Input::Bigger),
+            (Screen::Replay(_), Key::Code(KeyCode::PageDown)) => Some(Input::Smaller),
+            _ => None,
+        }
+    }
+
     /// What a screen does by itself as time passes: a replay playing, the benchmark.
+    /// Nothing moves under the options screen: no errand steps, no replay plays, and a
+    /// click meant for it travels nowhere.
     fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
+        if app.options.is_some() {
+            return Ok(Go::Stay);
+        }
         Ok(match self {
             #[cfg(not(target_arch = "wasm32"))]
             Screen::Game(s) => s.update(app, time)?,
@@ -325,36 +471,44 @@ impl Screen {
             hud::dialog(&app.text, area, 13.0, "Too small", &lines);
             return false;
         }
-        match self {
+        app.painter.scheme = Scheme::of(app.settings.high_contrast);
+        // The options screen covers the whole window: the screen under it, its egui
+        // parts and the panel are not drawn, for no one would see them.
+        let covered = app.options.is_some();
+        match (&app.options, &mut *self) {
+            (Some(options), _) => options.draw(app),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Start(s) => s.draw(app),
+            (None, Screen::Start(s)) => s.draw(app),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Game(s) => s.draw(app, time),
+            (None, Screen::Game(s)) => s.draw(app, time),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::End(s) => s.draw(app),
-            Screen::Replay(s) => s.draw(app, time),
+            (None, Screen::End(s)) => s.draw(app),
+            (None, Screen::Replay(s)) => s.draw(app, time),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Bench(s) => s.draw(app, time),
+            (None, Screen::Bench(s)) => s.draw(app, time),
         }
-        let mut open = app.settings.panel_open;
+        if let Some(notice) = &app.notice {
+            draw_notice(app, notice);
+        }
+        let mut open = app.settings.panel_open && !covered;
         let mut panel_at = app.settings.panel_at;
         egui_macroquad::ui(|ctx| {
             match self {
+                _ if covered => {}
                 Screen::Replay(s) => s.ui(ctx, time),
                 #[cfg(not(target_arch = "wasm32"))]
                 _ => {}
             }
             if let (true, Some((state, sight))) = (open, self.panel_state()) {
-                let map = state.world().map();
-                let layout =
-                    Layout::new(screen_width(), screen_height(), map.width(), map.height());
-                panel::show(ctx, state, sight, &mut open, &layout, &mut panel_at);
+                let layout = app.layout(state, screen_height(), None);
+                let seen = (sight, app.painter.scheme);
+                panel::show(ctx, state, seen, &mut open, &layout, &mut panel_at);
             }
         });
         let mut repaint = false;
         egui_macroquad::cfg(|ctx| repaint = ctx.has_requested_repaint());
         egui_macroquad::draw();
-        if open != app.settings.panel_open {
+        if open != app.settings.panel_open && app.options.is_none() {
             // Closed with the panel's own button.
             app.toggle_panel();
         }
@@ -363,6 +517,22 @@ impl Screen {
             app.save_settings();
         }
         repaint
+    }
+}
+
+/// A message across the foot of the window, over whatever screen is open: over the
+/// game's message log rather than its map, where it would hide the camel.
+fn draw_notice(app: &App, notice: &str) {
+    let size = (screen_height() / 44.0).clamp(13.0, 22.0).round();
+    let line = draw_map::line_height(size);
+    let lines = hud::wrap(notice, screen_width() - 4.0 * size, size);
+    let h = (lines.len() as f32 + 1.0) * line;
+    let top = screen_height() - h;
+    draw_rectangle(0.0, top, screen_width(), h, draw_map::BACKGROUND);
+    hud::frame(Rect::new(0.0, top, screen_width(), h));
+    for (i, part) in lines.iter().enumerate() {
+        let y = top + size * 0.5 + i as f32 * line;
+        app.text.draw(part, 2.0 * size, y, size, hud::BAD);
     }
 }
 

@@ -83,10 +83,10 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
     let result = Rc::new(RefCell::new(Ok(())));
     let out = Rc::clone(&result);
     macroquad::Window::from_config(may_sleep(conf), async move {
-        let text = hud::Text::load();
         let (store, first) = match ready {
             Ready::Now(store, first) => (store, first),
             Ready::Later(pending, opening) => {
+                let text = hud::Text::load();
                 let opened = pending.shown(&text).await.and_then(|store| {
                     let first = first_screen(&store, opening)?;
                     Ok((store, first))
@@ -101,13 +101,7 @@ pub fn run(opening: Opening, options: Options) -> anyhow::Result<()> {
                 }
             }
         };
-        let app = App {
-            store,
-            text,
-            painter: draw_map::Painter::new(),
-            settings,
-            config_dir: options.config_dir,
-        };
+        let app = App::new(store, options.config_dir);
         *out.borrow_mut() = main_loop(app, first, options.frame_stats).await;
     });
     result.replace(Ok(()))
@@ -336,7 +330,9 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         // (`waker`) too; its own animations follow input, so a request long after the
         // last input is for that nudge, which changed nothing.
         let repaint = screen.draw(&mut app, time) && time - last_input < frames::QUIET_AFTER;
-        if repaint || screen.busy() || had_input || new_screen {
+        // What is busy under the options screen waits for it (`Screen::update`).
+        let busy = screen.busy() && app.options.is_none();
+        if repaint || busy || had_input || new_screen {
             last_change = time;
         }
         let work = start.elapsed();

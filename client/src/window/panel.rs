@@ -11,7 +11,7 @@ use sandglass_sim::tape::TimeModel;
 use sandglass_sim::world::Actor;
 use sandglass_sim::State;
 
-use super::draw_map::{self, species_color, Sight};
+use super::draw_map::{self, species_color, Scheme, Sight};
 use crate::timing::Figures;
 
 const ROW: f32 = 18.0;
@@ -27,7 +27,7 @@ const WIDTH: f32 = 590.0;
 pub fn show(
     ctx: &Context,
     state: &State,
-    sight: Sight,
+    (sight, scheme): (Sight, Scheme),
     open: &mut bool,
     layout: &draw_map::Layout,
     at: &mut Option<[f32; 2]>,
@@ -38,7 +38,7 @@ pub fn show(
         .default_pos(start)
         .default_width(WIDTH)
         .resizable(true)
-        .show(ctx, |ui| contents(ui, state, sight));
+        .show(ctx, |ui| contents(ui, state, sight, scheme));
     // Remembered only when the player lets go of it somewhere new: egui may nudge a
     // window on its own (to keep it on the screen), and that is not the player's choice.
     if let Some(shown) = shown {
@@ -68,7 +68,7 @@ fn first_place(state: &State, layout: &draw_map::Layout) -> [f32; 2] {
 }
 
 /// The rows: the actors `sight` shows (the camel and those it sees, or every one).
-fn contents(ui: &mut Ui, state: &State, sight: Sight) {
+fn contents(ui: &mut Ui, state: &State, sight: Sight, scheme: Scheme) {
     let time = state.world().time();
     let rules = match time {
         TimeModel::Nethack => format!(
@@ -122,7 +122,7 @@ fn contents(ui: &mut Ui, state: &State, sight: Sight) {
         .max_height(ui.ctx().screen_rect().height() * 0.6)
         .show_rows(ui, ROW, actors.len(), |ui, rows| {
             for &(id, actor) in &actors[rows] {
-                row(ui, state, id, actor, current == Some(id));
+                row(ui, state, (id, actor), current == Some(id), scheme);
             }
         });
 }
@@ -136,11 +136,11 @@ fn name(state: &State, id: ActorId, actor: &Actor) -> String {
     }
 }
 
-fn row(ui: &mut Ui, state: &State, id: ActorId, actor: &Actor, acting: bool) {
+fn row(ui: &mut Ui, state: &State, (id, actor): (ActorId, &Actor), acting: bool, scheme: Scheme) {
     let Some(figures) = Figures::of(state, id) else {
         return;
     };
-    let color = species_color(actor.species());
+    let color = species_color(actor.species(), scheme);
     let color = Color32::from_rgb(
         (color.r * 255.0) as u8,
         (color.g * 255.0) as u8,

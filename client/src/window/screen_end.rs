@@ -10,6 +10,7 @@ use super::animate::Frame;
 use super::draw_map::{Layout, Sight};
 use super::hud::{self, ASK, BAD, DIM, GOOD, TEXT};
 use super::{App, Go, Tape};
+use crate::input::keymap::Keymap;
 use crate::input::keys::{bind, Input, Key, Mode};
 use crate::morgue;
 use crate::tally::Tally;
@@ -41,8 +42,8 @@ impl EndScreen {
         })
     }
 
-    pub fn key(&mut self, key: Key) -> Go {
-        match bind(Mode::List, key) {
+    pub fn key(&mut self, keymap: &Keymap, key: Key) -> Go {
+        match bind(keymap, Mode::List, key) {
             Some(Input::Letter('r')) => Go::Watch(Tape::Game(self.meta.id)),
             Some(Input::Letter('n')) => Go::NewGame {
                 seed: None,

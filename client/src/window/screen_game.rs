@@ -8,8 +8,10 @@ use sandglass_sim::State;
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Layout};
 use super::hud::{self, ASK, DIM, TEXT, TITLE};
+use super::options::OptionsScreen;
 use super::{App, Go};
-use crate::input::keys::{help_lines, Key};
+use crate::input::keymap::key_name;
+use crate::input::keys::{help_lines, Input, Key};
 use crate::look::{describe, desert_lines, energy_lines, rules_lines};
 use crate::play::{inventory_lines, GameController, HelpPage, Overlay, Reaction, HISTORY_PAGE};
 
@@ -36,14 +38,19 @@ impl GameScreen {
         }
     }
 
-    fn layout(&self) -> Layout {
-        let map = self.state().world().map();
-        Layout::new(screen_width(), screen_height(), map.width(), map.height())
+    /// The map's layout: the view follows the look cursor while it is out, otherwise the
+    /// camel.
+    fn layout(&self, app: &App) -> Layout {
+        let focus = match self.game.overlay() {
+            Overlay::Look(at) => Some(*at),
+            _ => None,
+        };
+        app.layout(self.state(), screen_height(), focus)
     }
 
     /// The mouse (a click travels, hovering describes) and the errand under way.
-    pub fn update(&mut self, app: &App, time: f64) -> anyhow::Result<Go> {
-        let layout = self.layout();
+    pub fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
+        let layout = self.layout(app);
         let (x, y) = mouse_position();
         self.hovered = layout.cell_under(vec2(x, y));
         if is_mouse_button_pressed(MouseButton::Left) {
@@ -58,16 +65,27 @@ impl GameScreen {
             }
             let mut recorder = Recorder::new(self.state());
             let reaction = self.game.step(&app.store, &mut recorder)?;
-            return self.react(reaction, recorder, time);
+            return self.react(app, reaction, recorder, time);
         }
         Ok(Go::Stay)
     }
 
-    fn react(&mut self, reaction: Reaction, recorder: Recorder, time: f64) -> anyhow::Result<Go> {
+    fn react(
+        &mut self,
+        app: &mut App,
+        reaction: Reaction,
+        recorder: Recorder,
+        time: f64,
+    ) -> anyhow::Result<Go> {
         Ok(match reaction {
             Reaction::Stay => Go::Stay,
             Reaction::Played => {
-                self.playback = Some(recorder.into_playback(time));
+                let pace = app.settings.animation.factor();
+                self.playback = Some(recorder.into_playback(time, pace));
+                Go::Stay
+            }
+            Reaction::Options => {
+                app.options = Some(OptionsScreen::new());
                 Go::Stay
             }
             Reaction::Menu => Go::Menu,
@@ -90,9 +108,9 @@ impl GameScreen {
             playback.finish();
         }
         let mut recorder = Recorder::new(self.state());
-        let reaction = self.game.key(&app.store, key, &mut recorder)?;
+        let reaction = self.game.key(&app.store, &app.keymap, key, &mut recorder)?;
         self.next_step = time + ERRAND_STEP;
-        self.react(reaction, recorder, time)
+        self.react(app, reaction, recorder, time)
     }
 
     /// Reports the final hash once, whether the player left for the menu, the game
@@ -104,7 +122,7 @@ impl GameScreen {
     pub fn draw(&mut self, app: &mut App, time: f64) {
         let frame = Frame::at(&mut self.playback, self.game.state(), time);
         let state = self.game.state();
-        let layout = self.layout();
+        let layout = self.layout(app);
         app.painter
             .draw(state, &frame, &layout, draw_map::Sight::Camel);
         let meta = self.game.meta();
@@ -117,12 +135,24 @@ impl GameScreen {
                 state.world().rules().version().number()
             ),
         ];
+        // The hints name the keys as bound.
+        let key = |input| {
+            app.keymap
+                .keys_of(input)
+                .first()
+                .map_or_else(|| "-".to_owned(), |&k| key_name(k))
+        };
+        let hint = |a: Input, what_a: &str, b: Input, what_b: &str| {
+            format!("{} {what_a}  {} {what_b}", key(a), key(b))
+        };
         let footer = [
-            "? keys  F1 energy",
-            "x explore  ; look",
-            "S save as  Q quit",
+            hint(Input::Help, "keys", Input::TogglePanel, "energy"),
+            hint(Input::Explore, "explore", Input::Look, "look"),
+            hint(Input::SaveAs, "save as", Input::Quit, "quit"),
+            format!("{} options", key(Input::Options)),
         ];
-        hud::side_bar(&app.text, &layout, state, &heading, &footer);
+        let footer: Vec<&str> = footer.iter().map(String::as_str).collect();
+        app.side_bar(&layout, state, &heading, &footer);
         hud::log(&app.text, &layout, &self.log_lines());
         self.draw_overlay(app, &layout);
     }
@@ -200,7 +230,7 @@ impl GameScreen {
         let window = Rect::new(0.0, 0.0, screen_width(), screen_height());
         let state = self.state();
         let desert = desert_lines(state);
-        let keys = help_lines();
+        let keys = help_lines(&app.keymap);
         let (keys, title, lines, footer) = match page {
             HelpPage::Keys => (
                 &keys[..],
@@ -215,7 +245,7 @@ impl GameScreen {
         };
         let help = hud::Help {
             keys,
-            legend: &draw_map::legend(),
+            legend: &draw_map::legend(app.painter.scheme),
             title,
             lines: &lines,
             footer,
@@ -275,8 +305,12 @@ impl GameScreen {
     }
 }
 
-/// A frame round the map cell at `at`: the look cursor, the cell under the mouse.
+/// A frame round the map cell at `at`: the look cursor, the cell under the mouse, a
+/// target; none for a cell out of view.
 fn mark(layout: &Layout, at: Pos) {
+    if !layout.shows(super::animate::cell_of(at)) {
+        return;
+    }
     let corner = corner(layout, at);
     let cell = layout.cell;
     draw_rectangle_lines(corner.x, corner.y, cell.x, cell.y, 2.0, hud::ASK);
@@ -290,6 +324,7 @@ fn corner(layout: &Layout, at: Pos) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::keymap::Keymap;
     use crate::play::testing::new_game;
 
     #[test]
@@ -297,7 +332,10 @@ mod tests {
         let (_dir, store, game) = new_game();
         let mut screen = GameScreen::new(game);
         let mut press = |key| {
-            screen.game.key(&store, key, &mut ()).unwrap();
+            screen
+                .game
+                .key(&store, &Keymap::default(), key, &mut ())
+                .unwrap();
             screen.asks()
         };
         assert!(press(Key::Char('e')), "the eat menu");

@@ -28,7 +28,7 @@ use sandglass_sim::{Command, Event, Outcome, Recording, State};
 use sandglass_store::{sgr, GameId, GameMeta, Stage, Status, Store, StoreError};
 
 use super::animate::{Frame, Playback, Recorder};
-use super::draw_map::{self, Layout, Sight};
+use super::draw_map::{self, Sight};
 use super::hud::{self, DIM, TEXT};
 use super::{App, Go};
 use crate::input::keys::Key;
@@ -236,7 +236,7 @@ impl ReplayScreen {
     fn play_to(&mut self, at: u64, time: f64) {
         let mut recorder = Recorder::new(self.state());
         self.replay.timeline.play_to(at, &mut recorder);
-        self.playback = Some(recorder.into_playback(time));
+        self.playback = Some(recorder.into_playback(time, 1.0));
         self.note = None;
     }
 
@@ -513,10 +513,9 @@ impl ReplayScreen {
     pub fn draw(&mut self, app: &mut App, time: f64) {
         let frame = Frame::at(&mut self.playback, self.replay.timeline.cursor(), time);
         let state = self.timeline().cursor();
-        let map = state.world().map();
         // The timeline strip takes the bottom of the window.
         let height = (screen_height() - STRIP).max(STRIP);
-        let layout = Layout::new(screen_width(), height, map.width(), map.height());
+        let layout = app.layout(state, height, None);
         app.painter.draw(state, &frame, &layout, self.sight);
         let header = self.timeline().header();
         let status = if self.playing && self.backwards {
@@ -541,6 +540,7 @@ impl ReplayScreen {
         let footer = [
             "Space play  r backwards",
             "+ - speed",
+            "PgUp PgDn  glyph size",
             "Left Right  a command",
             ", .  one event",
             "Home End  T go to turn",
@@ -548,7 +548,7 @@ impl ReplayScreen {
             "m whole map  t take over",
             "Esc back",
         ];
-        hud::side_bar(&app.text, &layout, state, &heading, &footer);
+        app.side_bar(&layout, state, &heading, &footer);
         hud::log(&app.text, &layout, &self.log_lines());
     }
 

@@ -10,6 +10,7 @@ use sandglass_store::{Branch, GameMeta, Status, StoreError};
 
 use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
+use super::options::OptionsScreen;
 use super::scoreboard::Board;
 use super::{App, Go, Tape};
 use crate::cli::scores::{self, Proof};
@@ -116,10 +117,11 @@ enum Choice {
     Watch,
     Files,
     Scores,
+    Options,
     Quit,
 }
 
-const ENTRIES: [(Choice, char, &str); 8] = [
+const ENTRIES: [(Choice, char, &str); 9] = [
     (Choice::New, 'n', "New game"),
     (Choice::Seeded, 'e', "New seeded game"),
     (Choice::Continue, 'c', "Continue"),
@@ -127,6 +129,7 @@ const ENTRIES: [(Choice, char, &str); 8] = [
     (Choice::Watch, 'w', "Watch a replay"),
     (Choice::Files, 'f', "Open a replay file"),
     (Choice::Scores, 's', "High scores"),
+    (Choice::Options, 'o', "Options"),
     (Choice::Quit, 'q', "Quit"),
 ];
 
@@ -164,14 +167,14 @@ impl StartScreen {
         }
     }
 
-    pub fn key(&mut self, app: &App, key: Key) -> Go {
+    pub fn key(&mut self, app: &mut App, key: Key) -> Go {
         if let Some(entry) = &mut self.seeded {
             return entry.key(key).unwrap_or_else(|| {
                 self.seeded = None;
                 Go::Stay
             });
         }
-        let Some(input) = bind(Mode::List, key) else {
+        let Some(input) = bind(&app.keymap, Mode::List, key) else {
             return Go::Stay;
         };
         if self.list.is_some() {
@@ -251,6 +254,10 @@ impl StartScreen {
                     Ok(None) => self.error = Some("There are no games to score yet.".into()),
                     Err(e) => self.error = Some(e.to_string()),
                 }
+                Go::Stay
+            }
+            Some(Choice::Options) => {
+                app.options = Some(OptionsScreen::new());
                 Go::Stay
             }
             Some(Choice::Quit) => Go::Exit,

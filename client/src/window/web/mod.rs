@@ -19,7 +19,6 @@ use sandglass_sim::Recording;
 use super::screen_replay::{Replay, ReplayScreen};
 use super::{conf, draw_map, hud, style_egui, App, Go, Screen, DEFAULT_WINDOW};
 use crate::input::keys::{Key, KeyQueue};
-use crate::settings::Settings;
 
 /// Opens the viewer in the page's canvas; returns at once, the browser runs the frames.
 pub fn run() {
@@ -40,12 +39,7 @@ async fn main_loop() {
     style_egui();
     let subscriber = register_input_subscriber();
     let mut keys = KeyQueue::default();
-    let mut app = App {
-        text: hud::Text::load(),
-        painter: draw_map::Painter::new(),
-        settings: Settings::default(),
-        config_dir: None,
-    };
+    let mut app = App::new(None);
     let mut showing = match page::replay_url() {
         Some(url) => fetch(&app, &url).await,
         None => waiting(None),
