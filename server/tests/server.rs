@@ -1,0 +1,274 @@
+//! The server through real HTTP on 127.0.0.1, against a PostgreSQL cluster each test
+//! starts for itself, with real worker processes: goldens verified and ranked, workers
+//! killed mid-fold, and every kind of bad upload refused in words, changing nothing.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{goldens, Site};
+use sandglass_claim::{content_hash, hex, Identity};
+use sandglass_replay::verdict::{check, check_folded, Verdict};
+use sandglass_sim::Event;
+
+/// `sandglass verify`'s verdict on `bytes`, by the same function it calls.
+fn verify(bytes: &[u8]) -> Verdict {
+    match sandglass_replay::from_bytes(bytes) {
+        Ok(file) => check(&file, "the file", |_| {}),
+        Err(error) => Verdict::refused(error),
+    }
+}
+
+fn game_path(bytes: &[u8]) -> String {
+    format!("/games/{}", hex(&content_hash(bytes)))
+}
+
+#[test]
+fn every_golden_is_verified_by_two_workers_and_the_finished_ones_ranked() {
+    let Some(mut site) = Site::start(&["--burst", "1000"]) else {
+        return;
+    };
+    let (_, first) = site.worker();
+    let (_, second) = site.worker();
+    let me = Identity::generate().unwrap();
+    let goldens = goldens();
+    assert!(goldens.len() >= 90, "{} goldens", goldens.len());
+    for (name, bytes) in &goldens {
+        let (status, words) = site.submit(bytes, &me, "camel");
+        assert_eq!(status, 202, "{name}: {words}");
+    }
+    let mut ranked = 0;
+    for (name, bytes) in &goldens {
+        let page = site.verdict(bytes);
+        let Verdict::Ok { hash, .. } = verify(bytes) else {
+            panic!("{name} does not verify");
+        };
+        assert!(page.contains("<strong>Verified"), "{name}: {page}");
+        assert!(
+            page.contains(&format!("hash=0x{hash:016x}")),
+            "{name}: {page}"
+        );
+        let file = sandglass_replay::from_bytes(bytes).unwrap();
+        let ended = check_folded(&file, "the file", |_| {}).1.unwrap().outcome();
+        let rules = file.header.rules_version;
+        let (_, board) = site.get(&format!("/?rules={rules}"));
+        let row = format!("href=\"{}\"", game_path(bytes));
+        assert_eq!(
+            board.contains(&row),
+            ended.is_some(),
+            "{name} on rules {rules}'s board"
+        );
+        ranked += usize::from(ended.is_some());
+        if ended.is_none() {
+            assert!(page.contains("not ranked"), "{name}: {page}");
+        }
+    }
+    assert!(ranked > 0);
+    // Both workers took a share.
+    for lines in [first, second] {
+        let verifying = lines
+            .try_iter()
+            .filter(|l| l.starts_with("verifying"))
+            .count();
+        assert!(verifying > 0, "a worker verified nothing");
+    }
+    let (_, board) = site.get("/");
+    assert!(
+        board.contains("not say it was the player&#39;s only try"),
+        "{board}"
+    );
+    let (_, board) = site.get("/?ruleset=nethack");
+    assert!(board.contains("<td>nethack</td>"), "{board}");
+    assert!(!board.contains("<td>classic</td>"), "{board}");
+    // The same game sent again is kept once, and stays the player's.
+    let (name, bytes) = &goldens[0];
+    assert_eq!(site.objects_kept(), goldens.len());
+    let (status, words) = site.submit(bytes, &me, "camel");
+    assert_eq!(
+        (status, words.starts_with("already sent")),
+        (200, true),
+        "{name}: {words}"
+    );
+    assert_eq!(site.objects_kept(), goldens.len());
+    // A game's page links the viewer to its bytes, which are the bytes sent.
+    let page = site.verdict(bytes);
+    let replay = format!("{}/replays/{}.sgr", site.url, hex(&content_hash(bytes)));
+    assert!(
+        page.contains(&format!("?replay={replay}&amp;turn=")),
+        "{page}"
+    );
+    assert_eq!(&site.get_bytes(&replay[site.url.len()..]), bytes);
+    let (status, player) = site.get("/players/camel");
+    assert_eq!(status, 200);
+    assert!(player.contains(&me.public_hex()), "{player}");
+}
+
+#[test]
+fn a_worker_killed_mid_fold_loses_nothing() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    let me = Identity::generate().unwrap();
+    let millions: Vec<_> = goldens()
+        .into_iter()
+        .filter(|(name, _)| name.contains("million"))
+        .collect();
+    for (name, bytes) in &millions {
+        assert_eq!(site.submit(bytes, &me, "camel").0, 202, "{name}");
+    }
+    // A fold of a million events takes about a tenth of a second: the worker is killed
+    // the moment it says it has claimed a game, and the test goes on once that game was
+    // caught before its verdict (the kill may come too late on a loaded machine).
+    let mut caught = false;
+    while !caught {
+        let (index, lines) = site.worker();
+        let claimed = loop {
+            let line = lines
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the worker claimed no game");
+            if let Some(hash) = line.strip_prefix("verifying ") {
+                break hash.to_owned();
+            }
+        };
+        site.kill_worker(index);
+        let (_, page) = site.get(&format!("/games/{claimed}"));
+        caught = page.contains("Waiting to be folded");
+    }
+    // The game is claimed again by the next worker, and every game gets its verdict.
+    site.worker();
+    for (name, bytes) in &millions {
+        let page = site.verdict(bytes);
+        assert!(page.contains("<strong>Verified"), "{name}: {page}");
+    }
+}
+
+#[test]
+fn bad_uploads_get_words_and_change_nothing() {
+    let Some(mut site) = Site::start(&["--most-bytes", "1000000"]) else {
+        return;
+    };
+    site.worker();
+    let alice = Identity::generate().unwrap();
+    let mallory = Identity::generate().unwrap();
+    let (_, good) = goldens()
+        .into_iter()
+        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
+        .unwrap();
+    let refused = |site: &Site, bytes: &[u8], status: u16, words: &str| {
+        let (got, said) = site.submit(bytes, &alice, "alice");
+        assert_eq!(got, status, "{said}");
+        assert!(said.contains(words), "{said:?} should say {words:?}");
+    };
+    refused(&site, &good[..good.len() / 2], 422, "the file is truncated");
+    let mut damaged = good.clone();
+    damaged[good.len() / 2] ^= 0x10;
+    refused(&site, &damaged, 422, "checksum does not match");
+    refused(
+        &site,
+        b"GIF89a, not a replay at all",
+        422,
+        "not a Sandglass replay",
+    );
+    refused(&site, b"", 422, "the file is empty");
+    refused(
+        &site,
+        &vec![0; 1_000_001],
+        413,
+        "more than this server takes (at most 1000000)",
+    );
+    // A rules version this server does not keep, well formed otherwise.
+    let mut file = sandglass_replay::from_bytes(&good).unwrap();
+    file.header.rules_version = 99;
+    refused(
+        &site,
+        &sandglass_replay::to_bytes(&file),
+        422,
+        "rules version 99",
+    );
+    // Every refusal said why in `sandglass verify`'s words, and nothing was kept.
+    assert_eq!(site.objects_kept(), 0);
+    assert_eq!(site.get("/players/alice").0, 404);
+
+    // Missing, forged and misdirected signatures.
+    let (status, words) = site.post(&good, &[]);
+    assert_eq!(status, 401, "{words}");
+    assert!(words.contains("must be sent signed"), "{words}");
+    let bob = "bob";
+    let forged = [
+        ("x-sandglass-player", bob),
+        ("x-sandglass-key", &alice.public_hex()),
+        ("x-sandglass-signature", &"ab".repeat(64)),
+    ];
+    let (status, words) = site.post(&good, &forged);
+    assert_eq!(
+        (status, words.contains("does not match")),
+        (401, true),
+        "{words}"
+    );
+    let elsewhere = sandglass_claim::Claim {
+        server: "http://another.server",
+        player: "alice",
+        content: content_hash(&good),
+    };
+    let misdirected = [
+        ("x-sandglass-player", "alice"),
+        ("x-sandglass-key", &alice.public_hex()),
+        ("x-sandglass-signature", &alice.sign(&elsewhere)),
+    ];
+    assert_eq!(site.post(&good, &misdirected).0, 401);
+    assert_eq!(site.objects_kept(), 0);
+
+    // Alice's upload is hers: nobody else may claim it, nor her name.
+    assert_eq!(site.submit(&good, &alice, "alice").0, 202);
+    let (status, words) = site.submit(&good, &mallory, "mallory");
+    assert_eq!((status, words.contains("by alice")), (409, true), "{words}");
+    let (status, words) = site.submit(&good, &mallory, "alice");
+    assert_eq!(
+        (status, words.contains("belongs to another")),
+        (403, true),
+        "{words}"
+    );
+    assert_eq!(site.get("/players/mallory").0, 404);
+    let page = site.verdict(&good);
+    assert!(page.contains("/players/alice"), "{page}");
+    assert!(page.contains("<strong>Verified"), "{page}");
+
+    // A game whose bytes are well formed but whose log is not the game it claims: one
+    // draw changed, and the checksum made again. It is queued, folded and refused,
+    // and its page gives `sandglass verify`'s words.
+    let mut crafted = sandglass_replay::from_bytes(&good).unwrap();
+    let draw = crafted.events.iter_mut().rev().find_map(|e| match e {
+        Event::Draw(value) => Some(value),
+        Event::Command(_) => None,
+    });
+    *draw.unwrap() ^= 1;
+    let crafted = sandglass_replay::to_bytes(&crafted);
+    assert_eq!(site.submit(&crafted, &alice, "alice").0, 202);
+    let page = site.verdict(&crafted);
+    let Verdict::Fail { what, .. } = verify(&crafted) else {
+        panic!("the crafted game verifies");
+    };
+    assert!(page.contains("<strong>Refused"), "{page}");
+    let what = what.replace('\'', "&#39;");
+    assert!(page.contains(&what), "{page} should say {what}");
+    let (_, board) = site.get("/");
+    assert!(!board.contains(&game_path(&crafted)), "{board}");
+}
+
+#[test]
+fn a_flood_is_answered_429() {
+    let Some(site) = Site::start(&["--burst", "3", "--per-minute", "1"]) else {
+        return;
+    };
+    let me = Identity::generate().unwrap();
+    let statuses: Vec<u16> = (0..6)
+        .map(|i| site.submit(format!("junk {i}").as_bytes(), &me, "camel").0)
+        .collect();
+    assert_eq!(statuses, [422, 422, 422, 429, 429, 429]);
+    let (status, words) = site.submit(b"junk", &me, "camel");
+    assert_eq!(status, 429);
+    assert!(
+        words.contains("too many games sent from this address"),
+        "{words}"
+    );
+}
