@@ -28,6 +28,11 @@ pub struct Settings {
     pub window: Option<[u32; 2]>,
     /// Whether the window fills the screen (F11, Alt+Enter).
     pub full_screen: bool,
+    /// The server `sandglass submit` sends games to: only ever one the player named
+    /// (`--server URL`, remembered here); with none, nothing is sent anywhere.
+    pub server: Option<String>,
+    /// The name the player's games are sent under (`--name NAME`, remembered here).
+    pub player: Option<String>,
 }
 
 /// Where settings live: `dir` if given (tests, portable installs), otherwise the
@@ -73,6 +78,8 @@ mod tests {
             panel_at: Some([120.0, 340.5]),
             window: Some([1600, 900]),
             full_screen: true,
+            server: Some("http://127.0.0.1:8080".into()),
+            player: Some("camel".into()),
         };
         settings.save(dir.path()).unwrap();
         assert_eq!(Settings::load(dir.path()), settings);

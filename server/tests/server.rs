@@ -272,3 +272,88 @@ fn a_flood_is_answered_429() {
         "{words}"
     );
 }
+
+#[test]
+fn sandglass_submit_signs_with_its_own_key_and_sends_only_where_told() {
+    // The client's binary, built beside this package's by `cargo test --workspace`.
+    let client = std::path::Path::new(common::BIN).with_file_name("sandglass");
+    if !client.is_file() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "the sandglass binary is not built"
+        );
+        eprintln!("skipped: build the client first (cargo build --release -p sandglass)");
+        return;
+    }
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    site.worker();
+    let dir = tempfile::tempdir().unwrap();
+    let replays = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays/v10");
+    let quit = replays.join("nethack-quit-4.sgr");
+    let run = |config: &str, args: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(&client)
+            .arg("submit")
+            .args(args)
+            .arg("--config-dir")
+            .arg(dir.path().join(config))
+            .arg("--data-dir")
+            .arg(dir.path().join("data"))
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), said.into_owned())
+    };
+    let url = std::ffi::OsStr::new(&site.url);
+    let named = |s: &'static str| std::ffi::OsStr::new(s);
+    // No server named: nothing is sent anywhere.
+    let (ok, said) = run("mine", &[quit.as_os_str()]);
+    assert!(!ok && said.contains("--server URL"), "{said}");
+    let sent = [
+        quit.as_os_str(),
+        named("--server"),
+        url,
+        named("--name"),
+        named("camel"),
+    ];
+    let (ok, said) = run("mine", &sent);
+    assert!(ok && said.contains("queued"), "{said}");
+    let page = site.verdict(&std::fs::read(&quit).unwrap());
+    assert!(
+        page.contains("/players/camel") && page.contains("<strong>Verified"),
+        "{page}"
+    );
+    // The server and the name are remembered, and the key with them.
+    let (ok, said) = run("mine", &[quit.as_os_str()]);
+    assert!(ok && said.contains("already sent"), "{said}");
+    // Another player's key (another config folder) cannot take the name, nor the game.
+    let short = replays.join("nethack-short-1.sgr");
+    let theirs = [
+        short.as_os_str(),
+        named("--server"),
+        url,
+        named("--name"),
+        named("camel"),
+    ];
+    let (ok, said) = run("theirs", &theirs);
+    assert!(!ok && said.contains("belongs to another"), "{said}");
+    let stolen = [
+        quit.as_os_str(),
+        named("--server"),
+        url,
+        named("--name"),
+        named("dromedary"),
+    ];
+    let (ok, said) = run("theirs", &stolen);
+    assert!(!ok && said.contains("by camel"), "{said}");
+    // A damaged file is refused in `sandglass verify`'s words, and not sent.
+    let damaged = dir.path().join("damaged.sgr");
+    let mut bytes = std::fs::read(&short).unwrap();
+    bytes[40] ^= 1;
+    std::fs::write(&damaged, bytes).unwrap();
+    let kept = site.objects_kept();
+    let (ok, said) = run("mine", &[damaged.as_os_str()]);
+    assert!(!ok && said.contains("checksum does not match"), "{said}");
+    assert_eq!(site.objects_kept(), kept);
+}

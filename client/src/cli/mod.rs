@@ -5,6 +5,7 @@
 pub mod games;
 pub mod progress;
 pub mod scores;
+pub mod submit;
 pub mod trace;
 pub mod verify;
 
