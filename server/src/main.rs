@@ -40,12 +40,13 @@ enum Cmd {
         /// The largest upload taken, in bytes.
         #[arg(long, default_value_t = 32 << 20)]
         most_bytes: u64,
-        /// Submissions an address, or a key, may make at once before it must wait.
-        #[arg(long, default_value_t = 60)]
-        burst: u32,
-        /// Submissions an address, or a key, may make per minute once its burst is
-        /// spent.
+        /// Submissions a key may make at once before it must wait (an address, which
+        /// may be shared, four times as many).
         #[arg(long, default_value_t = 30)]
+        burst: u32,
+        /// Submissions a key may make per minute once its burst is spent (an address
+        /// four times as many).
+        #[arg(long, default_value_t = 10)]
         per_minute: u32,
     },
     /// Fold queued games, one at a time, and write their verdicts.

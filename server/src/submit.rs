@@ -16,7 +16,7 @@ use sandglass_claim::{content_hash, hex, Claim, KEY_HEADER, PLAYER_HEADER, SIGNA
 use sandglass_sim::Recording;
 use tokio_postgres::Transaction;
 
-use crate::limits;
+use crate::limits::{self, Bucket};
 use crate::refusal::Refusal;
 use crate::serve::{ruleset_label, App};
 
@@ -29,7 +29,7 @@ pub async fn submit(
     // Read before anything is refused, so that a client still sending its game hears
     // why rather than finding the connection closed under it.
     let bytes = read_body(&app, &headers, body).await?;
-    take(&app, &format!("address:{}", peer.ip())).await?;
+    take(&app, &Bucket::Address(peer.ip())).await?;
     let [player, key, signature] = [PLAYER_HEADER, KEY_HEADER, SIGNATURE_HEADER].map(|name| {
         headers
             .get(name)
@@ -60,7 +60,7 @@ pub async fn submit(
     claim
         .check(&key, &signature)
         .map_err(|e| Refusal::new(StatusCode::UNAUTHORIZED, e))?;
-    take(&app, &format!("key:{key}")).await?;
+    take(&app, &Bucket::Key(&key)).await?;
     let hash = hex(&hash);
     let mut client = app.pool.get().await?;
     let tx = client.transaction().await?;
@@ -88,17 +88,17 @@ pub async fn submit(
     Ok((StatusCode::ACCEPTED, headers, format!("queued: {url}\n")).into_response())
 }
 
-/// Takes a submission from the bucket `name`, or refuses with 429.
-async fn take(app: &App, name: &str) -> Result<(), Refusal> {
-    if limits::take(&app.pool, app.config.limits, name).await? {
+/// Takes a submission from `bucket`, or refuses with 429.
+async fn take(app: &App, bucket: &Bucket<'_>) -> Result<(), Refusal> {
+    if limits::take(&app.pool, app.config.limits, bucket).await? {
         return Ok(());
     }
-    let what = name.split(':').next().unwrap_or(name);
     Err(Refusal::new(
         StatusCode::TOO_MANY_REQUESTS,
         format!(
-            "too many games sent from this {what}: at most {} a minute; try again later",
-            app.config.limits.per_minute
+            "too many games sent from this {}: at most {} a minute; try again later",
+            bucket.what(),
+            bucket.limits(app.config.limits).per_minute
         ),
     ))
 }

@@ -15,12 +15,24 @@ use sandglass_sim::Outcome;
 
 use crate::objects::Objects;
 
+/// How often an idle worker forgets stale buckets (`tidy_buckets`).
+const TIDY_EVERY: Duration = Duration::from_secs(60);
+
 pub async fn run(pool: Pool, objects: Objects, idle: Duration) -> anyhow::Result<()> {
     eprintln!("worker ready");
+    let mut tidied = Instant::now();
     loop {
         match verify_next(&pool, &objects).await {
             Ok(true) => {}
-            Ok(false) => tokio::time::sleep(idle).await,
+            Ok(false) => {
+                if tidied.elapsed() > TIDY_EVERY {
+                    tidied = Instant::now();
+                    if let Err(error) = tidy_buckets(&pool).await {
+                        eprintln!("error: {error:#}");
+                    }
+                }
+                tokio::time::sleep(idle).await
+            }
             Err(error) => {
                 eprintln!("error: {error:#}");
                 tokio::time::sleep(idle).await;
@@ -82,6 +94,21 @@ pub async fn verify_next(pool: &Pool, objects: &Objects) -> anyhow::Result<bool>
     tx.commit().await?;
     eprintln!("{}", folded.line);
     Ok(true)
+}
+
+/// Forgets the limits' buckets nobody has drawn on for a day, so that the table holds
+/// the addresses and keys of the day, not of all time: a bucket that long untouched
+/// has filled again under any limits short of a day's refill, and a forgotten bucket
+/// starts full.
+async fn tidy_buckets(pool: &Pool) -> anyhow::Result<()> {
+    pool.get()
+        .await?
+        .execute(
+            "DELETE FROM buckets WHERE refilled_at < now() - interval '1 day'",
+            &[],
+        )
+        .await?;
+    Ok(())
 }
 
 /// What folding a game came to, as the verdicts table holds it.

@@ -256,16 +256,44 @@ fn bad_uploads_get_words_and_change_nothing() {
 }
 
 #[test]
-fn a_flood_is_answered_429() {
-    let Some(site) = Site::start(&["--burst", "3", "--per-minute", "1"]) else {
+fn floods_from_a_key_or_an_address_are_answered_429() {
+    let Some(site) = Site::start(&["--burst", "2", "--per-minute", "1"]) else {
         return;
     };
-    let me = Identity::generate().unwrap();
-    let statuses: Vec<u16> = (0..6)
-        .map(|i| site.submit(format!("junk {i}").as_bytes(), &me, "camel").0)
+    let shorts: Vec<Vec<u8>> = goldens()
+        .into_iter()
+        .filter(|(name, _)| name.contains("short"))
+        .map(|(_, bytes)| bytes)
         .collect();
-    assert_eq!(statuses, [422, 422, 422, 429, 429, 429]);
-    let (status, words) = site.submit(b"junk", &me, "camel");
+    // A key may send 2 at once...
+    let me = Identity::generate().unwrap();
+    let statuses: Vec<u16> = shorts[..3]
+        .iter()
+        .map(|bytes| site.submit(bytes, &me, "camel").0)
+        .collect();
+    assert_eq!(statuses, [202, 202, 429]);
+    let (status, words) = site.submit(&shorts[3], &me, "camel");
+    assert_eq!(status, 429);
+    assert!(
+        words.contains("too many games sent from this key"),
+        "{words}"
+    );
+    // ... and another player at the same address 2 more; the address, which may be
+    // shared, 8 in all, whatever they hold.
+    let other = Identity::generate().unwrap();
+    let statuses: Vec<u16> = shorts[4..6]
+        .iter()
+        .map(|bytes| site.submit(bytes, &other, "dromedary").0)
+        .collect();
+    assert_eq!(statuses, [202, 202]);
+    let statuses: Vec<u16> = (0..3)
+        .map(|i| {
+            site.submit(format!("junk {i}").as_bytes(), &other, "dromedary")
+                .0
+        })
+        .collect();
+    assert_eq!(statuses, [422, 422, 429]);
+    let (status, words) = site.submit(b"junk", &other, "dromedary");
     assert_eq!(status, 429);
     assert!(
         words.contains("too many games sent from this address"),
@@ -356,4 +384,91 @@ fn sandglass_submit_signs_with_its_own_key_and_sends_only_where_told() {
     let (ok, said) = run("mine", &[damaged.as_os_str()]);
     assert!(!ok && said.contains("checksum does not match"), "{said}");
     assert_eq!(site.objects_kept(), kept);
+}
+
+#[test]
+fn a_server_killed_mid_upload_keeps_nothing_of_it() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    let me = Identity::generate().unwrap();
+    let all = goldens();
+    let whole = &all
+        .iter()
+        .find(|(n, _)| n.ends_with("classic-whole-1.sgr"))
+        .unwrap()
+        .1;
+    let cut = &all.iter().find(|(n, _)| n.contains("million")).unwrap().1;
+    assert_eq!(site.submit(whole, &me, "camel").0, 202);
+    // A quarter of a game sent, and the server killed under it.
+    let claim = sandglass_claim::Claim {
+        server: &site.url,
+        player: "camel",
+        content: content_hash(cut),
+    };
+    let mut upload = std::net::TcpStream::connect(&site.url["http://".len()..]).unwrap();
+    let head = format!(
+        "POST /games HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\nx-sandglass-player: camel\r\n\
+         x-sandglass-key: {}\r\nx-sandglass-signature: {}\r\n\r\n",
+        cut.len(),
+        me.public_hex(),
+        me.sign(&claim)
+    );
+    std::io::Write::write_all(&mut upload, head.as_bytes()).unwrap();
+    std::io::Write::write_all(&mut upload, &cut[..cut.len() / 4]).unwrap();
+    site.restart_server();
+    // The game sent whole is there, kept once; nothing of the one cut off.
+    assert_eq!(site.objects_kept(), 1);
+    assert_eq!(site.get(&game_path(cut)).0, 404);
+    site.worker();
+    assert!(site.verdict(whole).contains("<strong>Verified"));
+}
+
+/// Games verified per second by one worker and by two, on two mixes: every golden
+/// (about 10 million events, most of them in the million-event ones) and 200 short bot
+/// games (where the claim, the fetch and the commit weigh most). BENCHMARKS.md quotes it.
+#[test]
+#[ignore = "a benchmark: cargo test --release -p sandglass-server --test server -- --ignored --nocapture"]
+fn bench_games_verified_per_second() {
+    use sandglass_sim::{bot::Bot, LiveTape, Recording, Rules, Ruleset};
+    let short: Vec<Vec<u8>> = (0..200)
+        .map(|seed| {
+            let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+            Bot::new(seed).play(&mut game, 100).unwrap();
+            let tape = game.into_tape();
+            let file = Recording::record(tape.header, tape.events).unwrap();
+            sandglass_replay::to_bytes(&file)
+        })
+        .collect();
+    let goldens: Vec<Vec<u8>> = goldens().into_iter().map(|(_, bytes)| bytes).collect();
+    for (mix, games) in [("every golden", &goldens), ("200 short games", &short)] {
+        for workers in [1, 2] {
+            let Some(mut site) = Site::start(&["--burst", "1000"]) else {
+                return;
+            };
+            let me = Identity::generate().unwrap();
+            for bytes in games {
+                assert_eq!(site.submit(bytes, &me, "camel").0, 202);
+            }
+            let start = std::time::Instant::now();
+            for _ in 0..workers {
+                site.worker();
+            }
+            for bytes in games {
+                site.verdict(bytes);
+            }
+            let seconds = start.elapsed().as_secs_f64();
+            let events: u64 = games
+                .iter()
+                .map(|b| sandglass_replay::from_bytes(b).unwrap().events.len() as u64)
+                .sum();
+            println!(
+                "{mix}: {workers} worker(s): {} games, {events} events in {seconds:.2} s: \
+                 {:.1} games/s, {:.1} M events/s",
+                games.len(),
+                games.len() as f64 / seconds,
+                events as f64 / seconds / 1e6
+            );
+        }
+    }
 }

@@ -168,23 +168,7 @@ impl Site {
         let pg = Postgres::start()?;
         let dir = tempfile::tempdir().unwrap();
         let objects = dir.path().join("objects");
-        let mut server = Command::new(BIN)
-            .args(["serve", "--database", &pg.url(), "--listen", "127.0.0.1:0"])
-            .arg("--objects")
-            .arg(&objects)
-            .args(options)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut first = String::new();
-        BufReader::new(server.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        let url = first
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("the server said {first:?}"))
-            .to_owned();
+        let (server, url) = serve(&pg, &objects, options);
         Some(Site {
             url,
             objects,
@@ -193,6 +177,14 @@ impl Site {
             pg,
             _dir: dir,
         })
+    }
+
+    /// `kill -9` of the server, and another started on the same database and objects
+    /// (at another port: `url` changes).
+    pub fn restart_server(&mut self) {
+        self.server.kill().unwrap();
+        self.server.wait().unwrap();
+        (self.server, self.url) = serve(&self.pg, &self.objects, &[]);
     }
 
     /// Starts a worker; its stderr lines (`verifying HASH`, then its verdict's line)
@@ -294,6 +286,28 @@ impl Drop for Site {
             let _ = child.wait();
         }
     }
+}
+
+/// A server on `pg` and `objects` with `options`, at a free port: the process and its URL.
+fn serve(pg: &Postgres, objects: &Path, options: &[&str]) -> (Child, String) {
+    let mut server = Command::new(BIN)
+        .args(["serve", "--database", &pg.url(), "--listen", "127.0.0.1:0"])
+        .arg("--objects")
+        .arg(objects)
+        .args(options)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let url = first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("the server said {first:?}"))
+        .to_owned();
+    (server, url)
 }
 
 fn count_files(dir: &Path) -> usize {
