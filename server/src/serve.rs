@@ -13,6 +13,7 @@ use deadpool_postgres::Pool;
 use sandglass_sim::tape::{TimeModel, TurnOrder};
 use sandglass_sim::Ruleset;
 use tokio::net::TcpListener;
+use tokio::signal::unix::{signal, SignalKind};
 
 use crate::limits::Limits;
 use crate::objects::Objects;
@@ -57,11 +58,26 @@ pub async fn run(
         .with_state(app);
     let service = router.into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, service)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+        .with_graceful_shutdown(stopped())
         .await?;
     Ok(())
+}
+
+/// Resolves on Ctrl-C or SIGTERM (what a service manager or a container runtime
+/// sends): requests under way are answered, and no new one is taken.
+async fn stopped() {
+    let mut term = match signal(SignalKind::terminate()) {
+        Ok(term) => term,
+        Err(error) => {
+            eprintln!("error: cannot listen for SIGTERM: {error}");
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
 }
 
 /// `GET /replays/HASH.sgr`: a game's bytes, as sent, for the web viewer and for anyone
@@ -108,5 +124,29 @@ pub fn ruleset_label(ruleset: &Ruleset) -> String {
     match ruleset.order {
         TurnOrder::Initiative => time,
         TurnOrder::WeightedEachTick => format!("{time}-weighted"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rulesets_are_named_apart_by_every_figure_that_differs() {
+        assert_eq!(ruleset_label(&Ruleset::CLASSIC), "classic");
+        assert_eq!(ruleset_label(&Ruleset::NETHACK), "nethack");
+        let weighted = Ruleset {
+            time: TimeModel::Classic {
+                gain: 50,
+                threshold: 100,
+            },
+            order: TurnOrder::WeightedEachTick,
+        };
+        assert_eq!(ruleset_label(&weighted), "classic-50-100-weighted");
+        let weighted_nethack = Ruleset {
+            order: TurnOrder::WeightedEachTick,
+            ..Ruleset::NETHACK
+        };
+        assert_eq!(ruleset_label(&weighted_nethack), "nethack-weighted");
     }
 }

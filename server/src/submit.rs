@@ -57,9 +57,15 @@ pub async fn submit(
         player: &player,
         content: hash,
     };
-    claim
-        .check(&key, &signature)
-        .map_err(|e| Refusal::new(StatusCode::UNAUTHORIZED, e))?;
+    claim.check(&key, &signature).map_err(|e| {
+        // A client that signed for another URL (the server behind a proxy, named
+        // another way) is told which one this server goes by.
+        let url = &app.config.public_url;
+        Refusal::new(
+            StatusCode::UNAUTHORIZED,
+            format!("{e} (this server is {url})"),
+        )
+    })?;
     take(&app, &Bucket::Key(&key)).await?;
     let hash = hex(&hash);
     let mut client = app.pool.get().await?;
@@ -82,7 +88,13 @@ pub async fn submit(
     // ever names bytes that are missing; bytes whose row never commits are harmless,
     // found under their hash by the next to send them.
     app.objects.keep(&hash, bytes.clone()).await?;
-    add_game(&tx, &hash, player_id, bytes.len(), &file).await?;
+    if !add_game(&tx, &hash, player_id, bytes.len(), &file).await? {
+        // Sent at the same moment by someone else, whose row came first.
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            "this game was sent at the same moment by another; look for it on the server",
+        ));
+    }
     tx.commit().await?;
     let headers = [(header::LOCATION, format!("/games/{hash}"))];
     Ok((StatusCode::ACCEPTED, headers, format!("queued: {url}\n")).into_response())
@@ -174,30 +186,35 @@ async fn owner(tx: &Transaction<'_>, hash: &str) -> Result<Option<(i64, String)>
     Ok(row.map(|row| (row.get(0), row.get(1))))
 }
 
-/// The game's row, with what its header says, and its place in the queue.
+/// The game's row, with what its header says, and its place in the queue; `false` if
+/// another transaction added the game first.
 async fn add_game(
     tx: &Transaction<'_>,
     hash: &str,
     player_id: i64,
     size: usize,
     file: &Recording,
-) -> Result<(), Refusal> {
+) -> Result<bool, Refusal> {
     let header = &file.header;
-    tx.execute(
-        "INSERT INTO games (hash, player_id, size, rules_version, ruleset, seed, events)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        &[
-            &hash,
-            &player_id,
-            &(size as i64),
-            &i32::from(header.rules_version),
-            &ruleset_label(&header.ruleset),
-            &header.seed.to_string(),
-            &(file.events.len() as i64),
-        ],
-    )
-    .await?;
+    let added = tx
+        .execute(
+            "INSERT INTO games (hash, player_id, size, rules_version, ruleset, seed, events)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (hash) DO NOTHING",
+            &[
+                &hash,
+                &player_id,
+                &(size as i64),
+                &i32::from(header.rules_version),
+                &ruleset_label(&header.ruleset),
+                &header.seed.to_string(),
+                &(file.events.len() as i64),
+            ],
+        )
+        .await?;
+    if added == 0 {
+        return Ok(false);
+    }
     tx.execute("INSERT INTO queue (game) VALUES ($1)", &[&hash])
         .await?;
-    Ok(())
+    Ok(true)
 }

@@ -170,11 +170,18 @@ fn bad_uploads_get_words_and_change_nothing() {
         "not a Sandglass replay",
     );
     refused(&site, b"", 422, "the file is empty");
-    refused(
-        &site,
-        &vec![0; 1_000_001],
-        413,
-        "more than this server takes (at most 1000000)",
+    // Too large: refused by the length it declares, before a byte of it is read (a
+    // client still sending it finds the connection closed, so the test sends none).
+    let mut upload = site.connect();
+    let head = "POST /games HTTP/1.1\r\nhost: x\r\ncontent-length: 1000001\r\n\
+                connection: close\r\n\r\n";
+    std::io::Write::write_all(&mut upload, head.as_bytes()).unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut upload, &mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(
+        answer.contains("the file is 1000001 bytes, more than this server takes (at most 1000000)"),
+        "{answer}"
     );
     // A rules version this server does not keep, well formed otherwise.
     let mut file = sandglass_replay::from_bytes(&good).unwrap();
@@ -313,7 +320,7 @@ fn sandglass_submit_signs_with_its_own_key_and_sends_only_where_told() {
         eprintln!("skipped: build the client first (cargo build --release -p sandglass)");
         return;
     }
-    let Some(mut site) = Site::start(&[]) else {
+    let Some(mut site) = Site::start(&["--most-bytes", "100000"]) else {
         return;
     };
     site.worker();
@@ -383,6 +390,15 @@ fn sandglass_submit_signs_with_its_own_key_and_sends_only_where_told() {
     let kept = site.objects_kept();
     let (ok, said) = run("mine", &[damaged.as_os_str()]);
     assert!(!ok && said.contains("checksum does not match"), "{said}");
+    // A game larger than the server takes is refused in words, however the server's
+    // answer arrives (read, or the connection closed under the upload).
+    let million = replays.join("classic-million-4.sgr");
+    let (ok, said) = run("mine", &[million.as_os_str()]);
+    let words = [
+        "more than this server takes",
+        "larger than the server takes",
+    ];
+    assert!(!ok && words.iter().any(|w| said.contains(w)), "{said}");
     assert_eq!(site.objects_kept(), kept);
 }
 
@@ -406,7 +422,7 @@ fn a_server_killed_mid_upload_keeps_nothing_of_it() {
         player: "camel",
         content: content_hash(cut),
     };
-    let mut upload = std::net::TcpStream::connect(&site.url["http://".len()..]).unwrap();
+    let mut upload = site.connect();
     let head = format!(
         "POST /games HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\nx-sandglass-player: camel\r\n\
          x-sandglass-key: {}\r\nx-sandglass-signature: {}\r\n\r\n",
@@ -422,6 +438,14 @@ fn a_server_killed_mid_upload_keeps_nothing_of_it() {
     assert_eq!(site.get(&game_path(cut)).0, 404);
     site.worker();
     assert!(site.verdict(whole).contains("<strong>Verified"));
+}
+
+#[test]
+fn a_server_stops_on_sigterm() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    assert!(site.terminate_server().success());
 }
 
 /// Games verified per second by one worker and by two, on two mixes: every golden

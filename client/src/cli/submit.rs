@@ -5,7 +5,7 @@
 //! before (remembered in the settings). The game is read and checked here first, so a
 //! damaged file is refused in `sandglass verify`'s words without being sent.
 
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::path::Path;
 use std::time::Duration;
 
@@ -64,7 +64,23 @@ pub fn run(
         .header(KEY_HEADER, identity.public_hex())
         .header(SIGNATURE_HEADER, identity.sign(&claim))
         .send(&bytes[..])
-        .with_context(|| format!("cannot send {label} to {server}"))?;
+        .map_err(|error| match error {
+            // A server refuses a game larger than it takes by its length, and closes
+            // the connection without reading it.
+            ureq::Error::Io(io)
+                if matches!(
+                    io.kind(),
+                    ErrorKind::BrokenPipe | ErrorKind::ConnectionReset
+                ) =>
+            {
+                anyhow::anyhow!(
+                    "{server} closed the connection while {label} ({} bytes) was sent: it may be \
+                     larger than the server takes",
+                    bytes.len()
+                )
+            }
+            other => anyhow::Error::new(other).context(format!("cannot send {label} to {server}")),
+        })?;
     let words = answer
         .body_mut()
         .with_config()

@@ -187,6 +187,27 @@ impl Site {
         (self.server, self.url) = serve(&self.pg, &self.objects, &[]);
     }
 
+    /// SIGTERM to the server, as a service manager stops it: how it exited.
+    pub fn terminate_server(&mut self) -> std::process::ExitStatus {
+        let pid = self.server.id().to_string();
+        assert!(Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success());
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.server.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the server did not stop"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Starts a worker; its stderr lines (`verifying HASH`, then its verdict's line)
     /// come through the receiver.
     pub fn worker(&mut self) -> (usize, Receiver<String>) {
@@ -253,6 +274,11 @@ impl Site {
         let mut response = request.send(bytes).unwrap();
         let body = response.body_mut().read_to_string().unwrap();
         (response.status().as_u16(), body)
+    }
+
+    /// A connection to the server, to speak HTTP on by hand.
+    pub fn connect(&self) -> std::net::TcpStream {
+        std::net::TcpStream::connect(&self.url["http://".len()..]).unwrap()
     }
 
     /// The game's page once its verdict is written.
