@@ -9,4 +9,5 @@ mod pages;
 mod refusal;
 pub mod serve;
 mod submit;
+pub mod viewer;
 pub mod worker;

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use sandglass_server::{db, limits::Limits, objects::Objects, serve, worker};
+use sandglass_server::{db, limits::Limits, objects::Objects, serve, viewer, worker};
 
 #[derive(Parser)]
 #[command(version, about = "Ranks Sandglass games by folding their logs")]
@@ -33,10 +33,15 @@ enum Cmd {
         /// default `http://` and the address listened on.
         #[arg(long)]
         public_url: Option<String>,
-        /// The web replay viewer's page; a game's page links to it with `?replay=` the
-        /// URL of the game's bytes on this server.
-        #[arg(long, default_value = "http://127.0.0.1:8000/web/dist/")]
-        viewer: String,
+        /// The web replay viewer's folder (`web/dist/`, built by `cargo xtask web`), to
+        /// serve at /viewer/, where a game's page then links.
+        #[arg(long, value_name = "DIR")]
+        web: Option<PathBuf>,
+        /// The web replay viewer's page, where a game's page links with `?replay=` the
+        /// URL of the game's bytes on this server (default: /viewer/ with --web, else
+        /// the page `cargo xtask web --serve` serves).
+        #[arg(long, value_name = "URL")]
+        viewer: Option<String>,
         /// The largest upload taken, in bytes.
         #[arg(long, default_value_t = 32 << 20)]
         most_bytes: u64,
@@ -89,6 +94,7 @@ async fn main() -> anyhow::Result<()> {
             shared,
             listen,
             public_url,
+            web,
             viewer,
             most_bytes,
             burst,
@@ -99,9 +105,15 @@ async fn main() -> anyhow::Result<()> {
             let listener = tokio::net::TcpListener::bind(listen).await?;
             let listen = listener.local_addr()?;
             let public_url = public_url.unwrap_or_else(|| format!("http://{listen}"));
+            let public_url = sandglass_claim::server_base(&public_url).to_owned();
+            let viewer = viewer.unwrap_or_else(|| match web {
+                Some(_) => format!("{public_url}{}", viewer::PATH),
+                None => "http://127.0.0.1:8000/web/dist/".to_owned(),
+            });
             let config = serve::Config {
                 public_url,
                 viewer,
+                web,
                 most_bytes,
                 limits: Limits { burst, per_minute },
             };

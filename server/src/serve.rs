@@ -2,6 +2,7 @@
 //! own between requests; PostgreSQL and the object store hold everything.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
@@ -18,14 +19,16 @@ use tokio::signal::unix::{signal, SignalKind};
 use crate::limits::Limits;
 use crate::objects::Objects;
 use crate::refusal::Refusal;
-use crate::{pages, submit};
+use crate::{pages, submit, viewer};
 
 pub struct Config {
-    /// The URL players reach this server at: what their signatures name, and what
-    /// links to it are written with.
+    /// The URL players reach this server at, without a slash at its end: what their
+    /// signatures name, and what links to it are written with.
     pub public_url: String,
     /// The web replay viewer's page.
     pub viewer: String,
+    /// The viewer's folder, served at `/viewer/`, if the server was given it.
+    pub web: Option<PathBuf>,
     pub most_bytes: u64,
     pub limits: Limits,
 }
@@ -41,9 +44,8 @@ pub async fn run(
     listener: TcpListener,
     pool: Pool,
     objects: Objects,
-    mut config: Config,
+    config: Config,
 ) -> anyhow::Result<()> {
-    config.public_url = sandglass_claim::server_base(&config.public_url).to_owned();
     let app = App {
         pool,
         objects,
@@ -55,6 +57,8 @@ pub async fn run(
         .route("/games/{hash}", get(pages::game))
         .route("/players/{name}", get(pages::player))
         .route("/replays/{file}", get(replay))
+        .route(viewer::PATH, get(viewer::index))
+        .route(&format!("{}{{file}}", viewer::PATH), get(viewer::file))
         .with_state(app);
     let service = router.into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, service)

@@ -441,6 +441,39 @@ fn a_server_killed_mid_upload_keeps_nothing_of_it() {
 }
 
 #[test]
+fn the_viewer_is_served_beside_the_games_it_opens() {
+    let web = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("index.html", "<title>viewer</title>"),
+        ("sandglass.wasm", "\0asm"),
+    ] {
+        std::fs::write(web.path().join(name), text).unwrap();
+    }
+    let web_dir = web.path().to_str().unwrap();
+    let Some(mut site) = Site::start(&["--web", web_dir]) else {
+        return;
+    };
+    site.worker();
+    let (status, page) = site.get("/viewer/");
+    assert_eq!((status, page.as_str()), (200, "<title>viewer</title>"));
+    let wasm = site.get_response("/viewer/sandglass.wasm");
+    assert_eq!(wasm.headers()["content-type"], "application/wasm");
+    for outside in [
+        "/viewer/..%2FCargo.toml",
+        "/viewer/.hidden",
+        "/viewer/missing.js",
+    ] {
+        assert_eq!(site.get(outside).0, 404, "{outside}");
+    }
+    let me = Identity::generate().unwrap();
+    let (_, bytes) = goldens().swap_remove(0);
+    assert_eq!(site.submit(&bytes, &me, "camel").0, 202);
+    let page = site.verdict(&bytes);
+    let link = format!("href=\"{}/viewer/?replay={}/replays/", site.url, site.url);
+    assert!(page.contains(&link), "{page}");
+}
+
+#[test]
 fn a_server_stops_on_sigterm() {
     let Some(mut site) = Site::start(&[]) else {
         return;

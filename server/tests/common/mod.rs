@@ -241,8 +241,12 @@ impl Site {
         (response.status().as_u16(), body)
     }
 
+    pub fn get_response(&self, path: &str) -> ureq::http::Response<ureq::Body> {
+        agent().get(format!("{}{path}", self.url)).call().unwrap()
+    }
+
     pub fn get_bytes(&self, path: &str) -> Vec<u8> {
-        let mut response = agent().get(format!("{}{path}", self.url)).call().unwrap();
+        let mut response = self.get_response(path);
         assert_eq!(response.status().as_u16(), 200, "{path}");
         let body = response.body_mut().with_config().limit(64 << 20);
         body.read_to_vec().unwrap()
