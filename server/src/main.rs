@@ -117,7 +117,6 @@ async fn main() -> anyhow::Result<()> {
                 most_bytes,
                 limits: Limits { burst, per_minute },
             };
-            println!("listening on http://{listen}");
             serve::run(listener, pool, objects, config).await
         }
         Cmd::Worker { shared, idle_ms } => {

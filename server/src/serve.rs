@@ -61,27 +61,23 @@ pub async fn run(
         .route(&format!("{}{{file}}", viewer::PATH), get(viewer::file))
         .with_state(app);
     let service = router.into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service)
-        .with_graceful_shutdown(stopped())
-        .await?;
-    Ok(())
-}
-
-/// Resolves on Ctrl-C or SIGTERM (what a service manager or a container runtime
-/// sends): requests under way are answered, and no new one is taken.
-async fn stopped() {
-    let mut term = match signal(SignalKind::terminate()) {
-        Ok(term) => term,
-        Err(error) => {
-            eprintln!("error: cannot listen for SIGTERM: {error}");
-            let _ = tokio::signal::ctrl_c().await;
-            return;
+    // Listened for before the address is announced, so that a stop sent the moment the
+    // server is up is a stop, not a kill.
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    println!("listening on http://{}", listener.local_addr()?);
+    // On Ctrl-C or SIGTERM (what a service manager or a container runtime sends),
+    // requests under way are answered, and no new one is taken.
+    let stopped = async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
         }
     };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
+    axum::serve(listener, service)
+        .with_graceful_shutdown(stopped)
+        .await?;
+    Ok(())
 }
 
 /// `GET /replays/HASH.sgr`: a game's bytes, as sent, for the web viewer and for anyone

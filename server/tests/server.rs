@@ -183,15 +183,14 @@ fn bad_uploads_get_words_and_change_nothing() {
         answer.contains("the file is 1000001 bytes, more than this server takes (at most 1000000)"),
         "{answer}"
     );
-    // A rules version this server does not keep, well formed otherwise.
-    let mut file = sandglass_replay::from_bytes(&good).unwrap();
-    file.header.rules_version = 99;
-    refused(
-        &site,
-        &sandglass_replay::to_bytes(&file),
-        422,
-        "rules version 99",
-    );
+    // A rules version this server does not keep, newer or dropped, well formed otherwise.
+    for (version, words) in [(99, "newer than this build"), (1, "no longer plays")] {
+        let mut file = sandglass_replay::from_bytes(&good).unwrap();
+        file.header.rules_version = version;
+        let bytes = sandglass_replay::to_bytes(&file);
+        refused(&site, &bytes, 422, &format!("rules version {version}, "));
+        refused(&site, &bytes, 422, words);
+    }
     // Every refusal said why in `sandglass verify`'s words, and nothing was kept.
     assert_eq!(site.objects_kept(), 0);
     assert_eq!(site.get("/players/alice").0, 404);
@@ -236,9 +235,9 @@ fn bad_uploads_get_words_and_change_nothing() {
         "{words}"
     );
     assert_eq!(site.get("/players/mallory").0, 404);
-    let page = site.verdict(&good);
-    assert!(page.contains("/players/alice"), "{page}");
-    assert!(page.contains("<strong>Verified"), "{page}");
+    let page_before = site.verdict(&good);
+    assert!(page_before.contains("/players/alice"), "{page_before}");
+    assert!(page_before.contains("<strong>Verified"), "{page_before}");
 
     // A game whose bytes are well formed but whose log is not the game it claims: one
     // draw changed, and the checksum made again. It is queued, folded and refused,
@@ -260,6 +259,8 @@ fn bad_uploads_get_words_and_change_nothing() {
     assert!(page.contains(&what), "{page} should say {what}");
     let (_, board) = site.get("/");
     assert!(!board.contains(&game_path(&crafted)), "{board}");
+    // The game it was made from is as it was: changed bytes are another game.
+    assert_eq!(site.verdict(&good), page_before);
 }
 
 #[test]

@@ -74,7 +74,8 @@ impl Postgres {
             ]);
         });
         let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 \
+             -c shared_buffers=16MB",
             cluster.home.display()
         );
         cluster.run("pg_ctl", |c| {
