@@ -12,7 +12,9 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use sandglass_claim::{content_hash, hex, Claim, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER};
+use sandglass_claim::{
+    content_hash, hex, Claim, ClaimError, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
+};
 use sandglass_sim::Recording;
 use tokio_postgres::Transaction;
 
@@ -30,22 +32,7 @@ pub async fn submit(
     // why rather than finding the connection closed under it.
     let bytes = read_body(&app, &headers, body).await?;
     take(&app, &Bucket::Address(peer.ip())).await?;
-    let [player, key, signature] = [PLAYER_HEADER, KEY_HEADER, SIGNATURE_HEADER].map(|name| {
-        headers
-            .get(name)
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or("")
-            .to_owned()
-    });
-    if player.is_empty() || key.is_empty() || signature.is_empty() {
-        return Err(Refusal::new(
-            StatusCode::UNAUTHORIZED,
-            format!(
-                "a game must be sent signed: the player's name, public key and signature in \
-                 {PLAYER_HEADER}, {KEY_HEADER} and {SIGNATURE_HEADER} (`sandglass submit` does this)"
-            ),
-        ));
-    }
+    let (player, key, signature) = signed_by(&headers)?;
     let checked = bytes.clone();
     let file = tokio::task::spawn_blocking(move || sandglass_replay::from_bytes(&checked))
         .await
@@ -58,14 +45,16 @@ pub async fn submit(
         content: hash,
     };
     claim.check(&key, &signature).map_err(|e| {
-        // A client that signed for another URL (the server behind a proxy, named
-        // another way) is told which one this server goes by.
-        let url = &app.config.public_url;
-        Refusal::new(
-            StatusCode::UNAUTHORIZED,
-            format!("{e} (this server is {url})"),
-        )
+        let words = match e {
+            // A client that signed for another URL (the server behind a proxy, named
+            // another way) is told which one this server goes by.
+            ClaimError::Forged => format!("{e} (this server is {})", app.config.public_url),
+            e => e.to_string(),
+        };
+        Refusal::new(StatusCode::UNAUTHORIZED, words)
     })?;
+    // One key, one spelling: hexadecimal's either case.
+    let key = key.to_ascii_lowercase();
     take(&app, &Bucket::Key(&key)).await?;
     let hash = hex(&hash);
     let mut client = app.pool.get().await?;
@@ -98,6 +87,27 @@ pub async fn submit(
     tx.commit().await?;
     let headers = [(header::LOCATION, format!("/games/{hash}"))];
     Ok((StatusCode::ACCEPTED, headers, format!("queued: {url}\n")).into_response())
+}
+
+/// The claim's name, public key and signature, from the request's headers.
+fn signed_by(headers: &HeaderMap) -> Result<(String, String, String), Refusal> {
+    let [player, key, signature] = [PLAYER_HEADER, KEY_HEADER, SIGNATURE_HEADER].map(|name| {
+        headers
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("")
+            .to_owned()
+    });
+    if player.is_empty() || key.is_empty() || signature.is_empty() {
+        return Err(Refusal::new(
+            StatusCode::UNAUTHORIZED,
+            format!(
+                "a game must be sent signed: the player's name, public key and signature in \
+                 {PLAYER_HEADER}, {KEY_HEADER} and {SIGNATURE_HEADER} (`sandglass submit` does this)"
+            ),
+        ));
+    }
+    Ok((player, key, signature))
 }
 
 /// Takes a submission from `bucket`, or refuses with 429.
