@@ -226,6 +226,23 @@ fn bad_uploads_get_words_and_change_nothing() {
 
     // Alice's upload is hers: nobody else may claim it, nor her name.
     assert_eq!(site.submit(&good, &alice, "alice").0, 202);
+    // Her key in capitals is still her key.
+    let claim = sandglass_claim::Claim {
+        server: &site.url,
+        player: "alice",
+        content: content_hash(&good),
+    };
+    let shouted = [
+        ("x-sandglass-player", "alice"),
+        ("x-sandglass-key", &alice.public_hex().to_uppercase()),
+        ("x-sandglass-signature", &alice.sign(&claim)),
+    ];
+    let (status, words) = site.post(&good, &shouted);
+    assert_eq!(
+        (status, words.starts_with("already sent")),
+        (200, true),
+        "{words}"
+    );
     let (status, words) = site.submit(&good, &mallory, "mallory");
     assert_eq!((status, words.contains("by alice")), (409, true), "{words}");
     let (status, words) = site.submit(&good, &mallory, "alice");
