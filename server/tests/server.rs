@@ -492,6 +492,29 @@ fn the_viewer_is_served_beside_the_games_it_opens() {
 }
 
 #[test]
+fn processes_starting_together_migrate_the_database_once() {
+    let Some(pg) = common::Postgres::start() else {
+        return;
+    };
+    let migrating: Vec<_> = (0..4)
+        .map(|_| {
+            let url = pg.url();
+            std::thread::spawn(move || {
+                std::process::Command::new(common::BIN)
+                    .args(["migrate", "--database", &url])
+                    .output()
+                    .unwrap()
+            })
+        })
+        .collect();
+    for run in migrating {
+        let out = run.join().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{said}");
+    }
+}
+
+#[test]
 fn a_server_stops_on_sigterm() {
     let Some(mut site) = Site::start(&[]) else {
         return;
