@@ -56,22 +56,29 @@ pub async fn verify_next(pool: &Pool, objects: &Objects) -> anyhow::Result<bool>
     };
     let hash: String = row.get(0);
     eprintln!("verifying {hash}");
-    let bytes = match objects.fetch(&hash).await {
-        Ok(bytes) => bytes,
+    let name = format!("{hash}.sgr");
+    let fetched = objects.fetch(&hash).await;
+    let folded = match fetched {
+        Ok(bytes) => tokio::task::spawn_blocking(move || fold(&bytes, &name))
+            .await
+            .map_err(anyhow::Error::from),
+        Err(error) => Err(error),
+    };
+    let folded = match folded {
+        Ok(folded) => folded,
         Err(error) => {
-            // Not the player's fault: the game goes to the back of the queue, so that
-            // one unreadable game does not hold up the rest, and waits for its bytes.
+            // Not the player's fault (the store failed, or the fold broke its promise
+            // never to panic): the game goes to the back of the queue, so that one game
+            // that cannot be folded now does not hold up the rest.
             tx.execute(
                 "UPDATE queue SET queued_at = now() WHERE game = $1",
                 &[&hash],
             )
             .await?;
             tx.commit().await?;
-            return Err(error);
+            return Err(error.context(format!("game {hash} waits to be folded again")));
         }
     };
-    let name = format!("{hash}.sgr");
-    let folded = tokio::task::spawn_blocking(move || fold(&bytes, &name)).await?;
     tx.execute(
         "INSERT INTO verdicts (game, ok, line, final_hash, outcome, depth, turns, kills, points)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)

@@ -515,6 +515,37 @@ fn processes_starting_together_migrate_the_database_once() {
 }
 
 #[test]
+fn bytes_damaged_in_storage_are_never_folded_and_hold_up_nothing() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    let me = Identity::generate().unwrap();
+    let all = goldens();
+    let [(_, first), (_, second)] = [&all[0], &all[1]];
+    assert_eq!(site.submit(first, &me, "camel").0, 202);
+    assert_eq!(site.submit(second, &me, "camel").0, 202);
+    // The first game's bytes damaged in the store, under the server's feet.
+    let hash = hex(&content_hash(first));
+    let kept = site
+        .objects
+        .join("games")
+        .join(&hash[..2])
+        .join(format!("{hash}.sgr"));
+    let mut damaged = first.clone();
+    damaged[30] ^= 1;
+    std::fs::write(&kept, &damaged).unwrap();
+    let (_, lines) = site.worker();
+    assert!(site.verdict(second).contains("<strong>Verified"));
+    let (_, page) = site.get(&game_path(first));
+    assert!(page.contains("Waiting to be folded"), "{page}");
+    let said = lines.iter().find(|line| line.starts_with("error")).unwrap();
+    assert!(said.contains("no longer hash to their key"), "{said}");
+    // Mended, it is folded.
+    std::fs::write(&kept, first).unwrap();
+    assert!(site.verdict(first).contains("<strong>Verified"));
+}
+
+#[test]
 fn a_server_stops_on_sigterm() {
     let Some(mut site) = Site::start(&[]) else {
         return;
