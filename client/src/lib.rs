@@ -2,6 +2,7 @@
 //! glue over `sandglass-sim` (the rules) and `sandglass-store` (saved games).
 //!
 //! * `cli`: the headless subcommands; no window, nothing drawn.
+//! * `identity`: the player's key pair, which signs the games `submit` sends.
 //! * `input`: keys, prompts and message paging; nothing drawn.
 //! * `play`: the game controller, keys in and commands out; `errand` (travel, run,
 //!   explore, rest) and `look` (a cell in words) beside it; nothing drawn.
@@ -15,6 +16,8 @@
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod errand;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod identity;
 pub mod input;
 pub mod look;
 #[cfg(not(target_arch = "wasm32"))]

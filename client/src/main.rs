@@ -104,6 +104,22 @@ mod command_line {
             #[arg(long)]
             write: bool,
         },
+        /// Send a game to a server that ranks games by folding their logs, signed with
+        /// your key (made on first use, kept beside the settings). Nothing is sent to a
+        /// server you did not name; the server and name are remembered once one is taken.
+        Submit {
+            /// A saved game (name or number) or a replay file. A name that holds a `/` or
+            /// ends in `.sgr` is a file.
+            #[arg(value_name = "GAME|FILE.sgr")]
+            replay: String,
+            /// The server's URL, e.g. http://127.0.0.1:8080 (default: the last one used).
+            #[arg(long, value_name = "URL")]
+            server: Option<String>,
+            /// The name to play under there: it belongs to the first key that claims it
+            /// (default: the last one used).
+            #[arg(long)]
+            name: Option<String>,
+        },
         /// Print the completion script for a shell.
         ///
         /// For bash, for instance: `sandglass completions bash >
@@ -132,6 +148,11 @@ mod command_line {
             Some(Cmd::Scores { json, recheck }) => cli::data_dir_or_default(data_dir)
                 .and_then(|dir| cli::scores::run(&dir, json, recheck)),
             Some(Cmd::Verify { replays, json }) => cli::verify::run(&replays, data_dir, json),
+            Some(Cmd::Submit {
+                replay,
+                server,
+                name,
+            }) => cli::submit::run(&replay, server, name, data_dir, config_dir.as_deref()),
             Some(Cmd::Completions { shell }) => completions(shell),
             Some(Cmd::Keys { write }) => cli::keys::run(
                 sandglass::settings::config_dir(config_dir.as_deref()).as_deref(),

@@ -36,6 +36,11 @@ pub struct Settings {
     /// Colours told apart by brightness and blue against orange, never red against
     /// green, and a glyph of its own for everything that shared one.
     pub high_contrast: bool,
+    /// The server `sandglass submit` sends games to: only ever one the player named
+    /// (`--server URL`, remembered here); with none, nothing is sent anywhere.
+    pub server: Option<String>,
+    /// The name the player's games are sent under (`--name NAME`, remembered here).
+    pub player: Option<String>,
 }
 
 /// How quickly moves play on the map.
@@ -119,6 +124,8 @@ mod tests {
             glyph_size: Some(28),
             animation: Pace::Fast,
             high_contrast: true,
+            server: Some("http://127.0.0.1:8080".into()),
+            player: Some("camel".into()),
         };
         settings.save(dir.path()).unwrap();
         assert_eq!(Settings::load(dir.path()), settings);

@@ -6,6 +6,7 @@ pub mod games;
 pub mod keys;
 pub mod progress;
 pub mod scores;
+pub mod submit;
 pub mod trace;
 pub mod verify;
 

@@ -2,7 +2,7 @@
 //! place those lines are written, so that the native command, the WASI `sgr-verify` and
 //! the web viewer say the same thing of the same file.
 
-use sandglass_sim::{CheckError, Event, Recording};
+use sandglass_sim::{CheckError, Event, Recording, State};
 
 /// What one replay came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +85,17 @@ impl Verdict {
 /// every event legal where it stands, every hash checkpoint and the final hash.
 /// `checkpoint` names what recorded the hashes along the way, for the message; `progress`
 /// is told the events folded so far.
-pub fn check(file: &Recording, checkpoint: &str, mut progress: impl FnMut(u64)) -> Verdict {
+pub fn check(file: &Recording, checkpoint: &str, progress: impl FnMut(u64)) -> Verdict {
+    check_folded(file, checkpoint, progress).0
+}
+
+/// `check`, with the state the fold ended in when it passed: what a caller that ranks
+/// the game reads its score and outcome from.
+pub fn check_folded(
+    file: &Recording,
+    checkpoint: &str,
+    mut progress: impl FnMut(u64),
+) -> (Verdict, Option<State>) {
     let checked = file.check(&mut (), u64::MAX, |state| progress(state.events_folded()));
     let error = match checked {
         Ok(state) => {
@@ -93,16 +103,17 @@ pub fn check(file: &Recording, checkpoint: &str, mut progress: impl FnMut(u64)) 
                 .events
                 .iter()
                 .filter(|e| matches!(e, Event::Command(_)));
-            return Verdict::Ok {
+            let verdict = Verdict::Ok {
                 events: state.events_folded(),
                 commands: commands.count() as u64,
                 hash: state.hash(),
                 rules_version: file.header.rules_version,
             };
+            return (verdict, Some(state));
         }
         Err(error) => error,
     };
-    match error {
+    let verdict = match error {
         CheckError::Fold(fold) => Verdict::Fail {
             at: Some(fold.index.0),
             what: fold.kind.to_string(),
@@ -125,7 +136,8 @@ pub fn check(file: &Recording, checkpoint: &str, mut progress: impl FnMut(u64)) 
             }
         }
         other => Verdict::refused(other),
-    }
+    };
+    (verdict, None)
 }
 
 #[cfg(test)]

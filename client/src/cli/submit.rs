@@ -1,0 +1,118 @@
+//! `sandglass submit GAME|FILE.sgr [--server URL] [--name NAME]`: sends a game to a
+//! server that ranks games by folding them, signed with the player's key.
+//!
+//! Nothing is sent to a server the player did not name: `--server`, or the one named
+//! before (remembered in the settings). The game is read and checked here first, so a
+//! damaged file is refused in `sandglass verify`'s words without being sent.
+
+use std::io::{ErrorKind, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use sandglass_claim::{
+    check_name, content_hash, server_base, Claim, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
+};
+use sandglass_store::sgr;
+
+use super::data_dir_or_default;
+use super::progress::{file_label, open_store, with_bar};
+use super::verify::is_replay_file;
+use crate::identity;
+use crate::settings::{self, Settings};
+
+/// How long sending one game may take: a game of a million events is about 4 MB.
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The most of a server's answer read: a line or two of words.
+const MOST_ANSWER_BYTES: u64 = 64 << 10;
+
+pub fn run(
+    replay: &str,
+    server: Option<String>,
+    name: Option<String>,
+    data_dir: Option<&Path>,
+    config_dir: Option<&Path>,
+) -> anyhow::Result<()> {
+    let config = settings::config_dir(config_dir)
+        .context("cannot find this system's config folder; choose one with --config-dir DIR")?;
+    let mut settings = Settings::load(&config);
+    let server = server.or_else(|| settings.server.clone()).context(
+        "name the server to send it to with --server URL (it is remembered for next time)",
+    )?;
+    let name = name.or_else(|| settings.player.clone()).context(
+        "name yourself with --name NAME: the server gives the name to the first key that \
+         claims it, and this one's key is made for you (it is remembered for next time)",
+    )?;
+    check_name(&name)?;
+    let (label, bytes) = read(replay, data_dir)?;
+    let identity = identity::load_or_make(&config)?;
+    let server = server_base(&server).to_owned();
+    let claim = Claim {
+        server: &server,
+        player: &name,
+        content: content_hash(&bytes),
+    };
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(TIMEOUT))
+        .build()
+        .into();
+    let mut answer = agent
+        .post(format!("{server}/games"))
+        .header(PLAYER_HEADER, &name)
+        .header(KEY_HEADER, identity.public_hex())
+        .header(SIGNATURE_HEADER, identity.sign(&claim))
+        .send(&bytes[..])
+        .map_err(|error| match error {
+            // A server refuses a game larger than it takes by its length, and closes
+            // the connection without reading it.
+            ureq::Error::Io(io)
+                if matches!(
+                    io.kind(),
+                    ErrorKind::BrokenPipe | ErrorKind::ConnectionReset
+                ) =>
+            {
+                anyhow::anyhow!(
+                    "{server} closed the connection while {label} ({} bytes) was sent: it may be \
+                     larger than the server takes",
+                    bytes.len()
+                )
+            }
+            other => anyhow::Error::new(other).context(format!("cannot send {label} to {server}")),
+        })?;
+    let words = answer
+        .body_mut()
+        .with_config()
+        .limit(MOST_ANSWER_BYTES)
+        .read_to_string()
+        .unwrap_or_default();
+    let words = words.trim();
+    if !answer.status().is_success() {
+        bail!("{server} refused {label}: {words}");
+    }
+    // Remembered once a server has taken a game under them.
+    settings.server = Some(server);
+    settings.player = Some(name);
+    if let Err(error) = settings.save(&config) {
+        super::say_on_stderr(&format!("cannot remember the server and name: {error}"));
+    }
+    writeln!(std::io::stdout(), "{label}: {words}")?;
+    Ok(())
+}
+
+/// The replay's label and its bytes: a file's, checked as `sandglass verify` checks it,
+/// or a saved game's, exported.
+fn read(replay: &str, data_dir: Option<&Path>) -> anyhow::Result<(String, Vec<u8>)> {
+    if is_replay_file(replay) {
+        let path = Path::new(replay);
+        let file = sgr::read(path).with_context(|| format!("cannot send {replay}"))?;
+        return Ok((file_label(path), sandglass_replay::to_bytes(&file)));
+    }
+    let store = open_store(&data_dir_or_default(data_dir)?)?;
+    let meta = store.find(replay)?;
+    let file = with_bar(&meta.name, meta.events, |progress| {
+        store.export(meta.id, progress)
+    })?;
+    Ok((meta.name, sandglass_replay::to_bytes(&file)))
+}

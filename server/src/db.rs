@@ -1,0 +1,54 @@
+//! The PostgreSQL database: a pool of connections, and its tables made or brought up to
+//! date by versioned migrations (`server/migrations/`, refinery) whenever a server or a
+//! worker starts.
+
+use anyhow::Context;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::NoTls;
+
+mod embedded {
+    refinery::embed_migrations!("migrations");
+}
+
+/// Every process migrates when it starts, so several starting at once take turns on this
+/// advisory lock rather than racing to make the same tables.
+const MIGRATION_LOCK: i64 = 0x5347_5253_4552_5645; // "SGRSERVE"
+
+/// Connections one process keeps open at most.
+const MOST_CONNECTIONS: usize = 16;
+
+/// Connects to `database` (a URL or `key=value` pairs), migrates it, and gives a pool.
+pub async fn connect(database: &str) -> anyhow::Result<Pool> {
+    let config: tokio_postgres::Config = database
+        .parse()
+        .with_context(|| format!("the database {database:?} is not a PostgreSQL URL"))?;
+    migrate(&config)
+        .await
+        .context("cannot bring the database's tables up to date")?;
+    let manager = Manager::from_config(
+        config,
+        NoTls,
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    Ok(Pool::builder(manager).max_size(MOST_CONNECTIONS).build()?)
+}
+
+async fn migrate(config: &tokio_postgres::Config) -> anyhow::Result<()> {
+    let (mut client, connection) = config
+        .connect(NoTls)
+        .await
+        .context("cannot reach the database")?;
+    let connection = tokio::spawn(connection);
+    client
+        .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    embedded::migrations::runner()
+        .run_async(&mut client)
+        .await?;
+    // Closing the connection lets go of the lock.
+    drop(client);
+    let _ = connection.await;
+    Ok(())
+}

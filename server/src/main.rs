@@ -1,0 +1,133 @@
+//! `sandglass-server`: ranks Sandglass games by folding their logs (DESIGN.md section 9).
+//!
+//! `serve` answers HTTP (submissions and pages); `worker` folds queued games and writes
+//! their verdicts. Both keep no state of their own: PostgreSQL holds players, games,
+//! verdicts and the queue, and the replay bytes live in object storage. Any number of
+//! each may run against the same database and store.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use sandglass_server::{db, limits::Limits, objects::Objects, serve, viewer, worker};
+
+#[derive(Parser)]
+#[command(version, about = "Ranks Sandglass games by folding their logs")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Answer HTTP: take signed games, queue them, and show the boards and games.
+    Serve {
+        #[command(flatten)]
+        shared: Shared,
+        /// Where to listen (port 0: any free port; the address is printed on stdout).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: SocketAddr,
+        /// The URL players reach this server at, which their signatures name; by
+        /// default `http://` and the address listened on.
+        #[arg(long)]
+        public_url: Option<String>,
+        /// The web replay viewer's folder (`web/dist/`, built by `cargo xtask web`), to
+        /// serve at /viewer/, where a game's page then links.
+        #[arg(long, value_name = "DIR")]
+        web: Option<PathBuf>,
+        /// The web replay viewer's page, where a game's page links with `?replay=` the
+        /// URL of the game's bytes on this server (default: /viewer/ with --web, else
+        /// the page `cargo xtask web --serve` serves).
+        #[arg(long, value_name = "URL")]
+        viewer: Option<String>,
+        /// The largest upload taken, in bytes.
+        #[arg(long, default_value_t = 32 << 20)]
+        most_bytes: u64,
+        /// Submissions a key may make at once before it must wait (an address, which
+        /// may be shared, four times as many).
+        #[arg(long, default_value_t = 30)]
+        burst: u32,
+        /// Submissions a key may make per minute once its burst is spent (an address
+        /// four times as many).
+        #[arg(long, default_value_t = 10)]
+        per_minute: u32,
+    },
+    /// Fold queued games, one at a time, and write their verdicts.
+    Worker {
+        #[command(flatten)]
+        shared: Shared,
+        /// How long to wait before looking again when the queue is empty.
+        #[arg(long, default_value_t = 500)]
+        idle_ms: u64,
+    },
+    /// Create or bring the database's tables up to date, then stop (`serve` and `worker`
+    /// do this too when they start).
+    Migrate {
+        #[command(flatten)]
+        database: Database,
+    },
+}
+
+#[derive(Args)]
+struct Shared {
+    #[command(flatten)]
+    database: Database,
+    /// The folder the replay bytes are kept in (made if missing).
+    #[arg(long)]
+    objects: PathBuf,
+}
+
+#[derive(Args)]
+struct Database {
+    /// The PostgreSQL database: a URL (`postgres://user@host:5432/db`) or `key=value`
+    /// pairs (`host=/run/postgresql dbname=sandglass`).
+    #[arg(long)]
+    database: String,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    match Cli::parse().cmd {
+        Cmd::Serve {
+            shared,
+            listen,
+            public_url,
+            web,
+            viewer,
+            most_bytes,
+            burst,
+            per_minute,
+        } => {
+            let pool = db::connect(&shared.database.database).await?;
+            let objects = Objects::open(&shared.objects)?;
+            let listener = tokio::net::TcpListener::bind(listen).await?;
+            let listen = listener.local_addr()?;
+            let public_url = public_url.unwrap_or_else(|| format!("http://{listen}"));
+            let public_url = sandglass_claim::server_base(&public_url).to_owned();
+            let viewer = viewer.unwrap_or_else(|| match web {
+                Some(_) => format!("{public_url}{}", viewer::PATH),
+                None => "http://127.0.0.1:8000/web/dist/".to_owned(),
+            });
+            let config = serve::Config {
+                public_url,
+                viewer,
+                web,
+                most_bytes,
+                limits: Limits { burst, per_minute },
+            };
+            serve::run(listener, pool, objects, config).await
+        }
+        Cmd::Worker { shared, idle_ms } => {
+            let pool = db::connect(&shared.database.database).await?;
+            let objects = Objects::open(&shared.objects)?;
+            worker::run(pool, objects, Duration::from_millis(idle_ms)).await
+        }
+        Cmd::Migrate { database } => {
+            db::connect(&database.database).await?;
+            println!("the database is up to date");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The HTTP server: the routes, and what every handler shares. It keeps nothing of its
+//! own between requests; PostgreSQL and the object store hold everything.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use deadpool_postgres::Pool;
+use sandglass_sim::tape::{TimeModel, TurnOrder};
+use sandglass_sim::Ruleset;
+use tokio::net::TcpListener;
+use tokio::signal::unix::{signal, SignalKind};
+
+use crate::limits::Limits;
+use crate::objects::Objects;
+use crate::refusal::Refusal;
+use crate::{pages, submit, viewer};
+
+pub struct Config {
+    /// The URL players reach this server at, without a slash at its end: what their
+    /// signatures name, and what links to it are written with.
+    pub public_url: String,
+    /// The web replay viewer's page.
+    pub viewer: String,
+    /// The viewer's folder, served at `/viewer/`, if the server was given it.
+    pub web: Option<PathBuf>,
+    pub most_bytes: u64,
+    pub limits: Limits,
+}
+
+#[derive(Clone)]
+pub struct App {
+    pub pool: Pool,
+    pub objects: Objects,
+    pub config: Arc<Config>,
+}
+
+pub async fn run(
+    listener: TcpListener,
+    pool: Pool,
+    objects: Objects,
+    config: Config,
+) -> anyhow::Result<()> {
+    let app = App {
+        pool,
+        objects,
+        config: Arc::new(config),
+    };
+    let router = Router::new()
+        .route("/", get(pages::board))
+        .route("/games", post(submit::submit))
+        .route("/games/{hash}", get(pages::game))
+        .route("/players/{name}", get(pages::player))
+        .route("/replays/{file}", get(replay))
+        .route(viewer::PATH, get(viewer::index))
+        .route(&format!("{}{{file}}", viewer::PATH), get(viewer::file))
+        .with_state(app);
+    let service = router.into_make_service_with_connect_info::<SocketAddr>();
+    // Listened for before the address is announced, so that a stop sent the moment the
+    // server is up is a stop, not a kill.
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    println!("listening on http://{}", listener.local_addr()?);
+    // On Ctrl-C or SIGTERM (what a service manager or a container runtime sends),
+    // requests under way are answered, and no new one is taken.
+    let stopped = async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    };
+    axum::serve(listener, service)
+        .with_graceful_shutdown(stopped)
+        .await?;
+    Ok(())
+}
+
+/// `GET /replays/HASH.sgr`: a game's bytes, as sent, for the web viewer and for anyone
+/// who wants to fold it themselves. Any page may fetch them (the viewer may be served
+/// from elsewhere), and they never change, so they may be cached for good.
+async fn replay(State(app): State<App>, Path(file): Path<String>) -> Result<Response, Refusal> {
+    let Some(hash) = file.strip_suffix(".sgr").filter(|hash| is_hash(hash)) else {
+        return Err(Refusal::new(StatusCode::NOT_FOUND, "no such replay"));
+    };
+    let known = app
+        .pool
+        .get()
+        .await?
+        .query_opt("SELECT 1 FROM games WHERE hash = $1", &[&hash])
+        .await?;
+    if known.is_none() {
+        return Err(Refusal::new(StatusCode::NOT_FOUND, "no such replay"));
+    }
+    let bytes = app.objects.fetch(hash).await?;
+    let headers = [
+        (header::CONTENT_TYPE, "application/octet-stream"),
+        (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+        (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+    ];
+    Ok((headers, bytes).into_response())
+}
+
+/// Whether `text` is a content hash as the server writes them: 64 lower-case hex digits.
+pub fn is_hash(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// A ruleset as the boards name it: `classic` or `nethack` for the named ones, and the
+/// figures that differ for any other (`classic-50-100-weighted`), so that games played
+/// under different time rules are never ranked together.
+pub fn ruleset_label(ruleset: &Ruleset) -> String {
+    if Ruleset::NAMED.contains(ruleset) {
+        return ruleset.name().to_owned();
+    }
+    let time = match ruleset.time {
+        TimeModel::Classic { gain, threshold } => format!("classic-{gain}-{threshold}"),
+        TimeModel::Nethack => "nethack".to_owned(),
+    };
+    match ruleset.order {
+        TurnOrder::Initiative => time,
+        TurnOrder::WeightedEachTick => format!("{time}-weighted"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rulesets_are_named_apart_by_every_figure_that_differs() {
+        assert_eq!(ruleset_label(&Ruleset::CLASSIC), "classic");
+        assert_eq!(ruleset_label(&Ruleset::NETHACK), "nethack");
+        let weighted = Ruleset {
+            time: TimeModel::Classic {
+                gain: 50,
+                threshold: 100,
+            },
+            order: TurnOrder::WeightedEachTick,
+        };
+        assert_eq!(ruleset_label(&weighted), "classic-50-100-weighted");
+        let weighted_nethack = Ruleset {
+            order: TurnOrder::WeightedEachTick,
+            ..Ruleset::NETHACK
+        };
+        assert_eq!(ruleset_label(&weighted_nethack), "nethack-weighted");
+    }
+}

@@ -1,0 +1,383 @@
+//! The test helpers for the server's boundary: a throwaway PostgreSQL cluster, the
+//! server and its workers as real processes, and HTTP on 127.0.0.1.
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use sandglass_claim::{
+    content_hash, hex, Claim, Identity, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
+};
+use tempfile::TempDir;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_sandglass-server");
+
+/// PostgreSQL refuses to run as root: under root (as CI runs), the cluster runs as
+/// `nobody`, in a directory it owns.
+const NOBODY: u32 = 65534;
+
+/// A PostgreSQL cluster of the test's own, in a temporary directory, listening on
+/// 127.0.0.1 at a free port; stopped when dropped.
+pub struct Postgres {
+    bin: PathBuf,
+    home: PathBuf,
+    as_nobody: bool,
+    port: u16,
+    _dir: TempDir,
+}
+
+impl Postgres {
+    /// A new cluster, or `None` (said on stderr) when PostgreSQL is not installed
+    /// here; under CI it must be, and its absence fails the test.
+    pub fn start() -> Option<Postgres> {
+        let Some(bin) = binaries() else {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "PostgreSQL's initdb and pg_ctl are missing (install Debian's postgresql)"
+            );
+            eprintln!("skipped: PostgreSQL's initdb and pg_ctl are not installed");
+            return None;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let home = dir.path().join("pg");
+        fs::create_dir(&home).unwrap();
+        let as_nobody = fs::metadata(&home).unwrap().uid() == 0;
+        if as_nobody {
+            std::os::unix::fs::chown(&home, Some(NOBODY), Some(NOBODY)).unwrap();
+        }
+        let port = free_port();
+        let cluster = Postgres {
+            bin,
+            home,
+            as_nobody,
+            port,
+            _dir: dir,
+        };
+        let data = cluster.home.join("data");
+        cluster.run("initdb", |c| {
+            c.arg("-D").arg(&data);
+            c.args([
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-N",
+                "-E",
+                "UTF8",
+                "--locale=C",
+            ]);
+        });
+        let options = format!(
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 \
+             -c shared_buffers=16MB",
+            cluster.home.display()
+        );
+        cluster.run("pg_ctl", |c| {
+            c.arg("-D").arg(&data).args(["-o", &options, "-w", "-l"]);
+            c.arg(cluster.home.join("log")).arg("start");
+        });
+        Some(cluster)
+    }
+
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    fn run(&self, tool: &str, args: impl FnOnce(&mut Command)) {
+        let mut command = Command::new(self.bin.join(tool));
+        args(&mut command);
+        if self.as_nobody {
+            command.uid(NOBODY).gid(NOBODY);
+        }
+        let out = command.stdin(Stdio::null()).output().unwrap();
+        let log = fs::read_to_string(self.home.join("log")).unwrap_or_default();
+        assert!(
+            out.status.success(),
+            "{tool} failed: {}\n{log}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let data = self.home.join("data");
+        let mut command = Command::new(self.bin.join("pg_ctl"));
+        command
+            .arg("-D")
+            .arg(&data)
+            .args(["-m", "immediate", "-w", "stop"]);
+        if self.as_nobody {
+            command.uid(NOBODY).gid(NOBODY);
+        }
+        let _ = command.stdout(Stdio::null()).stderr(Stdio::null()).status();
+    }
+}
+
+/// The folder holding initdb and pg_ctl: Debian's (the newest version installed), or
+/// the PATH's.
+fn binaries() -> Option<PathBuf> {
+    let mut debian: Vec<PathBuf> = fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path().join("bin"))
+        .collect();
+    debian.sort_by_key(|bin| {
+        let version = bin
+            .parent()
+            .and_then(|v| v.file_name()?.to_str()?.parse().ok());
+        version.unwrap_or(0u32)
+    });
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let on_path = std::env::split_paths(&path);
+    debian
+        .into_iter()
+        .rev()
+        .chain(on_path)
+        .find(|bin| bin.join("initdb").is_file() && bin.join("pg_ctl").is_file())
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A server, a cluster and an objects folder; the workers started on them. Everything
+/// stops when it is dropped.
+pub struct Site {
+    pub url: String,
+    pub objects: PathBuf,
+    server: Child,
+    workers: Vec<Child>,
+    pub pg: Postgres,
+    _dir: TempDir,
+}
+
+impl Site {
+    /// A server with `options` on a new cluster; `None` when PostgreSQL is missing.
+    pub fn start(options: &[&str]) -> Option<Site> {
+        let pg = Postgres::start()?;
+        let dir = tempfile::tempdir().unwrap();
+        let objects = dir.path().join("objects");
+        let (server, url) = serve(&pg, &objects, options);
+        Some(Site {
+            url,
+            objects,
+            server,
+            workers: vec![],
+            pg,
+            _dir: dir,
+        })
+    }
+
+    /// `kill -9` of the server, and another started on the same database and objects
+    /// (at another port: `url` changes).
+    pub fn restart_server(&mut self) {
+        self.server.kill().unwrap();
+        self.server.wait().unwrap();
+        (self.server, self.url) = serve(&self.pg, &self.objects, &[]);
+    }
+
+    /// SIGTERM to the server, as a service manager stops it: how it exited.
+    pub fn terminate_server(&mut self) -> std::process::ExitStatus {
+        let pid = self.server.id().to_string();
+        assert!(Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success());
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.server.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the server did not stop"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Starts a worker; its stderr lines (`verifying HASH`, then its verdict's line)
+    /// come through the receiver.
+    pub fn worker(&mut self) -> (usize, Receiver<String>) {
+        let mut child = Command::new(BIN)
+            .args(["worker", "--database", &self.pg.url(), "--idle-ms", "50"])
+            .arg("--objects")
+            .arg(&self.objects)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (send, lines) = mpsc::channel();
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        std::thread::spawn(move || {
+            for line in stderr.lines().map_while(Result::ok) {
+                let _ = send.send(line);
+            }
+        });
+        self.workers.push(child);
+        (self.workers.len() - 1, lines)
+    }
+
+    /// `kill -9` of the worker `index`.
+    pub fn kill_worker(&mut self, index: usize) {
+        self.workers[index].kill().unwrap();
+        self.workers[index].wait().unwrap();
+    }
+
+    pub fn get(&self, path: &str) -> (u16, String) {
+        let mut response = agent().get(format!("{}{path}", self.url)).call().unwrap();
+        let body = response.body_mut().read_to_string().unwrap();
+        (response.status().as_u16(), body)
+    }
+
+    pub fn get_response(&self, path: &str) -> ureq::http::Response<ureq::Body> {
+        agent().get(format!("{}{path}", self.url)).call().unwrap()
+    }
+
+    pub fn get_bytes(&self, path: &str) -> Vec<u8> {
+        let mut response = self.get_response(path);
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        let body = response.body_mut().with_config().limit(64 << 20);
+        body.read_to_vec().unwrap()
+    }
+
+    /// Sends `bytes` as `name`, signed by `who` for this server.
+    pub fn submit(&self, bytes: &[u8], who: &Identity, name: &str) -> (u16, String) {
+        let claim = Claim {
+            server: &self.url,
+            player: name,
+            content: content_hash(bytes),
+        };
+        self.post(
+            bytes,
+            &[
+                (PLAYER_HEADER, name),
+                (KEY_HEADER, &who.public_hex()),
+                (SIGNATURE_HEADER, &who.sign(&claim)),
+            ],
+        )
+    }
+
+    /// Posts `bytes` to `/games` with `headers` as they are.
+    pub fn post(&self, bytes: &[u8], headers: &[(&str, &str)]) -> (u16, String) {
+        let mut request = agent().post(format!("{}/games", self.url));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let mut response = request.send(bytes).unwrap();
+        let body = response.body_mut().read_to_string().unwrap();
+        (response.status().as_u16(), body)
+    }
+
+    /// A connection to the server, to speak HTTP on by hand.
+    pub fn connect(&self) -> std::net::TcpStream {
+        std::net::TcpStream::connect(&self.url["http://".len()..]).unwrap()
+    }
+
+    /// The game's page once its verdict is written.
+    pub fn verdict(&self, bytes: &[u8]) -> String {
+        let path = format!("/games/{}", hex(&content_hash(bytes)));
+        let start = Instant::now();
+        loop {
+            let (status, page) = self.get(&path);
+            assert_eq!(status, 200, "{page}");
+            if !page.contains("Waiting to be folded") {
+                return page;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(300),
+                "no verdict on {path}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The files the objects folder holds.
+    pub fn objects_kept(&self) -> usize {
+        count_files(&self.objects)
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        for child in self.workers.iter_mut().chain([&mut self.server]) {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// A server on `pg` and `objects` with `options`, at a free port: the process and its URL.
+fn serve(pg: &Postgres, objects: &Path, options: &[&str]) -> (Child, String) {
+    let mut server = Command::new(BIN)
+        .args(["serve", "--database", &pg.url(), "--listen", "127.0.0.1:0"])
+        .arg("--objects")
+        .arg(objects)
+        .args(options)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let url = first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("the server said {first:?}"))
+        .to_owned();
+    (server, url)
+}
+
+fn count_files(dir: &Path) -> usize {
+    fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| match entry.file_type().map(|t| t.is_dir()) {
+            Ok(true) => count_files(&entry.path()),
+            _ => 1,
+        })
+        .sum()
+}
+
+/// An HTTP client that hands back every status rather than failing on 4xx and 5xx.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+/// Every golden replay of every kept rules version: its name and bytes.
+pub fn goldens() -> Vec<(String, Vec<u8>)> {
+    let replays = Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays");
+    let mut files: Vec<PathBuf> = fs::read_dir(&replays)
+        .unwrap()
+        .flatten()
+        .filter(|entry| entry.path().is_dir())
+        .flat_map(|dir| fs::read_dir(dir.path()).unwrap().flatten())
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "sgr"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let name = path.strip_prefix(&replays).unwrap().display().to_string();
+            (name, fs::read(&path).unwrap())
+        })
+        .collect()
+}

@@ -1,0 +1,603 @@
+//! The server through real HTTP on 127.0.0.1, against a PostgreSQL cluster each test
+//! starts for itself, with real worker processes: goldens verified and ranked, workers
+//! killed mid-fold, and every kind of bad upload refused in words, changing nothing.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{goldens, Site};
+use sandglass_claim::{content_hash, hex, Identity};
+use sandglass_replay::verdict::{check, check_folded, Verdict};
+use sandglass_sim::Event;
+
+/// `sandglass verify`'s verdict on `bytes`, by the same function it calls.
+fn verify(bytes: &[u8]) -> Verdict {
+    match sandglass_replay::from_bytes(bytes) {
+        Ok(file) => check(&file, "the file", |_| {}),
+        Err(error) => Verdict::refused(error),
+    }
+}
+
+fn game_path(bytes: &[u8]) -> String {
+    format!("/games/{}", hex(&content_hash(bytes)))
+}
+
+#[test]
+fn every_golden_is_verified_by_two_workers_and_the_finished_ones_ranked() {
+    let Some(mut site) = Site::start(&["--burst", "1000"]) else {
+        return;
+    };
+    let (_, first) = site.worker();
+    let (_, second) = site.worker();
+    let me = Identity::generate().unwrap();
+    let goldens = goldens();
+    assert!(goldens.len() >= 90, "{} goldens", goldens.len());
+    for (name, bytes) in &goldens {
+        let (status, words) = site.submit(bytes, &me, "camel");
+        assert_eq!(status, 202, "{name}: {words}");
+    }
+    let mut ranked = 0;
+    for (name, bytes) in &goldens {
+        let page = site.verdict(bytes);
+        let Verdict::Ok { hash, .. } = verify(bytes) else {
+            panic!("{name} does not verify");
+        };
+        assert!(page.contains("<strong>Verified"), "{name}: {page}");
+        assert!(
+            page.contains(&format!("hash=0x{hash:016x}")),
+            "{name}: {page}"
+        );
+        let file = sandglass_replay::from_bytes(bytes).unwrap();
+        let ended = check_folded(&file, "the file", |_| {}).1.unwrap().outcome();
+        let rules = file.header.rules_version;
+        let (_, board) = site.get(&format!("/?rules={rules}"));
+        let row = format!("href=\"{}\"", game_path(bytes));
+        assert_eq!(
+            board.contains(&row),
+            ended.is_some(),
+            "{name} on rules {rules}'s board"
+        );
+        ranked += usize::from(ended.is_some());
+        if ended.is_none() {
+            assert!(page.contains("not ranked"), "{name}: {page}");
+        }
+    }
+    assert!(ranked > 0);
+    // Both workers took a share.
+    for lines in [first, second] {
+        let verifying = lines
+            .try_iter()
+            .filter(|l| l.starts_with("verifying"))
+            .count();
+        assert!(verifying > 0, "a worker verified nothing");
+    }
+    let (_, board) = site.get("/");
+    assert!(
+        board.contains("not say it was the player&#39;s only try"),
+        "{board}"
+    );
+    let (_, board) = site.get("/?ruleset=nethack");
+    assert!(board.contains("<td>nethack</td>"), "{board}");
+    assert!(!board.contains("<td>classic</td>"), "{board}");
+    // The same game sent again is kept once, and stays the player's.
+    let (name, bytes) = &goldens[0];
+    assert_eq!(site.objects_kept(), goldens.len());
+    let (status, words) = site.submit(bytes, &me, "camel");
+    assert_eq!(
+        (status, words.starts_with("already sent")),
+        (200, true),
+        "{name}: {words}"
+    );
+    assert_eq!(site.objects_kept(), goldens.len());
+    // A game's page links the viewer to its bytes, which are the bytes sent.
+    let page = site.verdict(bytes);
+    let replay = format!("{}/replays/{}.sgr", site.url, hex(&content_hash(bytes)));
+    assert!(
+        page.contains(&format!("?replay={replay}&amp;turn=")),
+        "{page}"
+    );
+    assert_eq!(&site.get_bytes(&replay[site.url.len()..]), bytes);
+    let (status, player) = site.get("/players/camel");
+    assert_eq!(status, 200);
+    assert!(player.contains(&me.public_hex()), "{player}");
+}
+
+#[test]
+fn a_worker_killed_mid_fold_loses_nothing() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    let me = Identity::generate().unwrap();
+    let millions: Vec<_> = goldens()
+        .into_iter()
+        .filter(|(name, _)| name.contains("million"))
+        .collect();
+    for (name, bytes) in &millions {
+        assert_eq!(site.submit(bytes, &me, "camel").0, 202, "{name}");
+    }
+    // A fold of a million events takes about a tenth of a second: the worker is killed
+    // the moment it says it has claimed a game, and the test goes on once that game was
+    // caught before its verdict (the kill may come too late on a loaded machine).
+    let mut caught = false;
+    while !caught {
+        let (index, lines) = site.worker();
+        let claimed = loop {
+            let line = lines
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the worker claimed no game");
+            if let Some(hash) = line.strip_prefix("verifying ") {
+                break hash.to_owned();
+            }
+        };
+        site.kill_worker(index);
+        let (_, page) = site.get(&format!("/games/{claimed}"));
+        caught = page.contains("Waiting to be folded");
+    }
+    // The game is claimed again by the next worker, and every game gets its verdict.
+    site.worker();
+    for (name, bytes) in &millions {
+        let page = site.verdict(bytes);
+        assert!(page.contains("<strong>Verified"), "{name}: {page}");
+    }
+}
+
+#[test]
+fn bad_uploads_get_words_and_change_nothing() {
+    let Some(mut site) = Site::start(&["--most-bytes", "1000000"]) else {
+        return;
+    };
+    site.worker();
+    let alice = Identity::generate().unwrap();
+    let mallory = Identity::generate().unwrap();
+    let (_, good) = goldens()
+        .into_iter()
+        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
+        .unwrap();
+    let refused = |site: &Site, bytes: &[u8], status: u16, words: &str| {
+        let (got, said) = site.submit(bytes, &alice, "alice");
+        assert_eq!(got, status, "{said}");
+        assert!(said.contains(words), "{said:?} should say {words:?}");
+    };
+    refused(&site, &good[..good.len() / 2], 422, "the file is truncated");
+    let mut damaged = good.clone();
+    damaged[good.len() / 2] ^= 0x10;
+    refused(&site, &damaged, 422, "checksum does not match");
+    refused(
+        &site,
+        b"GIF89a, not a replay at all",
+        422,
+        "not a Sandglass replay",
+    );
+    refused(&site, b"", 422, "the file is empty");
+    // Too large: refused by the length it declares, before a byte of it is read (a
+    // client still sending it finds the connection closed, so the test sends none).
+    let mut upload = site.connect();
+    let head = "POST /games HTTP/1.1\r\nhost: x\r\ncontent-length: 1000001\r\n\
+                connection: close\r\n\r\n";
+    std::io::Write::write_all(&mut upload, head.as_bytes()).unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut upload, &mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(
+        answer.contains("the file is 1000001 bytes, more than this server takes (at most 1000000)"),
+        "{answer}"
+    );
+    // A rules version this server does not keep, newer or dropped, well formed otherwise.
+    for (version, words) in [(99, "newer than this build"), (1, "no longer plays")] {
+        let mut file = sandglass_replay::from_bytes(&good).unwrap();
+        file.header.rules_version = version;
+        let bytes = sandglass_replay::to_bytes(&file);
+        refused(&site, &bytes, 422, &format!("rules version {version}, "));
+        refused(&site, &bytes, 422, words);
+    }
+    // Every refusal said why in `sandglass verify`'s words, and nothing was kept.
+    assert_eq!(site.objects_kept(), 0);
+    assert_eq!(site.get("/players/alice").0, 404);
+
+    // Missing, forged and misdirected signatures.
+    let (status, words) = site.post(&good, &[]);
+    assert_eq!(status, 401, "{words}");
+    assert!(words.contains("must be sent signed"), "{words}");
+    let bob = "bob";
+    let forged = [
+        ("x-sandglass-player", bob),
+        ("x-sandglass-key", &alice.public_hex()),
+        ("x-sandglass-signature", &"ab".repeat(64)),
+    ];
+    let (status, words) = site.post(&good, &forged);
+    assert_eq!(
+        (status, words.contains("does not match")),
+        (401, true),
+        "{words}"
+    );
+    let elsewhere = sandglass_claim::Claim {
+        server: "http://another.server",
+        player: "alice",
+        content: content_hash(&good),
+    };
+    let misdirected = [
+        ("x-sandglass-player", "alice"),
+        ("x-sandglass-key", &alice.public_hex()),
+        ("x-sandglass-signature", &alice.sign(&elsewhere)),
+    ];
+    assert_eq!(site.post(&good, &misdirected).0, 401);
+    assert_eq!(site.objects_kept(), 0);
+
+    // Alice's upload is hers: nobody else may claim it, nor her name.
+    assert_eq!(site.submit(&good, &alice, "alice").0, 202);
+    // Her key in capitals is still her key.
+    let claim = sandglass_claim::Claim {
+        server: &site.url,
+        player: "alice",
+        content: content_hash(&good),
+    };
+    let shouted = [
+        ("x-sandglass-player", "alice"),
+        ("x-sandglass-key", &alice.public_hex().to_uppercase()),
+        ("x-sandglass-signature", &alice.sign(&claim)),
+    ];
+    let (status, words) = site.post(&good, &shouted);
+    assert_eq!(
+        (status, words.starts_with("already sent")),
+        (200, true),
+        "{words}"
+    );
+    let (status, words) = site.submit(&good, &mallory, "mallory");
+    assert_eq!((status, words.contains("by alice")), (409, true), "{words}");
+    let (status, words) = site.submit(&good, &mallory, "alice");
+    assert_eq!(
+        (status, words.contains("belongs to another")),
+        (403, true),
+        "{words}"
+    );
+    assert_eq!(site.get("/players/mallory").0, 404);
+    let page_before = site.verdict(&good);
+    assert!(page_before.contains("/players/alice"), "{page_before}");
+    assert!(page_before.contains("<strong>Verified"), "{page_before}");
+
+    // A game whose bytes are well formed but whose log is not the game it claims: one
+    // draw changed, and the checksum made again. It is queued, folded and refused,
+    // and its page gives `sandglass verify`'s words.
+    let mut crafted = sandglass_replay::from_bytes(&good).unwrap();
+    let draw = crafted.events.iter_mut().rev().find_map(|e| match e {
+        Event::Draw(value) => Some(value),
+        Event::Command(_) => None,
+    });
+    *draw.unwrap() ^= 1;
+    let crafted = sandglass_replay::to_bytes(&crafted);
+    assert_eq!(site.submit(&crafted, &alice, "alice").0, 202);
+    let page = site.verdict(&crafted);
+    let Verdict::Fail { what, .. } = verify(&crafted) else {
+        panic!("the crafted game verifies");
+    };
+    assert!(page.contains("<strong>Refused"), "{page}");
+    let what = what.replace('\'', "&#39;");
+    assert!(page.contains(&what), "{page} should say {what}");
+    let (_, board) = site.get("/");
+    assert!(!board.contains(&game_path(&crafted)), "{board}");
+    // The game it was made from is as it was: changed bytes are another game.
+    assert_eq!(site.verdict(&good), page_before);
+}
+
+#[test]
+fn floods_from_a_key_or_an_address_are_answered_429() {
+    let Some(site) = Site::start(&["--burst", "2", "--per-minute", "1"]) else {
+        return;
+    };
+    let shorts: Vec<Vec<u8>> = goldens()
+        .into_iter()
+        .filter(|(name, _)| name.contains("short"))
+        .map(|(_, bytes)| bytes)
+        .collect();
+    // A key may send 2 at once...
+    let me = Identity::generate().unwrap();
+    let statuses: Vec<u16> = shorts[..3]
+        .iter()
+        .map(|bytes| site.submit(bytes, &me, "camel").0)
+        .collect();
+    assert_eq!(statuses, [202, 202, 429]);
+    let (status, words) = site.submit(&shorts[3], &me, "camel");
+    assert_eq!(status, 429);
+    assert!(
+        words.contains("too many games sent from this key"),
+        "{words}"
+    );
+    // ... and another player at the same address 2 more; the address, which may be
+    // shared, 8 in all, whatever they hold.
+    let other = Identity::generate().unwrap();
+    let statuses: Vec<u16> = shorts[4..6]
+        .iter()
+        .map(|bytes| site.submit(bytes, &other, "dromedary").0)
+        .collect();
+    assert_eq!(statuses, [202, 202]);
+    let statuses: Vec<u16> = (0..3)
+        .map(|i| {
+            site.submit(format!("junk {i}").as_bytes(), &other, "dromedary")
+                .0
+        })
+        .collect();
+    assert_eq!(statuses, [422, 422, 429]);
+    let (status, words) = site.submit(b"junk", &other, "dromedary");
+    assert_eq!(status, 429);
+    assert!(
+        words.contains("too many games sent from this address"),
+        "{words}"
+    );
+}
+
+#[test]
+fn sandglass_submit_signs_with_its_own_key_and_sends_only_where_told() {
+    // The client's binary, built beside this package's by `cargo test --workspace`.
+    let client = std::path::Path::new(common::BIN).with_file_name("sandglass");
+    if !client.is_file() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "the sandglass binary is not built"
+        );
+        eprintln!("skipped: build the client first (cargo build --release -p sandglass)");
+        return;
+    }
+    let Some(mut site) = Site::start(&["--most-bytes", "100000"]) else {
+        return;
+    };
+    site.worker();
+    let dir = tempfile::tempdir().unwrap();
+    let replays = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays/v10");
+    let quit = replays.join("nethack-quit-4.sgr");
+    let run = |config: &str, args: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(&client)
+            .arg("submit")
+            .args(args)
+            .arg("--config-dir")
+            .arg(dir.path().join(config))
+            .arg("--data-dir")
+            .arg(dir.path().join("data"))
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), said.into_owned())
+    };
+    let url = std::ffi::OsStr::new(&site.url);
+    let named = |s: &'static str| std::ffi::OsStr::new(s);
+    // No server named: nothing is sent anywhere.
+    let (ok, said) = run("mine", &[quit.as_os_str()]);
+    assert!(!ok && said.contains("--server URL"), "{said}");
+    let sent = [
+        quit.as_os_str(),
+        named("--server"),
+        url,
+        named("--name"),
+        named("camel"),
+    ];
+    let (ok, said) = run("mine", &sent);
+    assert!(ok && said.contains("queued"), "{said}");
+    let page = site.verdict(&std::fs::read(&quit).unwrap());
+    assert!(
+        page.contains("/players/camel") && page.contains("<strong>Verified"),
+        "{page}"
+    );
+    // The server and the name are remembered, and the key with them.
+    let (ok, said) = run("mine", &[quit.as_os_str()]);
+    assert!(ok && said.contains("already sent"), "{said}");
+    // Another player's key (another config folder) cannot take the name, nor the game.
+    let short = replays.join("nethack-short-1.sgr");
+    let theirs = [
+        short.as_os_str(),
+        named("--server"),
+        url,
+        named("--name"),
+        named("camel"),
+    ];
+    let (ok, said) = run("theirs", &theirs);
+    assert!(!ok && said.contains("belongs to another"), "{said}");
+    let stolen = [
+        quit.as_os_str(),
+        named("--server"),
+        url,
+        named("--name"),
+        named("dromedary"),
+    ];
+    let (ok, said) = run("theirs", &stolen);
+    assert!(!ok && said.contains("by camel"), "{said}");
+    // A damaged file is refused in `sandglass verify`'s words, and not sent.
+    let damaged = dir.path().join("damaged.sgr");
+    let mut bytes = std::fs::read(&short).unwrap();
+    bytes[40] ^= 1;
+    std::fs::write(&damaged, bytes).unwrap();
+    let kept = site.objects_kept();
+    let (ok, said) = run("mine", &[damaged.as_os_str()]);
+    assert!(!ok && said.contains("checksum does not match"), "{said}");
+    // A game larger than the server takes is refused in words, however the server's
+    // answer arrives (read, or the connection closed under the upload).
+    let million = replays.join("classic-million-4.sgr");
+    let (ok, said) = run("mine", &[million.as_os_str()]);
+    let words = [
+        "more than this server takes",
+        "larger than the server takes",
+    ];
+    assert!(!ok && words.iter().any(|w| said.contains(w)), "{said}");
+    assert_eq!(site.objects_kept(), kept);
+}
+
+#[test]
+fn a_server_killed_mid_upload_keeps_nothing_of_it() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    let me = Identity::generate().unwrap();
+    let all = goldens();
+    let whole = &all
+        .iter()
+        .find(|(n, _)| n.ends_with("classic-whole-1.sgr"))
+        .unwrap()
+        .1;
+    let cut = &all.iter().find(|(n, _)| n.contains("million")).unwrap().1;
+    assert_eq!(site.submit(whole, &me, "camel").0, 202);
+    // A quarter of a game sent, and the server killed under it.
+    let claim = sandglass_claim::Claim {
+        server: &site.url,
+        player: "camel",
+        content: content_hash(cut),
+    };
+    let mut upload = site.connect();
+    let head = format!(
+        "POST /games HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\nx-sandglass-player: camel\r\n\
+         x-sandglass-key: {}\r\nx-sandglass-signature: {}\r\n\r\n",
+        cut.len(),
+        me.public_hex(),
+        me.sign(&claim)
+    );
+    std::io::Write::write_all(&mut upload, head.as_bytes()).unwrap();
+    std::io::Write::write_all(&mut upload, &cut[..cut.len() / 4]).unwrap();
+    site.restart_server();
+    // The game sent whole is there, kept once; nothing of the one cut off.
+    assert_eq!(site.objects_kept(), 1);
+    assert_eq!(site.get(&game_path(cut)).0, 404);
+    site.worker();
+    assert!(site.verdict(whole).contains("<strong>Verified"));
+}
+
+#[test]
+fn the_viewer_is_served_beside_the_games_it_opens() {
+    let web = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("index.html", "<title>viewer</title>"),
+        ("sandglass.wasm", "\0asm"),
+    ] {
+        std::fs::write(web.path().join(name), text).unwrap();
+    }
+    let web_dir = web.path().to_str().unwrap();
+    let Some(mut site) = Site::start(&["--web", web_dir]) else {
+        return;
+    };
+    site.worker();
+    let (status, page) = site.get("/viewer/");
+    assert_eq!((status, page.as_str()), (200, "<title>viewer</title>"));
+    let wasm = site.get_response("/viewer/sandglass.wasm");
+    assert_eq!(wasm.headers()["content-type"], "application/wasm");
+    for outside in [
+        "/viewer/..%2FCargo.toml",
+        "/viewer/.hidden",
+        "/viewer/missing.js",
+    ] {
+        assert_eq!(site.get(outside).0, 404, "{outside}");
+    }
+    let me = Identity::generate().unwrap();
+    let (_, bytes) = goldens().swap_remove(0);
+    assert_eq!(site.submit(&bytes, &me, "camel").0, 202);
+    let page = site.verdict(&bytes);
+    let link = format!("href=\"{}/viewer/?replay={}/replays/", site.url, site.url);
+    assert!(page.contains(&link), "{page}");
+}
+
+#[test]
+fn processes_starting_together_migrate_the_database_once() {
+    let Some(pg) = common::Postgres::start() else {
+        return;
+    };
+    let migrating: Vec<_> = (0..4)
+        .map(|_| {
+            let url = pg.url();
+            std::thread::spawn(move || {
+                std::process::Command::new(common::BIN)
+                    .args(["migrate", "--database", &url])
+                    .output()
+                    .unwrap()
+            })
+        })
+        .collect();
+    for run in migrating {
+        let out = run.join().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{said}");
+    }
+}
+
+#[test]
+fn bytes_damaged_in_storage_are_never_folded_and_hold_up_nothing() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    let me = Identity::generate().unwrap();
+    let all = goldens();
+    let [(_, first), (_, second)] = [&all[0], &all[1]];
+    assert_eq!(site.submit(first, &me, "camel").0, 202);
+    assert_eq!(site.submit(second, &me, "camel").0, 202);
+    // The first game's bytes damaged in the store, under the server's feet.
+    let hash = hex(&content_hash(first));
+    let kept = site
+        .objects
+        .join("games")
+        .join(&hash[..2])
+        .join(format!("{hash}.sgr"));
+    let mut damaged = first.clone();
+    damaged[30] ^= 1;
+    std::fs::write(&kept, &damaged).unwrap();
+    let (_, lines) = site.worker();
+    assert!(site.verdict(second).contains("<strong>Verified"));
+    let (_, page) = site.get(&game_path(first));
+    assert!(page.contains("Waiting to be folded"), "{page}");
+    let said = lines.iter().find(|line| line.starts_with("error")).unwrap();
+    assert!(said.contains("no longer hash to their key"), "{said}");
+    // Mended, it is folded.
+    std::fs::write(&kept, first).unwrap();
+    assert!(site.verdict(first).contains("<strong>Verified"));
+}
+
+#[test]
+fn a_server_stops_on_sigterm() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    assert!(site.terminate_server().success());
+}
+
+/// Games verified per second by one worker and by two, on two mixes: every golden
+/// (about 10 million events, most of them in the million-event ones) and 200 short bot
+/// games (where the claim, the fetch and the commit weigh most). BENCHMARKS.md quotes it.
+#[test]
+#[ignore = "a benchmark: cargo test --release -p sandglass-server --test server -- --ignored --nocapture"]
+fn bench_games_verified_per_second() {
+    use sandglass_sim::{bot::Bot, LiveTape, Recording, Rules, Ruleset};
+    let short: Vec<Vec<u8>> = (0..200)
+        .map(|seed| {
+            let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+            Bot::new(seed).play(&mut game, 100).unwrap();
+            let tape = game.into_tape();
+            let file = Recording::record(tape.header, tape.events).unwrap();
+            sandglass_replay::to_bytes(&file)
+        })
+        .collect();
+    let goldens: Vec<Vec<u8>> = goldens().into_iter().map(|(_, bytes)| bytes).collect();
+    for (mix, games) in [("every golden", &goldens), ("200 short games", &short)] {
+        for workers in [1, 2] {
+            let Some(mut site) = Site::start(&["--burst", "1000"]) else {
+                return;
+            };
+            let me = Identity::generate().unwrap();
+            for bytes in games {
+                assert_eq!(site.submit(bytes, &me, "camel").0, 202);
+            }
+            let start = std::time::Instant::now();
+            for _ in 0..workers {
+                site.worker();
+            }
+            for bytes in games {
+                site.verdict(bytes);
+            }
+            let seconds = start.elapsed().as_secs_f64();
+            let events: u64 = games
+                .iter()
+                .map(|b| sandglass_replay::from_bytes(b).unwrap().events.len() as u64)
+                .sum();
+            println!(
+                "{mix}: {workers} worker(s): {} games, {events} events in {seconds:.2} s: \
+                 {:.1} games/s, {:.1} M events/s",
+                games.len(),
+                games.len() as f64 / seconds,
+                events as f64 / seconds / 1e6
+            );
+        }
+    }
+}
