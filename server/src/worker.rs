@@ -137,7 +137,7 @@ fn fold(bytes: &[u8], name: &str) -> Folded {
         Ok(file) => check_folded(&file, "the file", |_| {}),
         Err(error) => (Verdict::refused(error), None),
     };
-    let line = verdict.text(name, start.elapsed().as_secs_f64() * 1e3);
+    let line = verdict.text(name, Some(start.elapsed().as_secs_f64() * 1e3));
     let final_hash = match verdict {
         Verdict::Ok { hash, .. } => Some(format!("0x{hash:016x}")),
         Verdict::Fail { .. } => None,
