@@ -19,7 +19,7 @@ function sandglass_query(name) {
 
 miniquad_add_plugin({
     name: "sandglass",
-    version: 1,
+    version: 2,
     register_plugin: function (importObject) {
         const env = importObject.env;
         env.sandglass_replay_url_length = function () {
@@ -32,6 +32,11 @@ miniquad_add_plugin({
         env.sandglass_speed = function () {
             const speed = parseInt(sandglass_query("speed"), 10);
             return Number.isFinite(speed) ? Math.min(Math.max(speed, 0), 64) : 0;
+        };
+        // `&turn=N`, the turn to open the replay at (-1 when absent or not a number).
+        env.sandglass_turn = function () {
+            const turn = parseInt(sandglass_query("turn"), 10);
+            return Number.isFinite(turn) && turn >= 0 ? turn : -1;
         };
         env.sandglass_now_ms = function () {
             return performance.now();

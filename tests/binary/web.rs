@@ -357,6 +357,28 @@ fn the_million_event_golden_plays_at_64x_and_reports_its_frame_rate() {
     eprintln!("frames per second at 64x, one a second: {playing:#?}");
 }
 
+/// `&turn=N`, as a game's page on the server links to a moment of the game: the replay
+/// opens with its cursor where the camel first acts on that turn.
+#[test]
+fn a_replay_opens_at_the_turn_its_link_names() {
+    if !ready() {
+        return;
+    }
+    let name = "classic-whole-1.sgr";
+    let golden = std::fs::read(newest_goldens().join(name)).unwrap();
+    let address = serve(&[(name, golden)]);
+    let mut browser = Devtools::open();
+    browser.go_to(&format!("http://{address}/?replay=/replays/{name}&turn=50"));
+    let opened = format!(
+        "document.getElementById('status').textContent.startsWith('watching {name} at turn ')"
+    );
+    browser.wait_for(&opened, "the replay to open at its turn");
+    let status = browser.evaluate("document.getElementById('status').textContent");
+    let turn: u64 = status.rsplit(' ').next().unwrap().parse().unwrap();
+    // The first turn from 50 on where the camel acts (it may wait out a slow turn).
+    assert!((50..60).contains(&turn), "{status}");
+}
+
 #[test]
 fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
     if !ready() {

@@ -59,6 +59,8 @@ fn the_window_under_xvfb() {
     high_scores_open_at_once_over_a_thousand_games(&display, &shots);
     a_busy_data_directory_is_said_in_a_window(&display, &shots);
     a_long_open_is_shown_as_it_goes(&display, &shots);
+    a_seeded_game_from_the_menu_keeps_its_seed(&display, &shots);
+    full_screen_on_and_off(&display, &shots);
     a_key_rebound_in_the_keymap_file_plays(&display, &shots);
     a_broken_keymap_file_is_said_and_the_default_keys_play(&display, &shots);
     glyph_sizes_keep_the_camel_in_view(&display, &shots, "1280x720");
@@ -431,6 +433,74 @@ fn a_long_open_is_shown_as_it_goes(display: &Xvfb, shots: &Path) {
     assert!(!data.path().join("migrating").exists());
 }
 
+/// "New seeded game" on the start screen: the text typed is the seed, hashed the one
+/// documented way, and the game's log holds it.
+fn a_seeded_game_from_the_menu_keeps_its_seed(display: &Xvfb, shots: &Path) {
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut window = Window::open(display, &dir_args(&data, &config));
+    window.key("e");
+    window.xdotool(&["type", "--window", &window.window.clone(), "oasis at dawn"]);
+    window.shot(shots, "36-seed-typed");
+    window.key("Return");
+    let (id, _) = window.wait_game();
+    window.ask_to_close();
+    window.wait_line("hash 0x");
+    let deadline = Instant::now() + PATIENCE;
+    while window.process.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the window did not close");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let store = Store::open(data.path()).unwrap();
+    let meta = store.meta(id).unwrap();
+    assert_eq!(
+        Some(meta.header.seed),
+        sandglass::seed::seed_of("oasis at dawn")
+    );
+    assert_eq!(meta.header.ruleset, Ruleset::NETHACK);
+}
+
+/// F11 and Alt+Enter put the window on the whole screen and back, under a window manager
+/// (Openbox: full screen is a request to one, which bare Xvfb lacks), and the choice is
+/// remembered.
+fn full_screen_on_and_off(display: &Xvfb, shots: &Path) {
+    let Ok(mut manager) = Command::new("openbox")
+        .env("DISPLAY", &display.name)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "openbox is missing: .ci/run installs it"
+        );
+        eprintln!("skipped full screen: openbox is missing (install openbox to run it)");
+        return;
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let dirs = dir_args(&data, &config);
+    let mut window = Window::open(display, &[&dirs[..], &["play", "--seed", "7"]].concat());
+    window.wait_game();
+    let windowed = window.size();
+    let screen = display.size();
+    assert_ne!(windowed, screen, "the window opens on part of the screen");
+    for (on, off) in [("F11", "F11"), ("alt+Return", "alt+Return")] {
+        window.key(on);
+        window.wait_line("full screen on");
+        window.wait_size(screen);
+        window.shot(shots, &format!("37-full-screen-{on}"));
+        let remembered = std::fs::read_to_string(config.path().join("settings.json")).unwrap();
+        assert!(remembered.contains("\"full_screen\": true"), "{remembered}");
+        window.key(off);
+        window.wait_line("full screen off");
+        window.wait_size(windowed);
+    }
+    window.ask_to_close();
+    window.wait_line("hash 0x");
+    let _ = manager.kill();
+    let _ = manager.wait();
+}
+
 fn play_save_and_continue(display: &Xvfb, shots: &Path) {
     let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let dirs = dir_args(&data, &config);
@@ -747,6 +817,18 @@ impl Xvfb {
         Xvfb::with_screen("1506x848x24")
     }
 
+    /// The size of the display's screen.
+    fn size(&self) -> (u32, u32) {
+        let output = Command::new("xdotool")
+            .arg("getdisplaygeometry")
+            .env("DISPLAY", &self.name)
+            .output()
+            .expect("xdotool runs");
+        let said = String::from_utf8_lossy(&output.stdout);
+        let mut sides = said.split_whitespace().map(|n| n.parse().unwrap());
+        (sides.next().unwrap(), sides.next().unwrap())
+    }
+
     /// A display whose one screen is `screen` (`WIDTHxHEIGHTxDEPTH`).
     fn with_screen(screen: &str) -> Xvfb {
         let number = (90..200)
@@ -840,6 +922,30 @@ impl Window {
         // The first frames: fonts and the egui context are made then.
         std::thread::sleep(Duration::from_millis(800));
         window
+    }
+
+    /// The window's size, as the X server has it.
+    fn size(&self) -> (u32, u32) {
+        let said = self.xdotool(&["getwindowgeometry", &self.window]);
+        let geometry = said
+            .lines()
+            .find_map(|line| line.trim().strip_prefix("Geometry: "))
+            .unwrap_or_else(|| panic!("no geometry in {said:?}"));
+        let (w, h) = geometry.split_once('x').unwrap();
+        (w.parse().unwrap(), h.parse().unwrap())
+    }
+
+    /// Waits until the window is `size`.
+    fn wait_size(&self, size: (u32, u32)) {
+        let deadline = Instant::now() + PATIENCE;
+        while self.size() != size {
+            assert!(
+                Instant::now() < deadline,
+                "the window stayed {:?}, not {size:?}",
+                self.size()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 
     fn xdotool(&self, args: &[&str]) -> String {

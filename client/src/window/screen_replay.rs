@@ -218,9 +218,14 @@ impl ReplayScreen {
         self.timeline().position()
     }
 
+    /// The turn at the cursor.
+    pub(super) fn turn(&self) -> u64 {
+        self.timeline().tick_at(self.position()).0
+    }
+
     /// Moves the cursor to where the player first acts on `turn` (or the end, if the game
     /// never got there).
-    fn go_to_turn(&mut self, turn: u64) {
+    pub(super) fn go_to_turn(&mut self, turn: u64) {
         let at = turn_position(self.timeline(), turn);
         self.jump(at);
     }

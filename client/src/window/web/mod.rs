@@ -136,6 +136,11 @@ async fn open(app: &App, name: String, bytes: &[u8]) -> Showing {
             for _ in 0..page::speed().ilog2() {
                 screen.key(Key::Char('+'), time);
             }
+            // `&turn=N` (a game's page on the server links to a moment of it).
+            if let Some(turn) = page::turn() {
+                screen.go_to_turn(turn);
+                page::status(&format!("watching {name} at turn {}", screen.turn()));
+            }
             Showing::Replay(Screen::Replay(Box::new(screen)))
         }
         Err(error) => waiting(Some(format!("{error:#}"))),

@@ -8,13 +8,14 @@ use sandglass_replay::verdict::Verdict;
 /// loader warns on the console when the two differ (a page left from another build).
 #[no_mangle]
 pub extern "C" fn sandglass_crate_version() -> u32 {
-    1
+    2
 }
 
 extern "C" {
     fn sandglass_replay_url_length() -> u32;
     fn sandglass_replay_url(ptr: *mut u8, len: u32);
     fn sandglass_speed() -> u32;
+    fn sandglass_turn() -> f64;
     fn sandglass_now_ms() -> f64;
     fn sandglass_verdict(ptr: *const u8, len: u32, json_ptr: *const u8, json_len: u32, ok: u32);
     fn sandglass_status(ptr: *const u8, len: u32);
@@ -37,6 +38,14 @@ pub fn replay_url() -> Option<String> {
 pub fn speed() -> u32 {
     // SAFETY: a number, nothing shared.
     unsafe { sandglass_speed() }.max(1)
+}
+
+/// The turn the page was asked to open the replay at (`&turn=120`), if it was.
+pub fn turn() -> Option<u64> {
+    // SAFETY: a number, nothing shared.
+    let turn = unsafe { sandglass_turn() };
+    // A whole number up to 2^53, as the page parsed it; -1 for none.
+    (turn >= 0.0).then_some(turn as u64)
 }
 
 /// Milliseconds on the page's clock (`performance.now()`), finer than macroquad's.
