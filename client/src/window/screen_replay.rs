@@ -218,7 +218,8 @@ impl ReplayScreen {
         self.timeline().position()
     }
 
-    /// The turn at the cursor.
+    /// The turn at the cursor, for the web page's status line.
+    #[cfg(target_arch = "wasm32")]
     pub(super) fn turn(&self) -> u64 {
         self.timeline().tick_at(self.position()).0
     }
