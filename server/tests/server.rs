@@ -559,16 +559,7 @@ fn a_server_stops_on_sigterm() {
 #[test]
 #[ignore = "a benchmark: cargo test --release -p sandglass-server --test server -- --ignored --nocapture"]
 fn bench_games_verified_per_second() {
-    use sandglass_sim::{bot::Bot, LiveTape, Recording, Rules, Ruleset};
-    let short: Vec<Vec<u8>> = (0..200)
-        .map(|seed| {
-            let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
-            Bot::new(seed).play(&mut game, 100).unwrap();
-            let tape = game.into_tape();
-            let file = Recording::record(tape.header, tape.events).unwrap();
-            sandglass_replay::to_bytes(&file)
-        })
-        .collect();
+    let short = bot_games(200, 100);
     let goldens: Vec<Vec<u8>> = goldens().into_iter().map(|(_, bytes)| bytes).collect();
     for (mix, games) in [("every golden", &goldens), ("200 short games", &short)] {
         for workers in [1, 2] {
@@ -600,4 +591,72 @@ fn bench_games_verified_per_second() {
             );
         }
     }
+}
+
+/// Submissions taken per second, and how long each waited, with 200 clients sending at
+/// once: each a thread of this process with a key and name of its own, sending five
+/// short bot games one after the other through blocking HTTP (`ureq`), to the server in
+/// its own process on loopback, its limits raised out of the way. BENCHMARKS.md quotes it.
+#[test]
+#[ignore = "a benchmark: cargo test --release -p sandglass-server --test server -- --ignored --nocapture"]
+fn bench_submissions_from_200_clients_at_once() {
+    use std::time::Instant;
+    const CLIENTS: usize = 200;
+    const EACH: usize = 5;
+    let games = bot_games((CLIENTS * EACH) as u64, 20);
+    let Some(site) = Site::start(&["--burst", "1000000"]) else {
+        return;
+    };
+    let start = Instant::now();
+    let mut waits: Vec<Duration> = std::thread::scope(|scope| {
+        let clients: Vec<_> = games
+            .chunks(EACH)
+            .enumerate()
+            .map(|(client, games)| {
+                let site = &site;
+                scope.spawn(move || {
+                    let me = Identity::generate().unwrap();
+                    let name = format!("client-{client}");
+                    let mut waits = vec![];
+                    for bytes in games {
+                        let sent = Instant::now();
+                        let (status, page) = site.submit(bytes, &me, &name);
+                        assert_eq!(status, 202, "{page}");
+                        waits.push(sent.elapsed());
+                    }
+                    waits
+                })
+            })
+            .collect();
+        clients
+            .into_iter()
+            .flat_map(|client| client.join().unwrap())
+            .collect()
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    waits.sort();
+    let at = |share: f64| waits[((waits.len() - 1) as f64 * share) as usize];
+    println!(
+        "{CLIENTS} clients, {} submissions in {seconds:.2} s: {:.0} taken a second; \
+         waited median {:.1?}, p99 {:.1?}, longest {:.1?}",
+        waits.len(),
+        waits.len() as f64 / seconds,
+        at(0.5),
+        at(0.99),
+        at(1.0)
+    );
+}
+
+/// `count` bot games of `commands` commands (seeds 0 on), as `.sgr` bytes.
+fn bot_games(count: u64, commands: u64) -> Vec<Vec<u8>> {
+    use sandglass_sim::{bot::Bot, LiveTape, Recording, Rules, Ruleset};
+    (0..count)
+        .map(|seed| {
+            let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+            Bot::new(seed).play(&mut game, commands).unwrap();
+            let tape = game.into_tape();
+            let file = Recording::record(tape.header, tape.events).unwrap();
+            sandglass_replay::to_bytes(&file)
+        })
+        .collect()
 }
