@@ -97,6 +97,20 @@ impl Settings {
             .unwrap_or_default()
     }
 
+    /// Writes the window's choices to `dir`, keeping what `sandglass submit` remembered
+    /// there (the server and the player's name), which the window never changes: a
+    /// submit made while the window is open is not written over by the window's older
+    /// copy of them.
+    pub fn save_window_choices(&self, dir: &Path) -> io::Result<()> {
+        let on_disk = Settings::load(dir);
+        let settings = Settings {
+            server: on_disk.server,
+            player: on_disk.player,
+            ..self.clone()
+        };
+        settings.save(dir)
+    }
+
     /// Writes the settings to `dir`, creating it if needed. The file is written beside
     /// its final name and then renamed over it, so a crash mid-write leaves the old
     /// settings rather than half a file.
@@ -203,5 +217,26 @@ mod tests {
     fn a_given_directory_overrides_the_platform_one() {
         let dir = Path::new("/tmp/somewhere");
         assert_eq!(config_dir(Some(dir)), Some(dir.to_path_buf()));
+    }
+
+    #[test]
+    fn the_window_keeps_what_a_submit_remembered() {
+        let dir = tempfile::tempdir().unwrap();
+        let window = Settings::default();
+        let submitted = Settings {
+            server: Some("http://127.0.0.1:8080".into()),
+            player: Some("camel".into()),
+            ..Settings::default()
+        };
+        submitted.save(dir.path()).unwrap();
+        let chosen = Settings {
+            glyph_size: Some(28),
+            ..window
+        };
+        chosen.save_window_choices(dir.path()).unwrap();
+        let saved = Settings::load(dir.path());
+        assert_eq!(saved.glyph_size, Some(28));
+        assert_eq!(saved.server, submitted.server);
+        assert_eq!(saved.player, submitted.player);
     }
 }

@@ -268,7 +268,7 @@ impl App {
     /// A preference that cannot be saved is not worth stopping the game for.
     fn save_settings(&self) {
         if let Some(dir) = &self.config_dir {
-            if let Err(error) = self.settings.save(dir) {
+            if let Err(error) = self.settings.save_window_choices(dir) {
                 eprintln!(
                     "sandglass: cannot save settings in {}: {error}",
                     dir.display()
