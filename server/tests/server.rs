@@ -1,7 +1,10 @@
 //! The server through real HTTP on 127.0.0.1, against a PostgreSQL cluster each test
 //! starts for itself, with real worker processes: goldens verified and ranked, workers
-//! killed mid-fold, and every kind of bad upload refused in words, changing nothing.
+//! killed mid-fold, and every kind of bad upload refused in words, changing nothing;
+//! the board and a game's page opened in headless Chromium.
 
+#[path = "../../tests/binary/browser.rs"]
+mod browser;
 mod common;
 
 use std::time::Duration;
@@ -21,6 +24,62 @@ fn verify(bytes: &[u8]) -> Verdict {
 
 fn game_path(bytes: &[u8]) -> String {
     format!("/games/{}", hex(&content_hash(bytes)))
+}
+
+/// The board and a game's page in a real browser: the player's row on the board, the
+/// game's page with the hash `sandglass verify` prints, and the web replay viewer it links
+/// to (served by the server, `--web`) verifying the same bytes on the page, to the same
+/// hash, opened at the game's last turn.
+#[test]
+fn the_board_and_a_games_page_open_in_a_browser_and_its_viewer_shows_the_games_hash() {
+    if !browser::chromium_installed() {
+        return;
+    }
+    let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
+    if !web.join("sandglass.wasm").is_file() {
+        let message = "the web viewer is not built (cargo xtask web; .ci/run sees to it)";
+        assert!(std::env::var_os("CI").is_none(), "{message}");
+        eprintln!("SKIPPED: {message}");
+        return;
+    }
+    let newest = sandglass_sim::rules::KEPT[sandglass_sim::rules::KEPT.len() - 1];
+    let wanted = format!("v{newest}/classic-whole-1.sgr");
+    let (_, bytes) = goldens()
+        .into_iter()
+        .find(|(name, _)| *name == wanted)
+        .unwrap();
+    let Verdict::Ok { hash, .. } = verify(&bytes) else {
+        panic!("{wanted} verifies");
+    };
+    let hash = format!("0x{hash:016x}");
+    let Some(mut site) = Site::start(&["--web", web.to_str().unwrap()]) else {
+        return;
+    };
+    let me = Identity::generate().unwrap();
+    assert_eq!(site.submit(&bytes, &me, "camel").0, 202);
+    site.worker();
+    site.verdict(&bytes);
+    let mut browser = browser::Devtools::open();
+    browser.go_to(&format!("{}/", site.url));
+    browser.wait_for("document.body.innerText.includes('camel')", "the board");
+    browser.go_to(&format!("{}{}", site.url, game_path(&bytes)));
+    let shown = format!("document.body.innerText.includes('{hash}')");
+    browser.wait_for(&shown, "the game's page to give its hash");
+    let watch = browser.evaluate(
+        "Array.from(document.links).find(a => a.textContent.includes('replay viewer')).href",
+    );
+    assert!(
+        watch.contains("replay=") && watch.contains("&turn="),
+        "{watch}"
+    );
+    browser.go_to(&watch);
+    let verified =
+        format!("document.getElementById('verdict').textContent.includes('hash={hash}')");
+    browser.wait_for(&verified, "the viewer to verify the game to its hash");
+    browser.wait_for(
+        "document.getElementById('status').textContent.includes(' at turn ')",
+        "the viewer to open at the game's last turn",
+    );
 }
 
 #[test]
