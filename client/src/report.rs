@@ -5,7 +5,8 @@
 //! `replay N events` when a replay opens on the scrubber, `scores shown N games P proving`
 //! when the high scores open (P of them still to be folded) and `scores proved` once
 //! they are; `opening shown` when the window opens on a data directory still opening (a
-//! migration, a rewrite) and says how it goes, and `opened` once it is open.
+//! migration, a rewrite) and says how it goes, and `opened` once it is open; `share
+//! WORDS` when the end screen has shared a game, or says why it did not.
 
 use std::io::Write;
 

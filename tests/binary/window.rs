@@ -548,6 +548,10 @@ fn play_save_and_continue(display: &Xvfb, shots: &Path) {
     let reported = game.leave_with("space");
     let end = game.shot(shots, "6-end");
     assert_not_blank(&end, "the end screen");
+    // Share sends nothing to a server the player did not name, and says so.
+    game.key("s");
+    let said = game.wait_line("share ");
+    assert!(said.starts_with("share No server named yet"), "{said}");
     game.key("q");
     game.wait_exit("q");
 

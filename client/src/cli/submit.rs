@@ -36,7 +36,7 @@ pub fn run(
 ) -> anyhow::Result<()> {
     let config = settings::config_dir(config_dir)
         .context("cannot find this system's config folder; choose one with --config-dir DIR")?;
-    let mut settings = Settings::load(&config);
+    let settings = Settings::load(&config);
     let server = server.or_else(|| settings.server.clone()).context(
         "name the server to send it to with --server URL (it is remembered for next time)",
     )?;
@@ -46,12 +46,29 @@ pub fn run(
     )?;
     check_name(&name)?;
     let (label, bytes) = read(replay, data_dir)?;
-    let identity = identity::load_or_make(&config)?;
-    let server = server_base(&server).to_owned();
+    let words = send(&bytes, &label, &server, &name, &config)?;
+    writeln!(std::io::stdout(), "{label}: {words}")?;
+    Ok(())
+}
+
+/// Sends the game `bytes` (called `label` in what is said) to `server` under `name`,
+/// signed with the player's key (kept in `config`, made on first use); returns the
+/// server's words on taking it. Once a server takes a game, it and the name are
+/// remembered in the settings, for the next `submit` and the window's Share.
+pub fn send(
+    bytes: &[u8],
+    label: &str,
+    server: &str,
+    name: &str,
+    config: &Path,
+) -> anyhow::Result<String> {
+    check_name(name)?;
+    let identity = identity::load_or_make(config)?;
+    let server = server_base(server).to_owned();
     let claim = Claim {
         server: &server,
-        player: &name,
-        content: content_hash(&bytes),
+        player: name,
+        content: content_hash(bytes),
     };
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -60,10 +77,10 @@ pub fn run(
         .into();
     let mut answer = agent
         .post(format!("{server}/games"))
-        .header(PLAYER_HEADER, &name)
+        .header(PLAYER_HEADER, name)
         .header(KEY_HEADER, identity.public_hex())
         .header(SIGNATURE_HEADER, identity.sign(&claim))
-        .send(&bytes[..])
+        .send(bytes)
         .map_err(|error| match error {
             // A server refuses a game larger than it takes by its length, and closes
             // the connection without reading it.
@@ -92,13 +109,13 @@ pub fn run(
         bail!("{server} refused {label}: {words}");
     }
     // Remembered once a server has taken a game under them.
+    let mut settings = Settings::load(config);
     settings.server = Some(server);
-    settings.player = Some(name);
-    if let Err(error) = settings.save(&config) {
+    settings.player = Some(name.to_owned());
+    if let Err(error) = settings.save(config) {
         super::say_on_stderr(&format!("cannot remember the server and name: {error}"));
     }
-    writeln!(std::io::stdout(), "{label}: {words}")?;
-    Ok(())
+    Ok(words.to_owned())
 }
 
 /// The replay's label and its bytes: a file's, checked as `sandglass verify` checks it,

@@ -383,7 +383,7 @@ impl Screen {
                         #[cfg(not(target_arch = "wasm32"))]
                         Screen::Game(s) => s.key(app, key, time)?,
                         #[cfg(not(target_arch = "wasm32"))]
-                        Screen::End(s) => s.key(&app.keymap, key),
+                        Screen::End(s) => s.key(app, key),
                         Screen::Replay(s) => s.key(key, time),
                         #[cfg(not(target_arch = "wasm32"))]
                         Screen::Bench(_) => Go::Stay,
@@ -427,7 +427,10 @@ impl Screen {
                 Go::Stay
             }
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::End(_) => Go::Stay,
+            Screen::End(s) => {
+                s.update();
+                Go::Stay
+            }
         })
     }
 
@@ -439,7 +442,7 @@ impl Screen {
             Screen::Replay(s) => s.busy(),
             Screen::Bench(_) => true,
             Screen::Start(s) => s.busy(),
-            Screen::End(_) => false,
+            Screen::End(s) => s.busy(),
         }
     }
 
