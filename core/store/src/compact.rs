@@ -24,6 +24,9 @@ use super::error::StoreError;
 use super::layout;
 use super::{replace, reserve, Stage};
 
+/// How many keys the copy writes in one sled batch.
+const COPY_BATCH: usize = 64;
+
 /// The fewest freed bytes worth a rewrite: below it, what the rewrite would give back is
 /// less than the room sled keeps for its own log segments.
 const FREED_FLOOR: u64 = 1 << 20;
@@ -91,14 +94,25 @@ fn copy(old: &Db, new: &Db, progress: &mut dyn FnMut(u64)) -> Result<(), StoreEr
     let mut done = 0;
     for from in trees(old)? {
         let to = new.open_tree(from.name())?;
+        // In batches, as an import writes a game's steps: sled lays a log written so in
+        // less room than one written a key at a time.
+        let mut batch = sled::Batch::default();
+        let mut batched = 0;
         for entry in from.iter() {
             let (k, v) = entry?;
             if copied(&k, &from) {
                 done += (k.len() + v.len()) as u64;
-                to.insert(k, v)?;
+                batch.insert(k, v);
+                batched += 1;
+            }
+            if batched == COPY_BATCH {
+                to.apply_batch(std::mem::take(&mut batch))?;
+                batched = 0;
                 progress(done);
             }
         }
+        to.apply_batch(batch)?;
+        progress(done);
     }
     for from in trees(old)? {
         let to = new.open_tree(from.name())?;
@@ -152,7 +166,7 @@ mod tests {
     }
 
     #[test]
-    fn a_store_that_deleted_most_of_its_games_takes_about_what_one_that_only_held_the_rest_does() {
+    fn a_store_that_deleted_most_of_its_games_takes_what_one_that_only_held_the_rest_does() {
         let (held, kept) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let games = {
             let store = Store::open(held.path()).unwrap();
@@ -175,10 +189,11 @@ mod tests {
         assert!(!held.path().join("migrating").exists());
         let after = disk_bytes(held.path());
         let only_kept = disk_bytes(kept.path());
-        // sled's log of a hundred games is a few of its 512 KiB segments, whether written
-        // over time or at once: within a segment or so of each other.
+        // The copy, written in batches, takes what the kept games took when they were
+        // stored, but for a segment of sled's log (512 KiB: where its background flush
+        // happens to fall in the copy moves the end of its log by one).
         assert!(
-            after * 4 <= only_kept * 5 && after * 3 <= before,
+            after <= only_kept + (1 << 19) && after * 3 <= before,
             "{after} bytes after deleting 900 of 1,000 games (before the open {before}), \
              {only_kept} for the 100 alone"
         );
