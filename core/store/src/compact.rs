@@ -189,11 +189,12 @@ mod tests {
         assert!(!held.path().join("migrating").exists());
         let after = disk_bytes(held.path());
         let only_kept = disk_bytes(kept.path());
-        // The copy, written in batches, takes what the kept games took when they were
-        // stored, but for a segment of sled's log (512 KiB: where its background flush
-        // happens to fall in the copy moves the end of its log by one).
+        // The copy, written in batches, takes about what the kept games took when they
+        // were stored: at this size a few of sled's 512 KiB log segments, and where its
+        // background flush falls in the copy (later on a loaded machine) moves the end of
+        // its log by a segment or two. BENCHMARKS.md has the figure at 10,000 games.
         assert!(
-            after <= only_kept + (1 << 19) && after * 3 <= before,
+            after * 2 <= only_kept * 3 && after * 3 <= before,
             "{after} bytes after deleting 900 of 1,000 games (before the open {before}), \
              {only_kept} for the 100 alone"
         );
