@@ -43,6 +43,7 @@ pub async fn run(pool: Pool, objects: Objects, idle: Duration) -> anyhow::Result
 
 /// Verifies the oldest queued game no other worker holds; `false` when none waits.
 pub async fn verify_next(pool: &Pool, objects: &Objects) -> anyhow::Result<bool> {
+    let start = Instant::now();
     let mut client = pool.get().await?;
     let tx = client.transaction().await?;
     let claimed = tx
@@ -100,6 +101,13 @@ pub async fn verify_next(pool: &Pool, objects: &Objects) -> anyhow::Result<bool>
         .await?;
     tx.commit().await?;
     eprintln!("{}", folded.line);
+    // What the fold costs against the rest (the claim, the fetch, the verdict's write):
+    // the server's own share of a worker's time.
+    eprintln!(
+        "took {:.3} ms, {:.3} ms of it folding",
+        start.elapsed().as_secs_f64() * 1e3,
+        folded.folding.as_secs_f64() * 1e3
+    );
     Ok(true)
 }
 
@@ -127,6 +135,8 @@ struct Folded {
     /// How the game ended; `None` for one refused or still in play.
     outcome: Option<&'static str>,
     score: Option<Score>,
+    /// How long the fold (and its checks) took.
+    folding: Duration,
 }
 
 /// Folds the game `bytes` hold, checking it as `sandglass verify` does; `name` is the
@@ -137,7 +147,8 @@ fn fold(bytes: &[u8], name: &str) -> Folded {
         Ok(file) => check_folded(&file, "the file", |_| {}),
         Err(error) => (Verdict::refused(error), None),
     };
-    let line = verdict.text(name, Some(start.elapsed().as_secs_f64() * 1e3));
+    let folding = start.elapsed();
+    let line = verdict.text(name, Some(folding.as_secs_f64() * 1e3));
     let final_hash = match verdict {
         Verdict::Ok { hash, .. } => Some(format!("0x{hash:016x}")),
         Verdict::Fail { .. } => None,
@@ -152,5 +163,6 @@ fn fold(bytes: &[u8], name: &str) -> Folded {
         final_hash,
         outcome,
         score: state.as_ref().map(Score::of),
+        folding,
     }
 }

@@ -630,23 +630,33 @@ fn bench_games_verified_per_second() {
                 assert_eq!(site.submit(bytes, &me, "camel").0, 202);
             }
             let start = std::time::Instant::now();
-            for _ in 0..workers {
-                site.worker();
-            }
+            let logs: Vec<_> = (0..workers).map(|_| site.worker().1).collect();
             for bytes in games {
                 site.verdict(bytes);
             }
             let seconds = start.elapsed().as_secs_f64();
+            let (mut took, mut folding) = (0.0, 0.0);
+            for line in logs.iter().flat_map(|log| log.try_iter()) {
+                if let Some((all, fold)) = line
+                    .strip_prefix("took ")
+                    .and_then(|l| l.strip_suffix(" ms of it folding"))
+                    .and_then(|l| l.split_once(" ms, "))
+                {
+                    took += all.parse::<f64>().unwrap();
+                    folding += fold.parse::<f64>().unwrap();
+                }
+            }
             let events: u64 = games
                 .iter()
                 .map(|b| sandglass_replay::from_bytes(b).unwrap().events.len() as u64)
                 .sum();
             println!(
                 "{mix}: {workers} worker(s): {} games, {events} events in {seconds:.2} s: \
-                 {:.1} games/s, {:.1} M events/s",
+                 {:.1} games/s, {:.1} M events/s; {:.1}% of the workers' time outside the fold",
                 games.len(),
                 games.len() as f64 / seconds,
-                events as f64 / seconds / 1e6
+                events as f64 / seconds / 1e6,
+                100.0 * (took - folding) / took
             );
         }
     }
@@ -666,7 +676,7 @@ fn bench_submissions_from_200_clients_at_once() {
     let Some(site) = Site::start(&["--burst", "1000000"]) else {
         return;
     };
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), site.server_cpu());
     let mut waits: Vec<Duration> = std::thread::scope(|scope| {
         let clients: Vec<_> = games
             .chunks(EACH)
@@ -697,12 +707,14 @@ fn bench_submissions_from_200_clients_at_once() {
     let at = |share: f64| waits[((waits.len() - 1) as f64 * share) as usize];
     println!(
         "{CLIENTS} clients, {} submissions in {seconds:.2} s: {:.0} taken a second; \
-         waited median {:.1?}, p99 {:.1?}, longest {:.1?}",
+         waited median {:.1?}, p99 {:.1?}, longest {:.1?}; the server's processor time \
+         {:.2?} a submission",
         waits.len(),
         waits.len() as f64 / seconds,
         at(0.5),
         at(0.99),
-        at(1.0)
+        at(1.0),
+        (site.server_cpu() - cpu) / waits.len() as u32
     );
 }
 

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use common::BIN;
 use macroquad::texture::Image;
+use sandglass_claim::{content_hash, Claim, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER};
 use sandglass_sim::bot::Bot;
 use sandglass_sim::{fold, rules, Ruleset};
 use sandglass_sim::{Command as GameCommand, Event, LiveTape};
@@ -597,6 +598,92 @@ fn play_save_and_continue(display: &Xvfb, shots: &Path) {
     assert_eq!(menu.leave_with("Escape"), saved);
     menu.key("q");
     menu.wait_exit("q");
+
+    // Shared from the Load list (S), to the server the settings name: the finished game,
+    // its exported bytes, signed for that server under the player's name; the game
+    // still in play is not sent.
+    let (server, request) = one_request_server();
+    let path = config.path().join("settings.json");
+    let mut settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    settings["server"] = server.clone().into();
+    settings["player"] = "camel".into();
+    std::fs::write(&path, settings.to_string()).unwrap();
+    let mut menu = Window::open(display, &dirs);
+    menu.key("l");
+    menu.key("S");
+    let said = menu.wait_line("share ");
+    assert!(
+        said.starts_with("share That game is still in play"),
+        "{said}"
+    );
+    menu.key("Down");
+    menu.key("S");
+    let said = menu.wait_line("share ");
+    assert_eq!(said, format!("share Shared on {server}: taken"));
+    menu.shot(shots, "9-shared-from-the-load-list");
+    let (head, body) = request.recv_timeout(PATIENCE).expect("the game was sent");
+    assert!(head.starts_with("POST /games "), "{head}");
+    let header = |name: &str| {
+        head.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("no {name} in {head}"))
+            .to_owned()
+    };
+    assert_eq!(header(PLAYER_HEADER), "camel");
+    let claim = Claim {
+        server: &server,
+        player: "camel",
+        content: content_hash(&body),
+    };
+    claim
+        .check(&header(KEY_HEADER), &header(SIGNATURE_HEADER))
+        .expect("signed for this server and name");
+    menu.key("Escape");
+    menu.key("q");
+    menu.wait_exit("q");
+    let sent = sandglass_replay::from_bytes(&body).unwrap();
+    let store = Store::open(data.path()).unwrap();
+    assert_eq!(sent.events, store.events(id).unwrap(), "the finished game");
+}
+
+/// A server on loopback that takes one request, answers it `202 taken`, and hands over
+/// its head (request line and headers, names in lower case) and body.
+fn one_request_server() -> (String, Receiver<(String, Vec<u8>)>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (send, got) = mpsc::channel();
+    std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = BufReader::new(stream);
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line.trim().is_empty() {
+                break;
+            }
+            let line = match line.trim_end().split_once(": ") {
+                Some((name, value)) => format!("{}: {value}", name.to_ascii_lowercase()),
+                None => line.trim_end().to_owned(),
+            };
+            head += &line;
+            head.push('\n');
+        }
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length: "))
+            .expect("a length")
+            .parse()
+            .unwrap();
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+        let mut stream = reader.into_inner();
+        let _ = stream.write_all(b"HTTP/1.1 202 Accepted\r\ncontent-length: 5\r\n\r\ntaken");
+        let _ = send.send((head, body));
+    });
+    (url, got)
 }
 
 /// Explore (`x`) until the stairs are in sight, look about (`;`), read the history

@@ -35,6 +35,8 @@ mod screen_game;
 mod screen_replay;
 #[cfg(not(target_arch = "wasm32"))]
 mod screen_start;
+#[cfg(not(target_arch = "wasm32"))]
+mod share;
 mod view;
 #[cfg(target_os = "linux")]
 mod waker;

@@ -2,7 +2,6 @@
 //! server the player named, a new game, the menu).
 
 use std::path::PathBuf;
-use std::thread::JoinHandle;
 
 use macroquad::prelude::*;
 use sandglass_sim::{fold, State};
@@ -11,10 +10,10 @@ use sandglass_store::{Branch, GameId, GameMeta, Status};
 use super::animate::Frame;
 use super::draw_map::{Layout, Sight};
 use super::hud::{self, ASK, BAD, DIM, GOOD, TEXT};
+use super::share::Share;
 use super::{App, Go, Tape};
 use crate::input::keys::{bind, Input, Key, Mode};
 use crate::morgue;
-use crate::settings::Settings;
 use crate::tally::Tally;
 
 pub struct EndScreen {
@@ -27,20 +26,6 @@ pub struct EndScreen {
     branch: Option<Branch>,
     share: Share,
 }
-
-/// The game sent to the player's server (`s`), as `sandglass submit` sends it.
-enum Share {
-    /// Not asked for.
-    Idle,
-    /// Being exported and sent, on a thread of its own, to the server named.
-    Sending(String, JoinHandle<anyhow::Result<String>>),
-    /// What came of it, or why it was not sent.
-    Said(String, Color),
-}
-
-/// Why the window sends nothing: it sends only to a server the player named.
-const NO_SERVER: &str = "No server named yet: `sandglass submit GAME --server URL --name NAME` \
-     names one, and then s shares from here. Nothing is sent to a server you did not name.";
 
 impl EndScreen {
     pub fn new(app: &App, id: GameId) -> anyhow::Result<EndScreen> {
@@ -64,7 +49,7 @@ impl EndScreen {
         match bind(&app.keymap, Mode::List, key) {
             Some(Input::Letter('r')) => Go::Watch(Tape::Game(self.meta.id)),
             Some(Input::Letter('s')) => {
-                self.share(app);
+                self.share.start(app, &self.meta);
                 Go::Stay
             }
             Some(Input::Letter('n')) => Go::NewGame {
@@ -77,64 +62,14 @@ impl EndScreen {
         }
     }
 
-    /// Sends the game to the server the player named (remembered by `sandglass
-    /// submit`), signed with the player's key, on a thread: the window goes on answering.
-    fn share(&mut self, app: &App) {
-        if matches!(self.share, Share::Sending(..)) {
-            return;
-        }
-        let Some(config) = app.config_dir.clone() else {
-            let why = "This system has no config folder to keep a player's key in.";
-            self.say(why.into(), BAD);
-            return;
-        };
-        let Settings {
-            server: Some(server),
-            player: Some(name),
-            ..
-        } = Settings::load(&config)
-        else {
-            self.say(NO_SERVER.into(), DIM);
-            return;
-        };
-        let (store, id, label) = (app.store.clone(), self.meta.id, self.meta.name.clone());
-        let to = server.clone();
-        let sending = std::thread::spawn(move || {
-            let file = store.export(id, &mut |_, _| ())?;
-            let bytes = sandglass_replay::to_bytes(&file);
-            crate::cli::submit::send(&bytes, &label, &to, &name, &config)
-        });
-        self.share = Share::Sending(server, sending);
-    }
-
-    /// Takes in what came of sending the game, once it has.
+    /// Takes in what came of sharing the game, once it has.
     pub fn update(&mut self) {
-        let Share::Sending(_, sending) = &self.share else {
-            return;
-        };
-        if !sending.is_finished() {
-            return;
-        }
-        let Share::Sending(server, sending) = std::mem::replace(&mut self.share, Share::Idle)
-        else {
-            return;
-        };
-        match sending.join() {
-            Ok(Ok(words)) => self.say(format!("Shared on {server}: {words}"), GOOD),
-            Ok(Err(error)) => self.say(format!("Not shared: {error:#}."), BAD),
-            Err(_) => self.say("Not shared: sending it failed.".into(), BAD),
-        }
-    }
-
-    /// Says what came of sharing, on the screen and on stdout (`share ...`).
-    fn say(&mut self, said: String, colour: Color) {
-        crate::report::line(&format!("share {said}"));
-        self.share = Share::Said(said, colour);
+        self.share.update();
     }
 
     /// Whether the screen waits on something (a game being sent) and so needs frames.
     pub fn busy(&self) -> bool {
-        matches!(self.share, Share::Sending(..))
+        self.share.busy()
     }
 
     fn lines(&self) -> (String, Vec<(String, Color)>) {
@@ -188,16 +123,9 @@ impl EndScreen {
                 DIM,
             ));
         }
-        match &self.share {
-            Share::Idle => {}
-            Share::Sending(server, _) => {
-                lines.push((String::new(), TEXT));
-                lines.push((format!("Sending it to {server}..."), DIM));
-            }
-            Share::Said(said, colour) => {
-                lines.push((String::new(), TEXT));
-                lines.push((said.clone(), *colour));
-            }
+        if let Some(said) = self.share.line() {
+            lines.push((String::new(), TEXT));
+            lines.push(said);
         }
         lines.extend([
             (String::new(), TEXT),

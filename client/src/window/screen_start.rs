@@ -12,6 +12,7 @@ use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::options::OptionsScreen;
 use super::scoreboard::Board;
+use super::share::Share;
 use super::{App, Go, Tape};
 use crate::cli::scores::{self, Proof};
 use crate::cli::{rules_label, utc};
@@ -41,6 +42,8 @@ struct List {
     choice: usize,
     /// Picking a game opens its replay rather than the game.
     watch: bool,
+    /// The highlighted game sent to the player's server (`S`).
+    share: Share,
 }
 
 /// A new seeded game's seed, as typed, and its ruleset.
@@ -178,7 +181,7 @@ impl StartScreen {
             return Go::Stay;
         };
         if self.list.is_some() {
-            return self.list_key(input);
+            return self.list_key(app, input);
         }
         if self.scores.is_some() {
             return self.scores_key(input);
@@ -222,6 +225,7 @@ impl StartScreen {
                             games,
                             choice: 0,
                             watch: entry == Choice::Watch,
+                            share: Share::Idle,
                         });
                         self.error = None;
                     }
@@ -292,11 +296,16 @@ impl StartScreen {
         if let Some(board) = &mut self.scores {
             board.update();
         }
+        if let Some(list) = &mut self.list {
+            list.share.update();
+        }
     }
 
-    /// Whether the screen changes by itself: games are being proved for the high scores.
+    /// Whether the screen changes by itself: games are being proved for the high scores,
+    /// or a game is being shared.
     pub fn busy(&self) -> bool {
         self.scores.as_ref().is_some_and(|b| b.progress().is_some())
+            || self.list.as_ref().is_some_and(|l| l.share.busy())
     }
 
     /// The replay files: Enter opens one on the timeline.
@@ -306,7 +315,7 @@ impl StartScreen {
         })
     }
 
-    fn list_key(&mut self, input: Input) -> Go {
+    fn list_key(&mut self, app: &App, input: Input) -> Go {
         let Some(list) = &mut self.list else {
             return Go::Stay;
         };
@@ -327,6 +336,11 @@ impl StartScreen {
                 Go::Stay
             }
             Input::Confirm | Input::Space => pick(list, list.choice),
+            // Lower-case letters pick games; the capital shares the highlighted one.
+            Input::Letter('S') => {
+                list.share.start(app, &list.games[list.choice].0);
+                Go::Stay
+            }
             Input::Letter(c) => {
                 let index = (c as usize).wrapping_sub('a' as usize);
                 if c.is_ascii_lowercase() && index < count {
@@ -451,7 +465,7 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
     } else {
         "Saved games"
     };
-    let mut rows = Rows::titled(app, title, x, y, size, list.choice, 3);
+    let mut rows = Rows::titled(app, title, x, y, size, list.choice, 4);
     for (i, (meta, branch)) in list
         .games
         .iter()
@@ -486,11 +500,16 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
     rows.footer(
         app,
         if list.watch {
-            "Enter opens the game's replay on a timeline. Escape: back."
+            "Enter opens the game's replay on a timeline; S shares a finished game on your \
+             server. Escape: back."
         } else {
-            "Enter plays a live game or shows how a finished one ended. Escape: back."
+            "Enter plays a live game or shows how a finished one ended; S shares a finished \
+             game on your server. Escape: back."
         },
     );
+    if let Some((said, colour)) = list.share.line() {
+        rows.text(app, &said, colour);
+    }
 }
 
 /// The high scores, from `x`, `y` down: every stored game, its score folded from its own

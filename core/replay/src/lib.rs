@@ -49,16 +49,7 @@ pub fn to_bytes(recording: &Recording) -> Vec<u8> {
     out.extend(VERSION.to_le_bytes());
     out.extend([0; 8]); // the total length, filled in below
     put_serde(&mut out, &recording.header);
-    put_varint(&mut out, recording.events.len() as u64);
-    let mut rest = recording.events.as_slice();
-    rest = put_draws(&mut out, rest);
-    while let Some((&first, after)) = rest.split_first() {
-        // `put_draws` stops only at a command or at the end.
-        if let Event::Command(command) = first {
-            put_serde(&mut out, &command);
-        }
-        rest = put_draws(&mut out, after);
-    }
+    put_events(&mut out, &recording.events);
     put_varint(&mut out, recording.checkpoints.len() as u64);
     for &(index, hash) in &recording.checkpoints {
         put_varint(&mut out, index);
@@ -85,6 +76,33 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Recording, ReplayError> {
         ));
     }
     Ok(recording)
+}
+
+/// A stretch of a game's events on its own, as a live game is streamed: written as a
+/// replay file writes its events (their count, then runs of draws between commands), so
+/// a stretch may begin or end in the middle of a step.
+pub fn events_to_bytes(events: &[Event]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 + 4 * events.len());
+    put_events(&mut out, events);
+    out
+}
+
+/// Reads what `events_to_bytes` wrote, and nothing else: every byte accounted for, and
+/// written the one way its events are written. The caller bounds the bytes' length.
+pub fn events_from_bytes(bytes: &[u8]) -> Result<Vec<Event>, ReplayError> {
+    let mut r = Reader { bytes, at: 0 };
+    let events = read_events(&mut r)?;
+    if r.remaining() != 0 {
+        return Err(ReplayError::Malformed(
+            "it holds bytes nothing accounts for",
+        ));
+    }
+    if events_to_bytes(&events) != bytes {
+        return Err(ReplayError::Malformed(
+            "it is not written the one way its contents are written",
+        ));
+    }
+    Ok(events)
 }
 
 fn parse(bytes: &[u8]) -> Result<Recording, ReplayError> {
@@ -241,6 +259,20 @@ fn read_checkpoints(r: &mut Reader, events: u64) -> Result<Vec<(u64, u64)>, Repl
     Ok(checkpoints)
 }
 
+/// The events: their count, then the run of draws before the first command, then each
+/// command and the run of draws after it.
+fn put_events(out: &mut Vec<u8>, events: &[Event]) {
+    put_varint(out, events.len() as u64);
+    let mut rest = put_draws(out, events);
+    while let Some((&first, after)) = rest.split_first() {
+        // `put_draws` stops only at a command or at the end.
+        if let Event::Command(command) = first {
+            put_serde(out, &command);
+        }
+        rest = put_draws(out, after);
+    }
+}
+
 /// Writes the run of draws at the start of `events` (its length, then each draw as 4
 /// little-endian bytes) and returns what follows it.
 fn put_draws<'e>(out: &mut Vec<u8>, events: &'e [Event]) -> &'e [Event] {
@@ -374,6 +406,24 @@ mod tests {
         let back = from_bytes(&to_bytes(&file)).unwrap();
         assert_eq!(back, file);
         assert_eq!(back.replay(|_| ()).unwrap().hash(), file.final_hash);
+    }
+
+    #[test]
+    fn any_stretch_of_events_reads_back_as_it_was_written_and_damage_is_refused() {
+        let events = bot_recording(5, 40).events;
+        for (from, to) in [(0, 0), (0, 1), (1, 7), (3, 90), (0, events.len())] {
+            let stretch = &events[from..to.min(events.len())];
+            let bytes = events_to_bytes(stretch);
+            assert_eq!(events_from_bytes(&bytes).unwrap(), stretch);
+            for cut in 0..bytes.len() {
+                assert!(events_from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+            }
+            let mut longer = bytes.clone();
+            longer.push(0);
+            assert!(events_from_bytes(&longer).is_err());
+        }
+        // A count spelled with a needless continuation byte is a second spelling.
+        assert!(events_from_bytes(&[0x80, 0x00, 0x00]).is_err());
     }
 
     #[test]

@@ -188,6 +188,24 @@ impl Site {
         (self.server, self.url) = serve(&self.pg, &self.objects, &[]);
     }
 
+    /// The processor time the server process has used so far (user and system), from
+    /// `/proc`.
+    pub fn server_cpu(&self) -> Duration {
+        let stat = fs::read_to_string(format!("/proc/{}/stat", self.server.id())).unwrap();
+        // The fields after the command's name, which is in parentheses; utime and
+        // stime are the 14th and 15th of the line.
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<u64> = after
+            .split(' ')
+            .skip(11)
+            .take(2)
+            .map(|f| f.parse().unwrap())
+            .collect();
+        // SAFETY: sysconf only reads a system setting.
+        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+        Duration::from_secs_f64((fields[0] + fields[1]) as f64 / ticks as f64)
+    }
+
     /// SIGTERM to the server, as a service manager stops it: how it exited.
     pub fn terminate_server(&mut self) -> std::process::ExitStatus {
         let pid = self.server.id().to_string();

@@ -1,0 +1,103 @@
+//! Sharing a game from the window: `s` on its end screen, `S` on its row of the Load
+//! list. The game goes, signed with the player's key, to the server `sandglass submit`
+//! named, on a thread of its own so that the window goes on answering; with no server
+//! named, nothing is sent and the player is told how to name one.
+
+use std::thread::JoinHandle;
+
+use macroquad::prelude::Color;
+use sandglass_store::{GameMeta, Status};
+
+use super::hud::{BAD, DIM, GOOD};
+use super::App;
+use crate::settings::Settings;
+
+/// Why the window sends nothing: it sends only to a server the player named.
+const NO_SERVER: &str = "No server named yet: `sandglass submit GAME --server URL --name NAME` \
+     names one, and the window shares there after. Nothing is sent to a server you did not name.";
+
+/// Why a game still in play is not sent: the server ranks only finished games.
+const NOT_FINISHED: &str =
+    "That game is still in play: finish it first (a game in play is not ranked).";
+
+/// One game's sending, from asked for to what came of it.
+#[derive(Default)]
+pub enum Share {
+    /// Not asked for.
+    #[default]
+    Idle,
+    /// Being exported and sent to the server named.
+    Sending(String, JoinHandle<anyhow::Result<String>>),
+    /// What came of it, or why it was not sent.
+    Said(String, Color),
+}
+
+impl Share {
+    /// Sends the game `meta` names to the player's server, unless one is on its way.
+    pub fn start(&mut self, app: &App, meta: &GameMeta) {
+        if self.busy() {
+            return;
+        }
+        if meta.status == Status::Alive {
+            self.say(NOT_FINISHED.into(), DIM);
+            return;
+        }
+        let Some(config) = app.config_dir.clone() else {
+            let why = "This system has no config folder to keep a player's key in.";
+            self.say(why.into(), BAD);
+            return;
+        };
+        let Settings {
+            server: Some(server),
+            player: Some(name),
+            ..
+        } = Settings::load(&config)
+        else {
+            self.say(NO_SERVER.into(), DIM);
+            return;
+        };
+        let (store, id, label) = (app.store.clone(), meta.id, meta.name.clone());
+        let to = server.clone();
+        let sending = std::thread::spawn(move || {
+            let file = store.export(id, &mut |_, _| ())?;
+            let bytes = sandglass_replay::to_bytes(&file);
+            crate::cli::submit::send(&bytes, &label, &to, &name, &config)
+        });
+        *self = Share::Sending(server, sending);
+    }
+
+    /// Takes in what came of sending the game, once it has.
+    pub fn update(&mut self) {
+        if !matches!(self, Share::Sending(_, sending) if sending.is_finished()) {
+            return;
+        }
+        let Share::Sending(server, sending) = std::mem::take(self) else {
+            return;
+        };
+        match sending.join() {
+            Ok(Ok(words)) => self.say(format!("Shared on {server}: {words}"), GOOD),
+            Ok(Err(error)) => self.say(format!("Not shared: {error:#}."), BAD),
+            Err(_) => self.say("Not shared: sending it failed.".into(), BAD),
+        }
+    }
+
+    /// Says what came of sharing, on the screen and on stdout (`share ...`).
+    fn say(&mut self, said: String, colour: Color) {
+        crate::report::line(&format!("share {said}"));
+        *self = Share::Said(said, colour);
+    }
+
+    /// Whether a game is on its way, and so the screen needs frames.
+    pub fn busy(&self) -> bool {
+        matches!(self, Share::Sending(..))
+    }
+
+    /// The line to show for it, if any.
+    pub fn line(&self) -> Option<(String, Color)> {
+        match self {
+            Share::Idle => None,
+            Share::Sending(server, _) => Some((format!("Sending it to {server}..."), DIM)),
+            Share::Said(said, colour) => Some((said.clone(), *colour)),
+        }
+    }
+}
