@@ -500,11 +500,9 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
     rows.footer(
         app,
         if list.watch {
-            "Enter opens the game's replay on a timeline; S shares a finished game on your \
-             server. Escape: back."
+            "Enter opens the replay on a timeline. S shares a finished game. Escape: back."
         } else {
-            "Enter plays a live game or shows how a finished one ended; S shares a finished \
-             game on your server. Escape: back."
+            "Enter plays a game or shows how it ended. S shares a finished game. Escape: back."
         },
     );
     if let Some((said, colour)) = list.share.line() {
