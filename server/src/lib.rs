@@ -1,12 +1,14 @@
 //! The server's parts, as a library so that its tests and benchmarks name the same
 //! code the binary runs: `serve` (HTTP), `worker` (the verifier), and what both share.
 
+pub mod daily;
 pub mod db;
 mod html;
 pub mod limits;
 pub mod objects;
 mod pages;
 mod refusal;
+pub mod runs;
 pub mod serve;
 mod submit;
 pub mod viewer;

@@ -19,7 +19,8 @@ use tokio::signal::unix::{signal, SignalKind};
 use crate::limits::Limits;
 use crate::objects::Objects;
 use crate::refusal::Refusal;
-use crate::{pages, submit, viewer};
+use crate::runs::LiveFolds;
+use crate::{daily, pages, runs, submit, viewer};
 
 pub struct Config {
     /// The URL players reach this server at, without a slash at its end: what their
@@ -38,6 +39,8 @@ pub struct App {
     pub pool: Pool,
     pub objects: Objects,
     pub config: Arc<Config>,
+    /// The runs this process is folding along as their stretches come.
+    pub live_folds: Arc<LiveFolds>,
 }
 
 pub async fn run(
@@ -50,12 +53,17 @@ pub async fn run(
         pool,
         objects,
         config: Arc::new(config),
+        live_folds: Arc::default(),
     };
     let router = Router::new()
         .route("/", get(pages::board))
         .route("/games", post(submit::submit))
         .route("/games/{hash}", get(pages::game))
         .route("/players/{name}", get(pages::player))
+        .route("/daily/{day}/{file}", get(daily::day_json))
+        .route("/daily/{day}/{ruleset}/start", post(daily::start))
+        .route("/runs/{run}", get(runs::held))
+        .route("/runs/{run}/events", post(runs::append))
         .route("/replays/{file}", get(replay))
         .route(viewer::PATH, get(viewer::index))
         .route(&format!("{}{{file}}", viewer::PATH), get(viewer::file))

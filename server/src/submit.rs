@@ -90,7 +90,7 @@ pub async fn submit(
 }
 
 /// The claim's name, public key and signature, from the request's headers.
-fn signed_by(headers: &HeaderMap) -> Result<(String, String, String), Refusal> {
+pub(crate) fn signed_by(headers: &HeaderMap) -> Result<(String, String, String), Refusal> {
     let [player, key, signature] = [PLAYER_HEADER, KEY_HEADER, SIGNATURE_HEADER].map(|name| {
         headers
             .get(name)
@@ -111,7 +111,7 @@ fn signed_by(headers: &HeaderMap) -> Result<(String, String, String), Refusal> {
 }
 
 /// Takes a submission from `bucket`, or refuses with 429.
-async fn take(app: &App, bucket: &Bucket<'_>) -> Result<(), Refusal> {
+pub(crate) async fn take(app: &App, bucket: &Bucket<'_>) -> Result<(), Refusal> {
     if limits::take(&app.pool, app.config.limits, bucket).await? {
         return Ok(());
     }
@@ -149,7 +149,7 @@ async fn read_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, 
 
 /// The player `name` as `key`: the name is bound to the first key that claims it, and a
 /// key plays under one name.
-async fn bind_name(tx: &Transaction<'_>, name: &str, key: &str) -> Result<i64, Refusal> {
+pub(crate) async fn bind_name(tx: &Transaction<'_>, name: &str, key: &str) -> Result<i64, Refusal> {
     tx.execute(
         "INSERT INTO players (name, public_key) VALUES ($1, $2) ON CONFLICT DO NOTHING",
         &[&name, &key],
@@ -198,7 +198,7 @@ async fn owner(tx: &Transaction<'_>, hash: &str) -> Result<Option<(i64, String)>
 
 /// The game's row, with what its header says, and its place in the queue; `false` if
 /// another transaction added the game first.
-async fn add_game(
+pub(crate) async fn add_game(
     tx: &Transaction<'_>,
     hash: &str,
     player_id: i64,

@@ -153,16 +153,21 @@ fn fold(bytes: &[u8], name: &str) -> Folded {
         Verdict::Ok { hash, .. } => Some(format!("0x{hash:016x}")),
         Verdict::Fail { .. } => None,
     };
-    let outcome = state.as_ref().and_then(|s| s.outcome()).map(|o| match o {
-        Outcome::Won => "won",
-        Outcome::Died => "died",
-        Outcome::Quit => "quit",
-    });
+    let outcome = state.as_ref().and_then(|s| s.outcome()).map(outcome_name);
     Folded {
         line,
         final_hash,
         outcome,
         score: state.as_ref().map(Score::of),
         folding,
+    }
+}
+
+/// How a game ended, as the tables write it.
+pub fn outcome_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Won => "won",
+        Outcome::Died => "died",
+        Outcome::Quit => "quit",
     }
 }

@@ -56,6 +56,27 @@ pub fn content_hash(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
 }
 
+/// What starting a daily run claims: the player asks for the desert of this UTC day
+/// (`YYYY-MM-DD`) under this ruleset. A claim over it serves for no other day.
+pub fn daily_start_content(day: &str, ruleset: &str) -> [u8; 32] {
+    content_hash(format!("sandglass daily start\n{day}\n{ruleset}").as_bytes())
+}
+
+/// What a stretch of a live run's events claims: these bytes, as the run's events from
+/// the index `first` on. A claim over it serves for no other run and no other place.
+pub fn stretch_content(run: i64, first: u64, bytes: &[u8]) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(format!("sandglass run stretch\n{run}\n{first}\n"));
+    hasher.update(bytes);
+    hasher.finalize().into()
+}
+
+/// The line a day's commitment is the SHA-256 of, once its seed and salt are shown:
+/// `printf %s 'LINE' | sha256sum` checks it.
+pub fn daily_commitment_line(day: &str, ruleset: &str, seed: u64, salt: &str) -> String {
+    format!("sandglass daily {day} {ruleset} {seed} {salt}")
+}
+
 /// Lower-case hexadecimal, as keys, hashes and signatures travel and are shown.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -1,0 +1,253 @@
+//! The daily desert: one seed a UTC day for each named ruleset, the same for everyone,
+//! fixed in advance and shown only when the day is over; one ranked run a player a day.
+//!
+//! A day's row is made the first time the day is asked for, with a seed and a salt from
+//! the system's randomness, and never changes (the first process to make it wins; every
+//! other reads it). Its commitment, the SHA-256 of `sandglass daily DAY RULESET SEED
+//! SALT`, is shown from then on; its seed and salt once the day is over, so that anyone
+//! can check the seed every run of the day was given was the one fixed before it. A
+//! player gets the seed only by starting their run, which is then streamed to the
+//! server as it is played (`runs`).
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use sandglass_claim::{content_hash, daily_commitment_line, daily_start_content, hex, Claim};
+use sandglass_sim::rules::NEWEST;
+use sandglass_sim::Ruleset;
+use serde::Serialize;
+use tokio_postgres::GenericClient;
+
+use crate::limits::Bucket;
+use crate::refusal::Refusal;
+use crate::serve::{ruleset_label, App};
+use crate::submit::{bind_name, signed_by, take};
+
+/// A day's desert as the server tells it: the seed and salt only once the day is over.
+#[derive(Serialize)]
+pub struct Day {
+    pub day: String,
+    pub ruleset: String,
+    pub rules: i32,
+    pub commitment: String,
+    pub over: bool,
+    pub seed: Option<String>,
+    pub salt: Option<String>,
+}
+
+/// What a player who starts the day's run is given: their run, and the seed.
+#[derive(Serialize)]
+pub struct Started {
+    pub run: i64,
+    pub day: String,
+    pub ruleset: String,
+    pub rules: i32,
+    pub seed: String,
+    /// How many of the run's events the server holds already (a run started before,
+    /// whose answer was lost, holds none).
+    pub events: i64,
+}
+
+/// Today, in UTC, by the database's clock: every server process agrees on the day.
+pub async fn today(client: &impl GenericClient) -> Result<String, Refusal> {
+    let row = client
+        .query_one(
+            "SELECT to_char((now() AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD')",
+            &[],
+        )
+        .await?;
+    Ok(row.get(0))
+}
+
+/// A ruleset named in a path: one of the named rulesets.
+pub fn named_ruleset(name: &str) -> Result<Ruleset, Refusal> {
+    Ruleset::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Ruleset::NAMED.iter().map(|r| r.name()).collect();
+        Refusal::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "there is no daily desert for the ruleset {name:?}: there is one for {}",
+                names.join(" and ")
+            ),
+        )
+    })
+}
+
+/// A day as written in a path, `YYYY-MM-DD`, a real one; `None` for anything else.
+fn parse_day(day: &str) -> Option<String> {
+    let date: jiff::civil::Date = day.parse().ok()?;
+    let written = date.strftime("%Y-%m-%d").to_string();
+    (written == day).then_some(written)
+}
+
+/// Today's desert for `ruleset`, made if this is the first time it is asked for.
+pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Day, Refusal> {
+    let day = today(client).await?;
+    let mut seed_bytes = [0u8; 8];
+    let mut salt_bytes = [0u8; 16];
+    getrandom::fill(&mut seed_bytes)
+        .and_then(|_| getrandom::fill(&mut salt_bytes))
+        .map_err(|e| Refusal::internal(anyhow::anyhow!("no randomness for a seed: {e}")))?;
+    let seed = u64::from_le_bytes(seed_bytes);
+    let salt = hex(&salt_bytes);
+    let commitment = hex(&content_hash(
+        daily_commitment_line(&day, ruleset, seed, &salt).as_bytes(),
+    ));
+    client
+        .execute(
+            "INSERT INTO days (day, ruleset, rules_version, seed, salt, commitment)
+             VALUES ($1::text::date, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+            &[
+                &day,
+                &ruleset,
+                &i32::from(NEWEST),
+                &seed.to_string(),
+                &salt,
+                &commitment,
+            ],
+        )
+        .await?;
+    Ok(find_day(client, &day, ruleset).await?.expect("made above"))
+}
+
+/// The day's desert for `ruleset`, if it was ever asked for.
+pub async fn find_day(
+    client: &impl GenericClient,
+    day: &str,
+    ruleset: &str,
+) -> Result<Option<Day>, Refusal> {
+    let row = client
+        .query_opt(
+            "SELECT rules_version, commitment, seed, salt,
+                    day < (now() AT TIME ZONE 'UTC')::date
+             FROM days WHERE day = $1::text::date AND ruleset = $2",
+            &[&day, &ruleset],
+        )
+        .await?;
+    Ok(row.map(|row| {
+        let over: bool = row.get(4);
+        Day {
+            day: day.to_owned(),
+            ruleset: ruleset.to_owned(),
+            rules: row.get(0),
+            commitment: row.get(1),
+            over,
+            seed: over.then(|| row.get(2)),
+            salt: over.then(|| row.get(3)),
+        }
+    }))
+}
+
+/// `GET /daily/DAY/RULESET.json`: the day's commitment, and its seed and salt once it
+/// is over. Today's is made if nobody asked for it yet.
+pub async fn day_json(
+    State(app): State<App>,
+    Path((day, file)): Path<(String, String)>,
+) -> Result<Json<Day>, Refusal> {
+    let ruleset = file
+        .strip_suffix(".json")
+        .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such page"))?;
+    let ruleset = ruleset_label(&named_ruleset(ruleset)?);
+    let client = app.pool.get().await?;
+    let day = parse_day(&day).ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "a day is written YYYY-MM-DD"))?;
+    if day == today(&**client).await? {
+        return Ok(Json(make_today(&**client, &ruleset).await?));
+    }
+    find_day(&**client, &day, &ruleset)
+        .await?
+        .map(Json)
+        .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no desert was played that day"))
+}
+
+/// `POST /daily/DAY/RULESET/start`, signed: the player's run of today's desert, and its
+/// seed. One run a player a day: a second start is refused once the first has events;
+/// one whose answer was lost (no events yet) is given again.
+pub async fn start(
+    State(app): State<App>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path((day, ruleset)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Json<Started>, Refusal> {
+    take(&app, &Bucket::Address(peer.ip())).await?;
+    let ruleset = ruleset_label(&named_ruleset(&ruleset)?);
+    let (player, key, signature) = signed_by(&headers)?;
+    let claim = Claim {
+        server: &app.config.public_url,
+        player: &player,
+        content: daily_start_content(&day, &ruleset),
+    };
+    claim
+        .check(&key, &signature)
+        .map_err(|e| Refusal::new(StatusCode::UNAUTHORIZED, e))?;
+    let key = key.to_ascii_lowercase();
+    take(&app, &Bucket::Key(&key)).await?;
+    let mut client = app.pool.get().await?;
+    let tx = client.transaction().await?;
+    let today = today(&*tx).await?;
+    if day != today {
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            format!("the desert of {day} cannot be started: today (UTC) is {today}"),
+        ));
+    }
+    let player_id = bind_name(&tx, &player, &key).await?;
+    let desert = make_today(&*tx, &ruleset).await?;
+    tx.execute(
+        "INSERT INTO runs (day, ruleset, player_id) VALUES ($1::text::date, $2, $3)
+         ON CONFLICT DO NOTHING",
+        &[&day, &ruleset, &player_id],
+    )
+    .await?;
+    let run = tx
+        .query_one(
+            "SELECT r.id, r.events, r.outcome IS NULL AND r.refused IS NULL, d.seed
+             FROM runs r JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset
+             WHERE r.day = $1::text::date AND r.ruleset = $2 AND r.player_id = $3",
+            &[&day, &ruleset, &player_id],
+        )
+        .await?;
+    let (id, events, open): (i64, i64, bool) = (run.get(0), run.get(1), run.get(2));
+    if events > 0 || !open {
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            format!(
+                "{player} has played the {ruleset} desert of {day} already (run {id}): one \
+                 try a day"
+            ),
+        ));
+    }
+    tx.commit().await?;
+    Ok(Json(Started {
+        run: id,
+        day,
+        ruleset,
+        rules: desert.rules,
+        seed: run.get(3),
+        events,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_named_rulesets_have_a_desert() {
+        for ruleset in Ruleset::NAMED {
+            assert_eq!(named_ruleset(ruleset.name()).unwrap(), ruleset);
+        }
+        let refused = named_ruleset("nethack-weighted").unwrap_err();
+        assert_eq!(refused.status, StatusCode::NOT_FOUND);
+        assert!(refused.words.contains("classic and nethack"), "{}", refused.words);
+    }
+
+    #[test]
+    fn a_day_is_a_real_date_written_one_way() {
+        assert_eq!(parse_day("2026-11-26").as_deref(), Some("2026-11-26"));
+        for wrong in ["2026-02-30", "2026-1-26", "26-11-2026", "2026-11-26x", "", "today"] {
+            assert_eq!(parse_day(wrong), None, "{wrong}");
+        }
+    }
+}

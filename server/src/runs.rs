@@ -1,0 +1,407 @@
+//! A daily run streamed as it is played: `POST /runs/RUN/events?from=N` appends a stretch
+//! of the run's events, signed by its player, and `GET /runs/RUN` says how many the
+//! server holds.
+//!
+//! Every stretch is folded onto the run's state before it is kept (a live verifier
+//! folding along): a draw that is not the day's generator's next output, an illegal
+//! command, a stretch after the run ended, each is refused with its index, and the run
+//! is stopped there. Stretches are kept in order and exactly once: one that starts past
+//! what the server holds is a gap and refused; one that repeats what it holds (a client
+//! that did not hear the answer) is taken if it is the same events, and what is new in
+//! it appended. The run's row is locked while a stretch is appended, so that servers
+//! that share the database take a run's stretches one at a time.
+//!
+//! When the fold reaches the game's end, the run becomes a game like any other (bytes in
+//! the object store, a row in `games`, a place in the queue), hidden until the day is
+//! over, and a verifier folds it again for the day's board.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use bytes::Bytes;
+use sandglass_claim::{content_hash, hex, stretch_content, Claim};
+use sandglass_sim::drive::Verifier;
+use sandglass_sim::tape::FORMAT_VERSION;
+use sandglass_sim::{Event, Header, Recording, Rules, Ruleset};
+use serde::{Deserialize, Serialize};
+use tokio_postgres::{GenericClient, Transaction};
+
+use crate::refusal::Refusal;
+use crate::serve::App;
+use crate::submit::{add_game, signed_by};
+use crate::worker::outcome_name;
+
+/// The largest stretch taken at once: a client sends what it has in stretches of at
+/// most this, and a run is never held up by one large request.
+pub const MOST_STRETCH_BYTES: usize = 1 << 20;
+
+/// Runs whose folded state a server process keeps between stretches; past it, the
+/// least recently used is dropped and folded again from its stretches if it comes back.
+const MOST_LIVE_FOLDS: usize = 4096;
+
+/// The folded state of the runs being played, kept so that a stretch costs its own fold
+/// and not the run's: each with how many events it has folded and when it was last used.
+#[derive(Default)]
+pub struct LiveFolds {
+    folds: Mutex<HashMap<i64, LiveFold>>,
+    clock: Mutex<u64>,
+}
+
+struct LiveFold {
+    verifier: Verifier,
+    events: u64,
+    used: u64,
+}
+
+impl LiveFolds {
+    /// The run's fold at `events` events, taken out while a stretch is folded onto it.
+    fn take(&self, run: i64, events: u64) -> Option<Verifier> {
+        let mut folds = self.folds.lock().unwrap_or_else(|e| e.into_inner());
+        match folds.remove(&run) {
+            Some(fold) if fold.events == events => Some(fold.verifier),
+            _ => None,
+        }
+    }
+
+    fn put(&self, run: i64, events: u64, verifier: Verifier) {
+        let used = {
+            let mut clock = self.clock.lock().unwrap_or_else(|e| e.into_inner());
+            *clock += 1;
+            *clock
+        };
+        let mut folds = self.folds.lock().unwrap_or_else(|e| e.into_inner());
+        if folds.len() >= MOST_LIVE_FOLDS {
+            if let Some(&oldest) = folds.iter().min_by_key(|(_, f)| f.used).map(|(r, _)| r) {
+                folds.remove(&oldest);
+            }
+        }
+        folds.insert(
+            run,
+            LiveFold {
+                verifier,
+                events,
+                used,
+            },
+        );
+    }
+}
+
+/// A run's row, as a stretch needs it.
+struct Run {
+    player_id: i64,
+    player: String,
+    key: String,
+    day: String,
+    header: Header,
+    events: u64,
+    ended: bool,
+    refused: Option<String>,
+}
+
+/// The run's header: the day's rules and seed; made when the run started.
+fn header_of(rules_version: i32, ruleset: &str, seed: &str, started: i64) -> Option<Header> {
+    Some(Header {
+        format_version: FORMAT_VERSION,
+        rules_version: u16::try_from(rules_version).ok()?,
+        seed: seed.parse().ok()?,
+        ruleset: Ruleset::by_name(ruleset)?,
+        created_at: u64::try_from(started).ok()?,
+    })
+}
+
+async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Refusal> {
+    let row = tx
+        .query_opt(
+            "SELECT r.player_id, p.name, p.public_key, to_char(r.day, 'YYYY-MM-DD'),
+                    d.rules_version, r.ruleset, d.seed,
+                    EXTRACT(EPOCH FROM r.started_at)::bigint,
+                    r.events, r.outcome IS NOT NULL, r.refused
+             FROM runs r JOIN players p ON p.id = r.player_id
+             JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset
+             WHERE r.id = $1 FOR UPDATE OF r",
+            &[&run],
+        )
+        .await?
+        .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
+    let header = header_of(row.get(4), row.get(5), row.get(6), row.get(7))
+        .ok_or_else(|| Refusal::internal(anyhow::anyhow!("run {run}'s day is unreadable")))?;
+    Ok(Run {
+        player_id: row.get(0),
+        player: row.get(1),
+        key: row.get(2),
+        day: row.get(3),
+        header,
+        events: row.get::<_, i64>(8) as u64,
+        ended: row.get(9),
+        refused: row.get(10),
+    })
+}
+
+/// The run's events the server holds from `from` on, read back from its stretches.
+pub async fn events_from(
+    client: &impl GenericClient,
+    run: i64,
+    from: u64,
+) -> Result<Vec<Event>, Refusal> {
+    let rows = client
+        .query(
+            "SELECT first, bytes FROM run_events WHERE run = $1 AND first + count > $2
+             ORDER BY first",
+            &[&run, &(from as i64)],
+        )
+        .await?;
+    let mut events = vec![];
+    for row in rows {
+        let first = row.get::<_, i64>(0) as u64;
+        let stretch = sandglass_replay::events_from_bytes(row.get(1)).map_err(|e| {
+            Refusal::internal(anyhow::anyhow!("run {run}'s stretch at {first}: {e}"))
+        })?;
+        let skip = from.saturating_sub(first) as usize;
+        events.extend_from_slice(&stretch[skip.min(stretch.len())..]);
+    }
+    Ok(events)
+}
+
+#[derive(Deserialize)]
+pub struct From {
+    from: u64,
+}
+
+/// What the server holds of a run.
+#[derive(Serialize)]
+pub struct Held {
+    pub run: i64,
+    pub player: String,
+    pub day: String,
+    pub ruleset: String,
+    pub events: i64,
+    pub outcome: Option<String>,
+    pub refused: Option<String>,
+}
+
+/// `GET /runs/RUN` as JSON: where a client resumes sending.
+pub async fn held(State(app): State<App>, Path(run): Path<i64>) -> Result<Json<Held>, Refusal> {
+    let row = app
+        .pool
+        .get()
+        .await?
+        .query_opt(
+            "SELECT p.name, to_char(r.day, 'YYYY-MM-DD'), r.ruleset, r.events, r.outcome,
+                    r.refused
+             FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
+            &[&run],
+        )
+        .await?
+        .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
+    Ok(Json(Held {
+        run,
+        player: row.get(0),
+        day: row.get(1),
+        ruleset: row.get(2),
+        events: row.get(3),
+        outcome: row.get(4),
+        refused: row.get(5),
+    }))
+}
+
+/// `POST /runs/RUN/events?from=N`: a stretch of the run's events from index N, signed
+/// by the run's player. Answers how many events the server holds after it.
+pub async fn append(
+    State(app): State<App>,
+    Path(run): Path<i64>,
+    Query(From { from }): Query<From>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Held>, Refusal> {
+    let bytes = axum::body::to_bytes(body, MOST_STRETCH_BYTES)
+        .await
+        .map_err(|_| {
+            Refusal::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("a stretch is at most {MOST_STRETCH_BYTES} bytes: send it in parts"),
+            )
+        })?;
+    let (player, key, signature) = signed_by(&headers)?;
+    let decoded = bytes.clone();
+    let stretch =
+        tokio::task::spawn_blocking(move || sandglass_replay::events_from_bytes(&decoded))
+            .await
+            .map_err(|e| Refusal::internal(e.into()))?
+            .map_err(|e| Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    let mut client = app.pool.get().await?;
+    let tx = client.transaction().await?;
+    let at = locked_run(&tx, run).await?;
+    let claim = Claim {
+        server: &app.config.public_url,
+        player: &player,
+        content: stretch_content(run, from, &bytes),
+    };
+    if player != at.player || key.to_ascii_lowercase() != at.key {
+        return Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            format!("run {run} is {}'s: only their key sends its events", at.player),
+        ));
+    }
+    claim
+        .check(&key, &signature)
+        .map_err(|e| Refusal::new(StatusCode::UNAUTHORIZED, e))?;
+    if let Some(why) = &at.refused {
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            format!("run {run} was stopped: {why}"),
+        ));
+    }
+    if from > at.events {
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            format!(
+                "a gap: the server holds {} events of run {run}, and this stretch starts at \
+                 {from}; send from {}",
+                at.events, at.events
+            ),
+        ));
+    }
+    let repeated = (at.events - from).min(stretch.len() as u64) as usize;
+    if repeated > 0 {
+        let held = events_from(&*tx, run, from).await?;
+        if let Some(i) = (0..repeated).find(|&i| held[i] != stretch[i]) {
+            return Err(Refusal::new(
+                StatusCode::CONFLICT,
+                format!(
+                    "event {} differs from the one the server holds there: a run's events \
+                     never change once sent",
+                    from + i as u64
+                ),
+            ));
+        }
+    }
+    let new = &stretch[repeated..];
+    if new.is_empty() {
+        tx.commit().await?;
+        return held(State(app), Path(run)).await;
+    }
+    if at.ended {
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            format!("run {run} has ended: nothing follows its last event"),
+        ));
+    }
+    let verifier = match app.live_folds.take(run, at.events) {
+        Some(verifier) => verifier,
+        None => refold(&tx, run, &at).await?,
+    };
+    let new_events = new.to_vec();
+    let folded = tokio::task::spawn_blocking(move || fold_onto(verifier, new_events))
+        .await
+        .map_err(|e| Refusal::internal(e.into()))?;
+    let verifier = match folded {
+        Ok(verifier) => verifier,
+        Err((index, why)) => {
+            let words = format!("event {index} does not fold: {why}");
+            tx.execute(
+                "UPDATE runs SET refused = $2, refused_at = $3 WHERE id = $1",
+                &[&run, &words, &(index as i64)],
+            )
+            .await?;
+            tx.commit().await?;
+            return Err(Refusal::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("run {run} is stopped: {words}"),
+            ));
+        }
+    };
+    let state = verifier.state();
+    let events = at.events + new.len() as u64;
+    let outcome = state.outcome().map(outcome_name);
+    let world = state.world();
+    tx.execute(
+        "INSERT INTO run_events (run, first, count, turn, bytes) VALUES ($1, $2, $3, $4, $5)",
+        &[
+            &run,
+            &(at.events as i64),
+            &(new.len() as i64),
+            &(world.tick().0 as i64),
+            &sandglass_replay::events_to_bytes(new),
+        ],
+    )
+    .await?;
+    tx.execute(
+        "UPDATE runs SET events = $2, turns = $3, depth = $4, outcome = $5, last_event_at = now()
+         WHERE id = $1",
+        &[
+            &run,
+            &(events as i64),
+            &(world.tick().0 as i64),
+            &i32::from(world.depth()),
+            &outcome,
+        ],
+    )
+    .await?;
+    // Every server process listening hears of it once this commits (`live`).
+    tx.execute("SELECT pg_notify('runs', $1)", &[&run.to_string()])
+        .await?;
+    if outcome.is_some() {
+        finish(&app, &tx, run, &at).await?;
+    }
+    tx.commit().await?;
+    if outcome.is_none() {
+        app.live_folds.put(run, events, verifier);
+    }
+    held(State(app), Path(run)).await
+}
+
+/// Folds the run's stretches again from its start: a process that has not folded this
+/// run yet, or dropped it.
+async fn refold(tx: &Transaction<'_>, run: i64, at: &Run) -> Result<Verifier, Refusal> {
+    let events = events_from(tx, run, 0).await?;
+    let header = at.header.clone();
+    tokio::task::spawn_blocking(move || {
+        let rules = Rules::of(&header).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let verifier = Verifier::new(rules, header.seed, &mut ());
+        fold_onto(verifier, events)
+            .map_err(|(index, why)| anyhow::anyhow!("kept event {index} does not fold: {why}"))
+    })
+    .await
+    .map_err(|e| Refusal::internal(e.into()))?
+    .map_err(|e: anyhow::Error| Refusal::internal(e.context(format!("run {run}"))))
+}
+
+/// `events` folded onto `verifier`, each draw checked against the day's generator; or
+/// the index of the first that does not fold, and why.
+fn fold_onto(mut verifier: Verifier, events: Vec<Event>) -> Result<Verifier, (u64, String)> {
+    let mut events = events.into_iter().peekable();
+    loop {
+        match verifier.feed_pulling(&mut events, u64::MAX, &mut ()) {
+            Ok(true) => {}
+            Ok(false) => return Ok(verifier),
+            Err(error) => return Err((error.index.0, error.kind.to_string())),
+        }
+    }
+}
+
+/// The ended run as a game: its replay bytes kept, its row (hidden until the day is
+/// over) and its place in the verifiers' queue, in the run's transaction.
+async fn finish(app: &App, tx: &Transaction<'_>, run: i64, at: &Run) -> Result<(), Refusal> {
+    let events = events_from(tx, run, 0).await?;
+    let header = at.header.clone();
+    let recording = tokio::task::spawn_blocking(move || Recording::record(header, events))
+        .await
+        .map_err(|e| Refusal::internal(e.into()))?
+        .map_err(|e| Refusal::internal(anyhow::anyhow!("run {run} does not record: {e}")))?;
+    let bytes = sandglass_replay::to_bytes(&recording);
+    let hash = hex(&content_hash(&bytes));
+    app.objects.keep(&hash, Bytes::from(bytes.clone())).await?;
+    add_game(tx, &hash, at.player_id, bytes.len(), &recording).await?;
+    tx.execute(
+        "UPDATE games SET hidden_until = $2::text::date + 1 WHERE hash = $1",
+        &[&hash, &at.day],
+    )
+    .await?;
+    tx.execute("UPDATE runs SET game = $2 WHERE id = $1", &[&run, &hash])
+        .await?;
+    Ok(())
+}
