@@ -53,3 +53,9 @@ CREATE TABLE run_events (
 -- A finished daily run is a game like any other, but its header holds the day's seed:
 -- its bytes, its page and its place on the boards wait until the day is over.
 ALTER TABLE games ADD COLUMN hidden_until date;
+
+-- The games the pages and the replay bytes show: every one but a daily run whose day
+-- is not over yet. The one place that rule is written.
+CREATE VIEW shown_games AS
+    SELECT * FROM games
+    WHERE hidden_until IS NULL OR hidden_until <= (now() AT TIME ZONE 'UTC')::date;

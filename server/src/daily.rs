@@ -18,7 +18,7 @@ use sandglass_claim::{content_hash, daily_commitment_line, daily_start_content, 
 use sandglass_sim::rules::NEWEST;
 use sandglass_sim::Ruleset;
 use serde::Serialize;
-use tokio_postgres::GenericClient;
+use deadpool_postgres::GenericClient;
 
 use crate::limits::Bucket;
 use crate::refusal::Refusal;
@@ -76,7 +76,7 @@ pub fn named_ruleset(name: &str) -> Result<Ruleset, Refusal> {
 }
 
 /// A day as written in a path, `YYYY-MM-DD`, a real one; `None` for anything else.
-fn parse_day(day: &str) -> Option<String> {
+pub(crate) fn parse_day(day: &str) -> Option<String> {
     let date: jiff::civil::Date = day.parse().ok()?;
     let written = date.strftime("%Y-%m-%d").to_string();
     (written == day).then_some(written)
@@ -152,10 +152,10 @@ pub async fn day_json(
     let ruleset = ruleset_label(&named_ruleset(ruleset)?);
     let client = app.pool.get().await?;
     let day = parse_day(&day).ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "a day is written YYYY-MM-DD"))?;
-    if day == today(&**client).await? {
-        return Ok(Json(make_today(&**client, &ruleset).await?));
+    if day == today(&client).await? {
+        return Ok(Json(make_today(&client, &ruleset).await?));
     }
-    find_day(&**client, &day, &ruleset)
+    find_day(&client, &day, &ruleset)
         .await?
         .map(Json)
         .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no desert was played that day"))
@@ -185,7 +185,7 @@ pub async fn start(
     take(&app, &Bucket::Key(&key)).await?;
     let mut client = app.pool.get().await?;
     let tx = client.transaction().await?;
-    let today = today(&*tx).await?;
+    let today = today(&tx).await?;
     if day != today {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
@@ -193,7 +193,7 @@ pub async fn start(
         ));
     }
     let player_id = bind_name(&tx, &player, &key).await?;
-    let desert = make_today(&*tx, &ruleset).await?;
+    let desert = make_today(&tx, &ruleset).await?;
     tx.execute(
         "INSERT INTO runs (day, ruleset, player_id) VALUES ($1::text::date, $2, $3)
          ON CONFLICT DO NOTHING",

@@ -19,9 +19,7 @@ const MOST_CONNECTIONS: usize = 16;
 
 /// Connects to `database` (a URL or `key=value` pairs), migrates it, and gives a pool.
 pub async fn connect(database: &str) -> anyhow::Result<Pool> {
-    let config: tokio_postgres::Config = database
-        .parse()
-        .with_context(|| format!("the database {database:?} is not a PostgreSQL URL"))?;
+    let config = config(database)?;
     migrate(&config)
         .await
         .context("cannot bring the database's tables up to date")?;
@@ -33,6 +31,13 @@ pub async fn connect(database: &str) -> anyhow::Result<Pool> {
         },
     );
     Ok(Pool::builder(manager).max_size(MOST_CONNECTIONS).build()?)
+}
+
+/// The connection settings `database` (a URL or `key=value` pairs) names.
+pub fn config(database: &str) -> anyhow::Result<tokio_postgres::Config> {
+    database
+        .parse()
+        .with_context(|| format!("the database {database:?} is not a PostgreSQL URL"))
 }
 
 async fn migrate(config: &tokio_postgres::Config) -> anyhow::Result<()> {

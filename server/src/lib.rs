@@ -2,9 +2,11 @@
 //! code the binary runs: `serve` (HTTP), `worker` (the verifier), and what both share.
 
 pub mod daily;
+mod day_pages;
 pub mod db;
 mod html;
 pub mod limits;
+pub mod live;
 pub mod objects;
 mod pages;
 mod refusal;

@@ -53,6 +53,10 @@ enum Cmd {
         /// four times as many).
         #[arg(long, default_value_t = 10)]
         per_minute: u32,
+        /// Turns a live view of a run is held behind the game, as a tournament wants
+        /// (0: none). The whole run shows once it ends.
+        #[arg(long, default_value_t = 0)]
+        live_delay_turns: u64,
     },
     /// Fold queued games, one at a time, and write their verdicts.
     Worker {
@@ -99,6 +103,7 @@ async fn main() -> anyhow::Result<()> {
             most_bytes,
             burst,
             per_minute,
+            live_delay_turns,
         } => {
             let pool = db::connect(&shared.database.database).await?;
             let objects = Objects::open(&shared.objects)?;
@@ -116,8 +121,10 @@ async fn main() -> anyhow::Result<()> {
                 web,
                 most_bytes,
                 limits: Limits { burst, per_minute },
+                live_delay_turns,
             };
-            serve::run(listener, pool, objects, config).await
+            let database = db::config(&shared.database.database)?;
+            serve::run(listener, database, pool, objects, config).await
         }
         Cmd::Worker { shared, idle_ms } => {
             let pool = db::connect(&shared.database.database).await?;

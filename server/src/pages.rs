@@ -38,7 +38,7 @@ pub async fn board(
         .query(
             "SELECT g.hash, p.name, g.rules_version, g.ruleset, g.seed,
                     v.outcome, v.depth, v.turns, v.kills, v.points
-             FROM verdicts v JOIN games g ON g.hash = v.game JOIN players p ON p.id = g.player_id
+             FROM verdicts v JOIN shown_games g ON g.hash = v.game JOIN players p ON p.id = g.player_id
              WHERE v.ok AND v.outcome IS NOT NULL
                AND ($1::integer IS NULL OR g.rules_version = $1)
                AND ($2::text IS NULL OR g.ruleset = $2)
@@ -49,7 +49,7 @@ pub async fn board(
         .await?;
     let kinds = client
         .query(
-            "SELECT DISTINCT rules_version, ruleset FROM games ORDER BY rules_version, ruleset",
+            "SELECT DISTINCT rules_version, ruleset FROM shown_games ORDER BY rules_version, ruleset",
             &[],
         )
         .await?;
@@ -130,7 +130,7 @@ pub async fn player(
         .query(
             "SELECT g.hash, g.rules_version, g.ruleset, g.seed, v.ok,
                     v.outcome, v.depth, v.turns, v.kills, v.points
-             FROM games g LEFT JOIN verdicts v ON v.game = g.hash
+             FROM shown_games g LEFT JOIN verdicts v ON v.game = g.hash
              WHERE g.player_id = $1 ORDER BY g.submitted_at DESC",
             &[&id],
         )
@@ -180,7 +180,7 @@ pub async fn game(
                     to_char(g.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI'),
                     v.ok, v.line, v.final_hash,
                     v.outcome, v.depth, v.turns, v.kills, v.points
-             FROM games g JOIN players p ON p.id = g.player_id
+             FROM shown_games g JOIN players p ON p.id = g.player_id
              LEFT JOIN verdicts v ON v.game = g.hash WHERE g.hash = $1",
             &[&hash],
         )
@@ -261,7 +261,7 @@ fn describe(outcome: &str) -> &'static str {
 
 /// The cells of a score: points, end, depth, turns, kills, from the row's columns
 /// `outcome, depth, turns, kills, points` starting at `at`; blanks for a game not ranked.
-fn score_cells(row: &Row, at: usize) -> String {
+pub(crate) fn score_cells(row: &Row, at: usize) -> String {
     let outcome: Option<String> = row.get(at);
     let depth: Option<i32> = row.get(at + 1);
     let turns: Option<i64> = row.get(at + 2);
@@ -278,6 +278,6 @@ fn score_cells(row: &Row, at: usize) -> String {
     .concat()
 }
 
-fn game_link(hash: &str) -> String {
+pub(crate) fn game_link(hash: &str) -> String {
     link(&format!("/games/{hash}"), &hash[..12.min(hash.len())])
 }

@@ -19,8 +19,9 @@ use tokio::signal::unix::{signal, SignalKind};
 use crate::limits::Limits;
 use crate::objects::Objects;
 use crate::refusal::Refusal;
+use crate::live::{self, Fanout};
 use crate::runs::LiveFolds;
-use crate::{daily, pages, runs, submit, viewer};
+use crate::{daily, day_pages, pages, runs, submit, viewer};
 
 pub struct Config {
     /// The URL players reach this server at, without a slash at its end: what their
@@ -32,6 +33,8 @@ pub struct Config {
     pub web: Option<PathBuf>,
     pub most_bytes: u64,
     pub limits: Limits,
+    /// Turns a live view is held behind the game (for tournaments); 0 for none.
+    pub live_delay_turns: u64,
 }
 
 #[derive(Clone)]
@@ -41,29 +44,37 @@ pub struct App {
     pub config: Arc<Config>,
     /// The runs this process is folding along as their stretches come.
     pub live_folds: Arc<LiveFolds>,
+    /// The runs watched live through this process.
+    pub fanout: Arc<Fanout>,
 }
 
 pub async fn run(
     listener: TcpListener,
+    database: tokio_postgres::Config,
     pool: Pool,
     objects: Objects,
     config: Config,
 ) -> anyhow::Result<()> {
     let app = App {
-        pool,
+        pool: pool.clone(),
         objects,
         config: Arc::new(config),
         live_folds: Arc::default(),
+        fanout: Arc::default(),
     };
+    let listening = tokio::spawn(live::listen(database, pool, app.fanout.clone()));
     let router = Router::new()
         .route("/", get(pages::board))
         .route("/games", post(submit::submit))
         .route("/games/{hash}", get(pages::game))
         .route("/players/{name}", get(pages::player))
+        .route("/daily", get(day_pages::today_page))
+        .route("/daily/{day}", get(day_pages::any_day_page))
         .route("/daily/{day}/{file}", get(daily::day_json))
         .route("/daily/{day}/{ruleset}/start", post(daily::start))
         .route("/runs/{run}", get(runs::held))
         .route("/runs/{run}/events", post(runs::append))
+        .route("/runs/{run}/live", get(live::live))
         .route("/replays/{file}", get(replay))
         .route(viewer::PATH, get(viewer::index))
         .route(&format!("{}{{file}}", viewer::PATH), get(viewer::file))
@@ -85,6 +96,7 @@ pub async fn run(
     axum::serve(listener, service)
         .with_graceful_shutdown(stopped)
         .await?;
+    listening.abort();
     Ok(())
 }
 
@@ -99,7 +111,7 @@ async fn replay(State(app): State<App>, Path(file): Path<String>) -> Result<Resp
         .pool
         .get()
         .await?
-        .query_opt("SELECT 1 FROM games WHERE hash = $1", &[&hash])
+        .query_opt("SELECT 1 FROM shown_games WHERE hash = $1", &[&hash])
         .await?;
     if known.is_none() {
         return Err(Refusal::new(StatusCode::NOT_FOUND, "no such replay"));

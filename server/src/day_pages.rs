@@ -1,0 +1,200 @@
+//! The daily desert's pages: today's (`/daily`) and any day's (`/daily/DAY`), one board
+//! per named ruleset. A board ranks the day's runs a verifier has folded to their end;
+//! below them, the runs still being played (each with a link to watch it live), those
+//! left unfinished when the day ended, and those stopped on an event that did not fold.
+
+use std::fmt::Write;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Html;
+use sandglass_sim::Ruleset;
+
+use crate::daily::{find_day, make_today, parse_day, today, Day};
+use crate::html::{escape, link, page, query_value};
+use crate::pages::{game_link, score_cells};
+use crate::refusal::Refusal;
+use crate::serve::{ruleset_label, App};
+
+/// What a day's board proves, and what it does not.
+const PROOF: &str = "Every ranked run was streamed to this server from its first step as it \
+    was played, checked event by event as it came, and folded again from its log by a \
+    verifier: the player's one try at this day's seed, which nobody (the player included) \
+    could see before starting it. Another name is another try: a board cannot know two \
+    names are one person.";
+
+/// `GET /daily`: today's deserts.
+pub async fn today_page(State(app): State<App>) -> Result<Html<String>, Refusal> {
+    let client = app.pool.get().await?;
+    let day = today(&client).await?;
+    day_page(&app, &client, &day).await
+}
+
+/// `GET /daily/DAY`: a day's deserts, their seeds shown once the day is over.
+pub async fn any_day_page(
+    State(app): State<App>,
+    Path(day): Path<String>,
+) -> Result<Html<String>, Refusal> {
+    let day =
+        parse_day(&day).ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such day"))?;
+    let client = app.pool.get().await?;
+    day_page(&app, &client, &day).await
+}
+
+async fn day_page(
+    app: &App,
+    client: &deadpool_postgres::Client,
+    day: &str,
+) -> Result<Html<String>, Refusal> {
+    let is_today = day == today(client).await?;
+    let mut body = format!("<p class=\"proof\">{}</p>\n", escape(PROOF));
+    if is_today {
+        body += "<p>Play it with <code>sandglass daily</code>, or <em>Daily desert</em> on \
+                 the game's start screen, once a server is named.</p>\n";
+    }
+    for ruleset in Ruleset::NAMED {
+        let ruleset = ruleset_label(&ruleset);
+        let desert = match is_today {
+            true => Some(make_today(client, &ruleset).await?),
+            false => find_day(client, day, &ruleset).await?,
+        };
+        let Some(desert) = desert else {
+            let _ = writeln!(body, "<h2>{ruleset}</h2>\n<p>No desert was played that day.</p>");
+            continue;
+        };
+        body += &seed_part(&desert);
+        body += &board(app, client, &desert).await?;
+    }
+    let earlier = client
+        .query(
+            "SELECT DISTINCT to_char(day, 'YYYY-MM-DD') FROM days
+             WHERE day < $1::text::date ORDER BY 1 DESC LIMIT 30",
+            &[&day],
+        )
+        .await?;
+    if !earlier.is_empty() {
+        body += "<p>Earlier days: ";
+        let days: Vec<String> = earlier
+            .iter()
+            .map(|row| {
+                let day: String = row.get(0);
+                link(&format!("/daily/{day}"), &day)
+            })
+            .collect();
+        body += &days.join(" · ");
+        body += "</p>\n";
+    }
+    Ok(Html(page(&format!("The daily desert of {day}"), &body)))
+}
+
+/// A desert's heading, its commitment, and its seed once the day is over, with how to
+/// check the one against the other.
+fn seed_part(desert: &Day) -> String {
+    let mut out = format!(
+        "<h2>{} (rules {})</h2>\n<p>Commitment: <code>{}</code></p>\n",
+        escape(&desert.ruleset),
+        desert.rules,
+        escape(&desert.commitment)
+    );
+    match (&desert.seed, &desert.salt) {
+        (Some(seed), Some(salt)) => {
+            let line = format!(
+                "sandglass daily {} {} {seed} {salt}",
+                desert.day, desert.ruleset
+            );
+            let _ = writeln!(
+                out,
+                "<p>Seed <code>{}</code>, salt <code>{}</code>. Check that this was the seed \
+                 fixed before the day: <code>printf %s '{}' | sha256sum</code> prints the \
+                 commitment.</p>",
+                escape(seed),
+                escape(salt),
+                escape(&line)
+            );
+        }
+        _ => out += "<p>The seed is shown here when the day is over (midnight UTC).</p>\n",
+    }
+    out
+}
+
+/// The desert's runs: the ranked first, then the rest, each saying where it stands.
+async fn board(
+    app: &App,
+    client: &deadpool_postgres::Client,
+    desert: &Day,
+) -> Result<String, Refusal> {
+    let rows = client
+        .query(
+            "SELECT r.id, p.name, r.depth, r.turns, r.refused, r.outcome,
+                    r.day < (now() AT TIME ZONE 'UTC')::date, v.ok, r.game,
+                    v.outcome, v.depth, v.turns, v.kills, v.points
+             FROM runs r JOIN players p ON p.id = r.player_id
+             LEFT JOIN verdicts v ON v.game = r.game
+             WHERE r.day = $1::text::date AND r.ruleset = $2
+             ORDER BY (v.ok AND v.outcome IS NOT NULL) IS TRUE DESC, v.points DESC NULLS LAST,
+                      v.turns, r.started_at",
+            &[&desert.day, &desert.ruleset],
+        )
+        .await?;
+    if rows.is_empty() {
+        return Ok("<p>Nobody has started this desert yet.</p>\n".to_owned());
+    }
+    let mut out = "<table>\n<tr><th>#</th><th>player</th><th>points</th><th>end</th>\
+                   <th>depth</th><th>turns</th><th>kills</th><th>run</th></tr>\n"
+        .to_owned();
+    let mut rank = 0;
+    for row in &rows {
+        let (run, name): (i64, String) = (row.get(0), row.get(1));
+        let ranked = row.get::<_, Option<bool>>(7) == Some(true) && row.get::<_, Option<String>>(9).is_some();
+        let watch = format!(
+            "{}?live={}",
+            app.config.viewer,
+            query_value(&format!("{}/runs/{run}/live", app.config.public_url))
+        );
+        let (place, cells, status) = if ranked {
+            rank += 1;
+            let game: String = row.get(8);
+            let status = match desert.seed {
+                Some(_) => game_link(&game),
+                None => link(&watch, "watch it"),
+            };
+            (rank.to_string(), score_cells(row, 9), status)
+        } else {
+            let (depth, turns): (i32, i64) = (row.get(2), row.get(3));
+            let cells = format!(
+                "<td></td><td>{}</td><td>{depth}</td><td>{turns}</td><td></td>",
+                standing(row)
+            );
+            let status = match (row.get::<_, Option<String>>(4), row.get::<_, bool>(6)) {
+                (Some(why), _) => format!("stopped: {}", escape(&why)),
+                (None, _) if row.get::<_, Option<String>>(5).is_some() => {
+                    format!("being verified · {}", link(&watch, "watch it"))
+                }
+                (None, true) => link(&watch, "watch it"),
+                (None, false) => format!("playing now · {}", link(&watch, "watch live")),
+            };
+            (String::new(), cells, status)
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td>{place}</td><td>{}</td>{cells}<td>{status}</td></tr>",
+            link(&format!("/players/{name}"), &name),
+        );
+    }
+    out += "</table>\n";
+    Ok(out)
+}
+
+/// A run not ranked, in a word: still being played, being verified, abandoned or
+/// stopped.
+fn standing(row: &tokio_postgres::Row) -> &'static str {
+    let refused = row.get::<_, Option<String>>(4).is_some();
+    let ended = row.get::<_, Option<String>>(5).is_some();
+    let over = row.get::<_, bool>(6);
+    match (refused, ended, over) {
+        (true, _, _) => "refused",
+        (false, true, _) => "ended",
+        (false, false, true) => "abandoned",
+        (false, false, false) => "playing",
+    }
+}
