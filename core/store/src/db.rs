@@ -44,6 +44,8 @@ pub struct Store {
     pub(super) names: Tree,
     /// Where each branch came from (`branch`).
     pub(super) branches: Tree,
+    /// Where each streamed game is sent (`stream`).
+    pub(super) streams: Tree,
     seal: Arc<Seal>,
     durable: Arc<Durability>,
     /// Whether the store opened without giving up its reserve, and so may take new writes
@@ -138,6 +140,7 @@ impl Store {
             verdicts: db.open_tree(layout::VERDICTS)?,
             names: db.open_tree(layout::NAMES)?,
             branches: db.open_tree(layout::BRANCHES)?,
+            streams: db.open_tree(layout::STREAMS)?,
             db,
             seal: Arc::new(seal),
             durable: Arc::new(durable),
@@ -255,6 +258,7 @@ impl Store {
         self.count_unfinished(1)?;
         self.games.remove(id.key())?;
         self.branches.remove(id.key())?;
+        self.streams.remove(id.key())?;
         self.forget_verdict(id)?;
         self.commit()?;
         let read = match meta {
@@ -443,6 +447,7 @@ impl Store {
         let mut done = true;
         for &id in &orphans {
             self.branches.remove(id.key())?;
+            self.streams.remove(id.key())?;
             done &= self.tidy(id)?;
         }
         // Nothing is being written while the store opens: what is left unfinished is all

@@ -33,6 +33,8 @@ pub enum StoreError {
     NameTaken(String),
     #[error("`{name}` cannot be a game name: {reason}")]
     BadName { name: String, reason: &'static str },
+    #[error("cannot keep where the game is streamed: {0}")]
+    BadStream(&'static str),
     #[error("game `{name}` cannot be opened by this build: {cause}")]
     Version { name: String, cause: HeaderError },
     #[error("game `{name}` is damaged: {what}")]

@@ -7,7 +7,7 @@ use super::layout::{encode_record, key, split_key};
 use super::log;
 use super::snapshot::{self, SnapshotError, SnapshotWarning};
 use super::verdict::Verdict;
-use super::Branch;
+use super::{Branch, Stream};
 use super::{GameId, GameMeta, Stage, Status};
 use sandglass_sim::drive::{fold_from, fold_on, Game};
 use sandglass_sim::recording::{fold_visiting, is_a_stop};
@@ -67,6 +67,18 @@ impl Store {
         header: Header,
         obs: &mut impl Observer,
     ) -> Result<Session, StoreError> {
+        self.create_streamed(name, header, None, obs)
+    }
+
+    /// `create`, for a game streamed to a server as it is played (a daily run), when
+    /// `stream` says where.
+    pub fn create_streamed(
+        &self,
+        name: &str,
+        header: Header,
+        stream: Option<&Stream>,
+        obs: &mut impl Observer,
+    ) -> Result<Session, StoreError> {
         self.check_room()?;
         self.check_new_name(name)?;
         let rules = Rules::of(&header).map_err(|cause| StoreError::Version {
@@ -80,6 +92,9 @@ impl Store {
         // is whole with its record as it stands.
         let meta = GameMeta::new(id, name, header, live.state(), live.state().hash());
         self.claim_name(name, id)?;
+        if let Some(stream) = stream {
+            self.mark_stream(id, stream)?;
+        }
         let mut session = Session {
             store: self.clone(),
             meta,
@@ -186,6 +201,28 @@ impl Store {
     pub fn events(&self, id: GameId) -> Result<Vec<Event>, StoreError> {
         let meta = self.meta(id)?;
         self.read_log(&meta, 0, meta.events, &mut |_| ())
+    }
+
+    /// The game's events from index `from` to its end: what a streamed game has still
+    /// to send once the server holds `from` of them.
+    pub fn events_from(&self, id: GameId, from: u64) -> Result<Vec<Event>, StoreError> {
+        let meta = self.meta(id)?;
+        let from = from.min(meta.events);
+        // The log is read a step at a time: from the start of the step `from` falls in.
+        let start = match meta.parts().find(|p| p.start <= from && from < p.end) {
+            Some(part) => {
+                let step = self
+                    .steps
+                    .range(key(part.owner, part.start)..=key(part.owner, from))
+                    .next_back()
+                    .transpose()?;
+                step.and_then(|(k, _)| split_key(&k))
+                    .map_or(part.start, |(_, at)| at)
+            }
+            None => from,
+        };
+        let events = self.read_log(&meta, start, meta.events, &mut |_| ())?;
+        Ok(events[(from - start) as usize..].to_vec())
     }
 
     /// Every usable snapshot of a game, oldest first, as (event index, state). Damaged

@@ -13,6 +13,7 @@
 //! | `verdicts` | game id | what the game's log was proved to fold to (`verdict`) |
 //! | `names` | a game's name (UTF-8) | its game id: which game holds a name, without reading every record |
 //! | `branches` | game id | where a game taken over from a replay, or saved as another, came from (`branch`) |
+//! | `streams` | game id | the server and run a game is streamed to as it is played (`stream`) |
 //! | sled's default | `layout`, `last_game_id`, `writes`, `unfinished`, `freed` | the layout, the last game number, the count of writes (`seal`), the count of writes begun that may leave steps without a record (`UNFINISHED`), the bytes removed since the database was last written whole (`FREED`) |
 //!
 //! Every number in a key is a big-endian `u64`, so that key order is game order and then
@@ -53,6 +54,12 @@ pub(crate) const NAMES: &str = "names";
 /// each to where it came from. Written before the record, left behind only by a crash
 /// before the record (tidied with the steps such a crash leaves).
 pub(crate) const BRANCHES: &str = "branches";
+
+/// The tree of streamed games (`stream`): a daily run, to its server and run. Written
+/// before the game's first record, left behind only by a crash before it (tidied with
+/// the steps such a crash leaves). Like `branches`, an addition to layout 3 that an
+/// older build of the same layout never opens.
+pub(crate) const STREAMS: &str = "streams";
 
 /// The key, in sled's default tree, of the last game number handed out.
 pub(crate) const LAST_ID: &[u8] = b"last_game_id";

@@ -34,6 +34,7 @@ mod migrate;
 mod replace;
 mod reserve;
 mod seal;
+mod stream;
 pub mod sgr;
 pub mod snapshot;
 mod verdict;
@@ -51,6 +52,7 @@ pub use history::Span;
 pub use layout::{decode_record, LAYOUT_VERSION};
 pub use reserve::RESERVE_FILE;
 pub use seal::SEAL_FILE;
+pub use stream::Stream;
 pub use snapshot::{SnapshotError, SnapshotWarning, SNAPSHOT_EVERY};
 pub use verdict::{ProofError, Verdict};
 
