@@ -3,6 +3,8 @@
 //!
 //! * `cli`: the headless subcommands; no window, nothing drawn.
 //! * `identity`: the player's key pair, which signs the games `submit` sends.
+//! * `online`: signed requests to the server the player named; `streamer` sends a daily
+//!   run to it as it is played, on a thread of its own.
 //! * `input`: keys, prompts and message paging; nothing drawn.
 //! * `play`: the game controller, keys in and commands out; `errand` (travel, run,
 //!   explore, rest) and `look` (a cell in words) beside it; nothing drawn.
@@ -23,10 +25,14 @@ pub mod look;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod morgue;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod online;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod play;
 pub mod report;
 pub mod seed;
 pub mod settings;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod streamer;
 pub mod tally;
 pub mod timing;
 pub mod window;

@@ -18,6 +18,7 @@ mod command_line {
     use std::io::Write;
     use std::path::PathBuf;
     use std::process::ExitCode;
+    use std::time::Duration;
 
     use clap::{CommandFactory, Parser, Subcommand};
     use clap_complete::Shell;
@@ -120,6 +121,31 @@ mod command_line {
             #[arg(long)]
             name: Option<String>,
         },
+        /// Play today's daily desert: one seed a day for every player, fixed in advance
+        /// by the server named (--server, or the one remembered) and given only to those
+        /// who start it, one try each, sent to the server step by step as it is played
+        /// (play never waits for the network; what could not be sent is sent when it
+        /// can). Run again the same day, it goes on with the day's run.
+        Daily {
+            #[arg(long, default_value = "nethack")]
+            ruleset: RulesetArg,
+            /// The server's URL (default: the last one used).
+            #[arg(long, value_name = "URL")]
+            server: Option<String>,
+            /// The name to play under there (default: the last one used).
+            #[arg(long)]
+            name: Option<String>,
+            /// Let the built-in bot play up to this many commands of the run, headless
+            /// (for tests and demonstrations: it spends the day's one try).
+            #[arg(long, hide = true)]
+            bot: Option<u64>,
+            /// With --bot: milliseconds between the bot's commands.
+            #[arg(long, hide = true, default_value_t = 0)]
+            pace_ms: u64,
+            /// With --bot: seconds to wait at the end for the server to hold every step.
+            #[arg(long, hide = true, default_value_t = 60)]
+            wait_s: u64,
+        },
         /// Print the completion script for a shell.
         ///
         /// For bash, for instance: `sandglass completions bash >
@@ -163,6 +189,34 @@ mod command_line {
                 ruleset: ruleset.0,
             }),
             Some(Cmd::Load { game }) => window(Opening::Load(game)),
+            Some(Cmd::Daily {
+                ruleset,
+                server,
+                name,
+                bot,
+                pace_ms,
+                wait_s,
+            }) => cli::daily::named_server(server, name, config_dir.as_deref()).and_then(|named| {
+                let dir = cli::data_dir_or_default(data_dir)?;
+                match bot {
+                    Some(commands) => cli::daily::play_by_bot(
+                        &dir,
+                        named,
+                        ruleset.0,
+                        commands,
+                        Duration::from_millis(pace_ms),
+                        Duration::from_secs(wait_s),
+                    ),
+                    None => {
+                        let (server, name, config) = named;
+                        let store = cli::progress::open_store(&dir)?;
+                        let (id, _) =
+                            cli::daily::open_run(&store, &server, &name, ruleset.0, &config)?;
+                        drop(store);
+                        window(Opening::Load(id.to_string()))
+                    }
+                }
+            }),
             Some(Cmd::Replay { replay }) => window(Opening::Replay(replay)),
             None => window(Opening::Menu),
         };

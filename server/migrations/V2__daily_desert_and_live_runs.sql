@@ -34,7 +34,7 @@ CREATE TABLE runs (
     game text REFERENCES games (hash),
     last_event_at timestamptz,
     UNIQUE (day, ruleset, player_id),
-    FOREIGN KEY (day, ruleset) REFERENCES days (day, ruleset)
+    FOREIGN KEY (day, ruleset) REFERENCES days (day, ruleset) ON UPDATE CASCADE
 );
 CREATE INDEX runs_of_a_day ON runs (day, ruleset);
 

@@ -14,11 +14,11 @@ use std::net::SocketAddr;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
+use deadpool_postgres::GenericClient;
 use sandglass_claim::{content_hash, daily_commitment_line, daily_start_content, hex, Claim};
 use sandglass_sim::rules::NEWEST;
 use sandglass_sim::Ruleset;
 use serde::Serialize;
-use deadpool_postgres::GenericClient;
 
 use crate::limits::Bucket;
 use crate::refusal::Refusal;
@@ -151,7 +151,8 @@ pub async fn day_json(
         .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such page"))?;
     let ruleset = ruleset_label(&named_ruleset(ruleset)?);
     let client = app.pool.get().await?;
-    let day = parse_day(&day).ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "a day is written YYYY-MM-DD"))?;
+    let day = parse_day(&day)
+        .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "a day is written YYYY-MM-DD"))?;
     if day == today(&client).await? {
         return Ok(Json(make_today(&client, &ruleset).await?));
     }
@@ -240,13 +241,24 @@ mod tests {
         }
         let refused = named_ruleset("nethack-weighted").unwrap_err();
         assert_eq!(refused.status, StatusCode::NOT_FOUND);
-        assert!(refused.words.contains("classic and nethack"), "{}", refused.words);
+        assert!(
+            refused.words.contains("classic and nethack"),
+            "{}",
+            refused.words
+        );
     }
 
     #[test]
     fn a_day_is_a_real_date_written_one_way() {
         assert_eq!(parse_day("2026-11-26").as_deref(), Some("2026-11-26"));
-        for wrong in ["2026-02-30", "2026-1-26", "26-11-2026", "2026-11-26x", "", "today"] {
+        for wrong in [
+            "2026-02-30",
+            "2026-1-26",
+            "26-11-2026",
+            "2026-11-26x",
+            "",
+            "today",
+        ] {
             assert_eq!(parse_day(wrong), None, "{wrong}");
         }
     }

@@ -35,8 +35,7 @@ pub async fn any_day_page(
     State(app): State<App>,
     Path(day): Path<String>,
 ) -> Result<Html<String>, Refusal> {
-    let day =
-        parse_day(&day).ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such day"))?;
+    let day = parse_day(&day).ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such day"))?;
     let client = app.pool.get().await?;
     day_page(&app, &client, &day).await
 }
@@ -59,7 +58,10 @@ async fn day_page(
             false => find_day(client, day, &ruleset).await?,
         };
         let Some(desert) = desert else {
-            let _ = writeln!(body, "<h2>{ruleset}</h2>\n<p>No desert was played that day.</p>");
+            let _ = writeln!(
+                body,
+                "<h2>{ruleset}</h2>\n<p>No desert was played that day.</p>"
+            );
             continue;
         };
         body += &seed_part(&desert);
@@ -145,7 +147,8 @@ async fn board(
     let mut rank = 0;
     for row in &rows {
         let (run, name): (i64, String) = (row.get(0), row.get(1));
-        let ranked = row.get::<_, Option<bool>>(7) == Some(true) && row.get::<_, Option<String>>(9).is_some();
+        let ranked = row.get::<_, Option<bool>>(7) == Some(true)
+            && row.get::<_, Option<String>>(9).is_some();
         let watch = format!(
             "{}?live={}",
             app.config.viewer,

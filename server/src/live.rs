@@ -446,11 +446,16 @@ impl Viewer {
                 return false;
             };
             let skip = (self.have - stretch.first) as usize;
-            (self.have, sandglass_replay::events_to_bytes(&events[skip..]))
+            (
+                self.have,
+                sandglass_replay::events_to_bytes(&events[skip..]),
+            )
         };
         let data = base64::engine::general_purpose::STANDARD.encode(bytes);
         self.have = end;
-        self.say(format!("event: events\nid: {end}\ndata: {first} {data}\n\n"))
-            .await
+        self.say(format!(
+            "event: events\nid: {end}\ndata: {first} {data}\n\n"
+        ))
+        .await
     }
 }

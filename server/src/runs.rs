@@ -243,7 +243,10 @@ pub async fn append(
     if player != at.player || key.to_ascii_lowercase() != at.key {
         return Err(Refusal::new(
             StatusCode::FORBIDDEN,
-            format!("run {run} is {}'s: only their key sends its events", at.player),
+            format!(
+                "run {run} is {}'s: only their key sends its events",
+                at.player
+            ),
         ));
     }
     claim

@@ -17,9 +17,9 @@ use tokio::net::TcpListener;
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::limits::Limits;
+use crate::live::{self, Fanout};
 use crate::objects::Objects;
 use crate::refusal::Refusal;
-use crate::live::{self, Fanout};
 use crate::runs::LiveFolds;
 use crate::{daily, day_pages, pages, runs, submit, viewer};
 

@@ -2,6 +2,7 @@
 //! here opens a window or links a drawing call; these are glue over `sandglass-store` and
 //! `sandglass-sim`, which own the rules and their errors.
 
+pub mod daily;
 pub mod games;
 pub mod keys;
 pub mod progress;

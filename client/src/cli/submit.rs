@@ -5,27 +5,22 @@
 //! before (remembered in the settings). The game is read and checked here first, so a
 //! damaged file is refused in `sandglass verify`'s words without being sent.
 
-use std::io::{ErrorKind, Write};
+use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use sandglass_claim::{
-    check_name, content_hash, server_base, Claim, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
-};
+use sandglass_claim::{check_name, content_hash};
 use sandglass_store::sgr;
 
 use super::data_dir_or_default;
 use super::progress::{file_label, open_store, with_bar};
 use super::verify::is_replay_file;
-use crate::identity;
+use crate::online::{closed_on, Server};
 use crate::settings::{self, Settings};
 
 /// How long sending one game may take: a game of a million events is about 4 MB.
 const TIMEOUT: Duration = Duration::from_secs(120);
-
-/// The most of a server's answer read: a line or two of words.
-const MOST_ANSWER_BYTES: u64 = 64 << 10;
 
 pub fn run(
     replay: &str,
@@ -62,60 +57,37 @@ pub fn send(
     name: &str,
     config: &Path,
 ) -> anyhow::Result<String> {
-    check_name(name)?;
-    let identity = identity::load_or_make(config)?;
-    let server = server_base(server).to_owned();
-    let claim = Claim {
-        server: &server,
-        player: name,
-        content: content_hash(bytes),
-    };
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(TIMEOUT))
-        .build()
-        .into();
-    let mut answer = agent
-        .post(format!("{server}/games"))
-        .header(PLAYER_HEADER, name)
-        .header(KEY_HEADER, identity.public_hex())
-        .header(SIGNATURE_HEADER, identity.sign(&claim))
-        .send(bytes)
-        .map_err(|error| match error {
-            // A server refuses a game larger than it takes by its length, and closes
-            // the connection without reading it.
-            ureq::Error::Io(io)
-                if matches!(
-                    io.kind(),
-                    ErrorKind::BrokenPipe | ErrorKind::ConnectionReset
-                ) =>
-            {
+    let server = Server::new(server, name, config, TIMEOUT)?;
+    let base = &server.base;
+    let answer = server
+        .post_signed("/games", content_hash(bytes), bytes)
+        .map_err(|error| {
+            if closed_on(&error) {
                 anyhow::anyhow!(
-                    "{server} closed the connection while {label} ({} bytes) was sent: it may be \
+                    "{base} closed the connection while {label} ({} bytes) was sent: it may be \
                      larger than the server takes",
                     bytes.len()
                 )
+            } else {
+                anyhow::Error::new(error).context(format!("cannot send {label} to {base}"))
             }
-            other => anyhow::Error::new(other).context(format!("cannot send {label} to {server}")),
         })?;
-    let words = answer
-        .body_mut()
-        .with_config()
-        .limit(MOST_ANSWER_BYTES)
-        .read_to_string()
-        .unwrap_or_default();
-    let words = words.trim();
-    if !answer.status().is_success() {
-        bail!("{server} refused {label}: {words}");
+    if !answer.ok() {
+        bail!("{base} refused {label}: {}", answer.words);
     }
-    // Remembered once a server has taken a game under them.
+    remember(config, &server);
+    Ok(answer.words)
+}
+
+/// Remembers the server and the name a server took something under, for the next
+/// `submit`, `daily` and the window's Share.
+pub fn remember(config: &Path, server: &Server) {
     let mut settings = Settings::load(config);
-    settings.server = Some(server);
-    settings.player = Some(name.to_owned());
+    settings.server = Some(server.base.clone());
+    settings.player = Some(server.name.clone());
     if let Err(error) = settings.save(config) {
         super::say_on_stderr(&format!("cannot remember the server and name: {error}"));
     }
-    Ok(words.to_owned())
 }
 
 /// The replay's label and its bytes: a file's, checked as `sandglass verify` checks it,

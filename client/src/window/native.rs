@@ -25,6 +25,7 @@ use super::{DEFAULT_WINDOW, MIN_WINDOW};
 use crate::input::keys::KeyQueue;
 use crate::play::{GameController, Start};
 use crate::settings::Settings;
+use crate::streamer::Streamer;
 
 /// What the window opens on.
 pub enum Opening {
@@ -260,10 +261,17 @@ fn resume(app: &mut App, id: GameId, start: fn(Vec<String>) -> Start) -> Screen 
             Ok((s, history))
         });
     match resumed {
-        Ok((session, history)) => Screen::Game(Box::new(GameScreen::new(GameController::new(
-            session,
-            start(history),
-        )))),
+        Ok((session, history)) => {
+            let screen = GameScreen::new(GameController::new(session, start(history)));
+            // A daily run goes on being sent wherever it is played from.
+            let stream = app.store.stream_of(id).ok().flatten();
+            Screen::Game(Box::new(match (stream, app.config_dir.clone()) {
+                (Some(stream), Some(config)) => {
+                    screen.streamed(Streamer::start(app.store.clone(), id, stream, config))
+                }
+                _ => screen,
+            }))
+        }
         Err(error) => menu_with(app, error),
     }
 }

@@ -14,6 +14,7 @@ use crate::input::keymap::key_name;
 use crate::input::keys::{help_lines, Input, Key};
 use crate::look::{describe, desert_lines, energy_lines, rules_lines};
 use crate::play::{inventory_lines, GameController, HelpPage, Overlay, Reaction, HISTORY_PAGE};
+use crate::streamer::Streamer;
 
 /// Seconds between two steps of an errand (travel, run, explore, rest): quick, but each
 /// step is seen.
@@ -26,6 +27,9 @@ pub struct GameScreen {
     next_step: f64,
     /// The map cell under the mouse, if it is over the map.
     hovered: Option<Pos>,
+    /// A daily run's sending to its server, on its own thread; dropped with the screen,
+    /// it sends what is left and stops.
+    streamer: Option<Streamer>,
 }
 
 impl GameScreen {
@@ -35,7 +39,16 @@ impl GameScreen {
             playback: None,
             next_step: 0.0,
             hovered: None,
+            streamer: None,
         }
+    }
+
+    /// The screen on a game streamed as it is played (a daily run): each step is sent
+    /// once the store has made it durable.
+    pub fn streamed(mut self, streamer: Streamer) -> GameScreen {
+        streamer.wake();
+        self.streamer = Some(streamer);
+        self
     }
 
     /// The map's layout: the view follows the look cursor while it is out, otherwise the
@@ -77,6 +90,9 @@ impl GameScreen {
         recorder: Recorder,
         time: f64,
     ) -> anyhow::Result<Go> {
+        if let Some(streamer) = &self.streamer {
+            streamer.wake();
+        }
         Ok(match reaction {
             Reaction::Stay => Go::Stay,
             Reaction::Played => {
@@ -126,7 +142,7 @@ impl GameScreen {
         app.painter
             .draw(state, &frame, &layout, draw_map::Sight::Camel);
         let meta = self.game.meta();
-        let heading = [
+        let mut heading = vec![
             "Sandglass".to_owned(),
             meta.name.clone(),
             format!(
@@ -135,6 +151,9 @@ impl GameScreen {
                 state.world().rules().version().number()
             ),
         ];
+        if let Some(streamer) = &self.streamer {
+            heading.push(streamer.sending().line(meta.events));
+        }
         // The hints name the keys as bound.
         let key = |input| {
             app.keymap

@@ -34,9 +34,9 @@ mod migrate;
 mod replace;
 mod reserve;
 mod seal;
-mod stream;
 pub mod sgr;
 pub mod snapshot;
+mod stream;
 mod verdict;
 
 use std::fmt;
@@ -52,8 +52,8 @@ pub use history::Span;
 pub use layout::{decode_record, LAYOUT_VERSION};
 pub use reserve::RESERVE_FILE;
 pub use seal::SEAL_FILE;
-pub use stream::Stream;
 pub use snapshot::{SnapshotError, SnapshotWarning, SNAPSHOT_EVERY};
+pub use stream::Stream;
 pub use verdict::{ProofError, Verdict};
 
 /// A game's number in its data directory. Never reused, even after a delete.

@@ -78,7 +78,11 @@ mod tests {
         let id = session.meta().id;
         drop(session);
         let plain = store
-            .create("plain", Header::of(Rules::newest(Ruleset::NETHACK), 1, 0), &mut ())
+            .create(
+                "plain",
+                Header::of(Rules::newest(Ruleset::NETHACK), 1, 0),
+                &mut (),
+            )
             .unwrap()
             .meta()
             .id;
@@ -87,9 +91,20 @@ mod tests {
         assert_eq!(store.stream_of(id).unwrap(), Some(stream));
         assert_eq!(store.stream_of(plain).unwrap(), None);
         let events = store.events(id).unwrap();
-        for from in [0, 1, 5, events.len() as u64 / 2, events.len() as u64, 1 << 40] {
+        for from in [
+            0,
+            1,
+            5,
+            events.len() as u64 / 2,
+            events.len() as u64,
+            1 << 40,
+        ] {
             let at = (from as usize).min(events.len());
-            assert_eq!(store.events_from(id, from).unwrap(), events[at..], "from {from}");
+            assert_eq!(
+                store.events_from(id, from).unwrap(),
+                events[at..],
+                "from {from}"
+            );
         }
         store.delete(id).unwrap();
         assert_eq!(store.stream_of(id).unwrap(), None);

@@ -1,6 +1,9 @@
 //! The test helpers for the server's boundary: a throwaway PostgreSQL cluster, the
 //! server and its workers as real processes, and HTTP on 127.0.0.1.
 
+// Each test file uses its own part of these.
+#![allow(dead_code)]
+
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -87,6 +90,21 @@ impl Postgres {
 
     pub fn url(&self) -> String {
         format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// Runs `sql` with `psql` and gives its rows, one a line, fields split by `|`.
+    pub fn sql(&self, sql: &str) -> String {
+        let out = Command::new(self.bin.join("psql"))
+            .args(["-At", "-v", "ON_ERROR_STOP=1", "-d", &self.url(), "-c", sql])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
     }
 
     fn run(&self, tool: &str, args: impl FnOnce(&mut Command)) {
@@ -206,6 +224,25 @@ impl Site {
         Duration::from_secs_f64((fields[0] + fields[1]) as f64 / ticks as f64)
     }
 
+    /// `kill -9` of the server: nothing answers at its address until `start_again`.
+    pub fn kill_server(&mut self) {
+        self.server.kill().unwrap();
+        self.server.wait().unwrap();
+    }
+
+    /// A server started again at the same address, after `kill_server`, with `options`.
+    pub fn start_again(&mut self, options: &[&str]) {
+        let listen = self.url.strip_prefix("http://").unwrap().to_owned();
+        (self.server, _) = serve_at(&self.pg, &self.objects, &listen, options);
+    }
+
+    /// A second server process on the same database and objects, at its own address;
+    /// killed when dropped.
+    pub fn another_server(&self, options: &[&str]) -> OtherServer {
+        let (child, url) = serve(&self.pg, &self.objects, options);
+        OtherServer { child, url }
+    }
+
     /// SIGTERM to the server, as a service manager stops it: how it exited.
     pub fn terminate_server(&mut self) -> std::process::ExitStatus {
         let pid = self.server.id().to_string();
@@ -290,7 +327,12 @@ impl Site {
 
     /// Posts `bytes` to `/games` with `headers` as they are.
     pub fn post(&self, bytes: &[u8], headers: &[(&str, &str)]) -> (u16, String) {
-        let mut request = agent().post(format!("{}/games", self.url));
+        self.post_to("/games", bytes, headers)
+    }
+
+    /// Posts `bytes` to `path` with `headers` as they are.
+    pub fn post_to(&self, path: &str, bytes: &[u8], headers: &[(&str, &str)]) -> (u16, String) {
+        let mut request = agent().post(format!("{}{path}", self.url));
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
@@ -328,6 +370,19 @@ impl Site {
     }
 }
 
+/// A server process beside a site's own.
+pub struct OtherServer {
+    child: Child,
+    pub url: String,
+}
+
+impl Drop for OtherServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Drop for Site {
     fn drop(&mut self) {
         for child in self.workers.iter_mut().chain([&mut self.server]) {
@@ -339,8 +394,12 @@ impl Drop for Site {
 
 /// A server on `pg` and `objects` with `options`, at a free port: the process and its URL.
 fn serve(pg: &Postgres, objects: &Path, options: &[&str]) -> (Child, String) {
+    serve_at(pg, objects, "127.0.0.1:0", options)
+}
+
+fn serve_at(pg: &Postgres, objects: &Path, listen: &str, options: &[&str]) -> (Child, String) {
     let mut server = Command::new(BIN)
-        .args(["serve", "--database", &pg.url(), "--listen", "127.0.0.1:0"])
+        .args(["serve", "--database", &pg.url(), "--listen", listen])
         .arg("--objects")
         .arg(objects)
         .args(options)

@@ -1,0 +1,716 @@
+//! The daily desert end to end: the real `sandglass daily` (its built-in bot playing)
+//! streaming a run over HTTP to the real server on a PostgreSQL cluster of the test's
+//! own; viewers reading the run live from another server process; the server killed
+//! and the network cut while the run goes on; and every refusal a run can meet.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use common::{Site, BIN};
+use sandglass_claim::{
+    content_hash, daily_commitment_line, daily_start_content, hex, stretch_content, Claim,
+    Identity, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
+};
+use sandglass_sim::drive::Verifier;
+use sandglass_sim::{bot::Bot, Event, LiveTape, Rules, Ruleset};
+
+/// How long anything the test waits for may take.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// The client's binary, built beside the server's by `cargo test --workspace`.
+fn client() -> Option<PathBuf> {
+    let client = Path::new(BIN).with_file_name("sandglass");
+    if client.is_file() {
+        return Some(client);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "the sandglass binary is not built"
+    );
+    eprintln!("skipped: build the client first (cargo build --release -p sandglass)");
+    None
+}
+
+fn today() -> String {
+    jiff::Timestamp::now().strftime("%Y-%m-%d").to_string()
+}
+
+/// A player: a config folder (their key and settings) and a data folder (their games).
+struct Player {
+    config: tempfile::TempDir,
+    data: tempfile::TempDir,
+}
+
+impl Player {
+    fn new() -> Player {
+        Player {
+            config: tempfile::tempdir().unwrap(),
+            data: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// `sandglass daily --bot` against `server`, as `name`, its stdout read line by line.
+    fn daily(&self, client: &Path, server: &str, name: &str, extra: &[&str]) -> Daily {
+        let mut child = Command::new(client)
+            .arg("--config-dir")
+            .arg(self.config.path())
+            .arg("--data-dir")
+            .arg(self.data.path())
+            .args(["daily", "--server", server, "--name", name])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (send, lines) = mpsc::channel();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                let _ = send.send(line);
+            }
+        });
+        Daily { child, lines }
+    }
+}
+
+struct Daily {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Daily {
+    fn line(&self, prefix: &str) -> String {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(PATIENCE)
+                .unwrap_or_else(|_| panic!("no line starting {prefix:?}"));
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    }
+
+    /// The run's number, from the first line (`run R game G`).
+    fn run(&self) -> i64 {
+        let line = self.line("run ");
+        line.split(' ').nth(1).unwrap().parse().unwrap()
+    }
+
+    /// The played line: the game's events and its final hash.
+    fn played(&self) -> (u64, String) {
+        let line = self.line("played ");
+        let events = line.split(": ").nth(1).unwrap().split(' ').next().unwrap();
+        let hash = line.rsplit(' ').next().unwrap().to_owned();
+        (events.parse().unwrap(), hash)
+    }
+
+    /// Waits for the command to end: its stderr if it failed.
+    fn end(mut self) -> Result<String, String> {
+        let status = self.child.wait().unwrap();
+        let mut stderr = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let rest: Vec<String> = self.lines.try_iter().collect();
+        match status.success() {
+            true => Ok(rest.join("\n")),
+            false => Err(stderr),
+        }
+    }
+}
+
+/// What a viewer of `/runs/RUN/live` received: the header's JSON, every event in
+/// order (checked contiguous, each once), and how the run ended.
+struct Watched {
+    header: serde_json::Value,
+    events: Vec<Event>,
+    end: String,
+    /// How many stretches it came in.
+    stretches: usize,
+}
+
+/// Reads `url` (a run's live stream) to its `end`.
+fn watch(url: &str) -> Watched {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(PATIENCE))
+        .build()
+        .into();
+    let response = agent.get(url).call().unwrap();
+    assert_eq!(
+        response.headers()["content-type"].to_str().unwrap(),
+        "text/event-stream"
+    );
+    let mut reader = BufReader::new(response.into_body().into_reader());
+    let (mut kind, mut header, mut events) = (String::new(), None, vec![]);
+    let mut stretches = 0;
+    loop {
+        let mut line = String::new();
+        assert!(
+            reader.read_line(&mut line).unwrap() > 0,
+            "the stream ended without `end`"
+        );
+        let line = line.trim_end();
+        if let Some(k) = line.strip_prefix("event: ") {
+            kind = k.to_owned();
+        } else if let Some(data) = line.strip_prefix("data: ") {
+            match kind.as_str() {
+                "header" => header = Some(serde_json::from_str(data).unwrap()),
+                "events" => {
+                    let (first, bytes) = data.split_once(' ').unwrap();
+                    assert_eq!(
+                        first.parse::<usize>().unwrap(),
+                        events.len(),
+                        "in order, once"
+                    );
+                    let bytes = base64::engine::general_purpose::STANDARD
+                        .decode(bytes)
+                        .unwrap();
+                    events.extend(sandglass_replay::events_from_bytes(&bytes).unwrap());
+                    stretches += 1;
+                }
+                "end" => {
+                    let end: serde_json::Value = serde_json::from_str(data).unwrap();
+                    return Watched {
+                        header: header.expect("the header first"),
+                        events,
+                        end: end["outcome"].as_str().unwrap().to_owned(),
+                        stretches,
+                    };
+                }
+                other => panic!("an event of kind {other:?}"),
+            }
+        }
+    }
+}
+
+/// The hash a tape folds to under `rules`, every draw checked against `seed`'s
+/// generator.
+fn verified_hash(rules: Rules, seed: u64, events: Vec<Event>) -> String {
+    let mut verifier = Verifier::new(rules, seed, &mut ());
+    let mut events = events.into_iter().peekable();
+    while verifier
+        .feed_pulling(&mut events, u64::MAX, &mut ())
+        .unwrap()
+    {}
+    format!("0x{:016x}", verifier.state().hash())
+}
+
+/// Waits until `sql` gives `want`.
+fn wait_for(site: &Site, sql: &str, want: &str) {
+    let start = Instant::now();
+    while site.pg.sql(sql) != want {
+        assert!(start.elapsed() < PATIENCE, "{sql} never gave {want}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The run's stretches are contiguous from 0, none twice, and hold `events` events.
+fn assert_every_event_once(site: &Site, run: i64, events: u64) {
+    let held = site.pg.sql(&format!(
+        "SELECT sum(count), count(*) FILTER (WHERE first > 0 AND NOT EXISTS (
+             SELECT 1 FROM run_events b WHERE b.run = a.run AND b.first + b.count = a.first))
+         FROM run_events a WHERE run = {run}"
+    ));
+    assert_eq!(
+        held,
+        format!("{events}|0"),
+        "events held | stretches after a gap"
+    );
+    assert_eq!(
+        site.pg
+            .sql(&format!("SELECT events FROM runs WHERE id = {run}")),
+        events.to_string()
+    );
+}
+
+#[test]
+fn a_daily_run_is_streamed_watched_from_another_server_verified_and_ranked_and_its_seed_was_fixed_before(
+) {
+    let Some(client) = client() else { return };
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    site.worker();
+    let day = today();
+    let (status, before) = site.get(&format!("/daily/{day}/nethack.json"));
+    assert_eq!(status, 200, "{before}");
+    let before: serde_json::Value = serde_json::from_str(&before).unwrap();
+    assert_eq!(before["over"], false);
+    assert!(
+        before["seed"].is_null() && before["salt"].is_null(),
+        "{before}"
+    );
+    let commitment = before["commitment"].as_str().unwrap().to_owned();
+
+    // A second server process serves the viewer: it hears of each stretch through the
+    // database.
+    let other = site.another_server(&[]);
+    let player = Player::new();
+    let daily = player.daily(
+        &client,
+        &site.url,
+        "camel",
+        &["--bot", "100000", "--pace-ms", "1"],
+    );
+    let run = daily.run();
+    let live = format!("{}/runs/{run}/live", other.url);
+    let viewer = std::thread::spawn(move || watch(&live));
+    let (events, hash) = daily.played();
+    let said = daily.end().unwrap();
+    assert!(
+        said.contains(&format!("sent {events} of {events} events")),
+        "{said}"
+    );
+    assert_every_event_once(&site, run, events);
+
+    let watched = viewer.join().unwrap();
+    assert_eq!(watched.header["player"], "camel");
+    assert_eq!(watched.header["day"], day.as_str());
+    assert!(
+        watched.header["seed"].is_null(),
+        "no seed while the day lasts"
+    );
+    assert_eq!(watched.events.len() as u64, events);
+    assert!(watched.stretches > 1, "streamed as it was played");
+    assert_eq!(watched.end, "died");
+    let rules = Rules::newest(Ruleset::NETHACK);
+    let folded = sandglass_sim::fold(rules, watched.events.clone(), &mut ()).unwrap();
+    assert_eq!(
+        format!("0x{:016x}", folded.hash()),
+        hash,
+        "the viewer's fold"
+    );
+
+    // The verifier folded the finished run again: ranked on the day's board, hidden
+    // elsewhere until the day is over.
+    let game = site
+        .pg
+        .sql(&format!("SELECT game FROM runs WHERE id = {run}"));
+    wait_for(
+        &site,
+        &format!("SELECT final_hash FROM verdicts WHERE game = '{game}'"),
+        &hash,
+    );
+    let (_, board) = site.get("/daily");
+    assert!(
+        board.contains("<tr><td>1</td><td><a href=\"/players/camel\">camel</a>"),
+        "{board}"
+    );
+    assert_eq!(site.get(&format!("/games/{game}")).0, 404);
+    assert_eq!(site.get(&format!("/replays/{game}.sgr")).0, 404);
+    assert!(
+        !site.get("/").1.contains(&game[..12]),
+        "not on the all-time board yet"
+    );
+
+    // One try a day: the same key from a fresh data folder is refused.
+    let again = Player {
+        config: player.config,
+        data: tempfile::tempdir().unwrap(),
+    };
+    let refused = again
+        .daily(&client, &site.url, "camel", &["--bot", "10"])
+        .end();
+    assert!(
+        refused.as_ref().unwrap_err().contains("one try a day"),
+        "{refused:?}"
+    );
+
+    // The day ends: its seed and salt are shown, and they are the commitment's.
+    site.pg.sql("UPDATE days SET day = day - 1");
+    site.pg
+        .sql("UPDATE games SET hidden_until = hidden_until - 1");
+    let yesterday = site
+        .pg
+        .sql("SELECT to_char(day, 'YYYY-MM-DD') FROM days LIMIT 1");
+    let (_, after) = site.get(&format!("/daily/{yesterday}/nethack.json"));
+    let after: serde_json::Value = serde_json::from_str(&after).unwrap();
+    assert_eq!(after["over"], true);
+    assert_eq!(after["commitment"], commitment.as_str());
+    let seed: u64 = after["seed"].as_str().unwrap().parse().unwrap();
+    // The line names the day the desert was made for.
+    let line = daily_commitment_line(&day, "nethack", seed, after["salt"].as_str().unwrap());
+    assert_eq!(hex(&content_hash(line.as_bytes())), commitment);
+    // The revealed seed is the run's: every draw the viewer received is its generator's.
+    assert_eq!(verified_hash(rules, seed, watched.events), hash);
+    let (status, page) = site.get(&format!("/games/{game}"));
+    assert_eq!(status, 200);
+    assert!(page.contains(&hash), "{page}");
+    let (_, day_page) = site.get(&format!("/daily/{yesterday}"));
+    assert!(
+        day_page.contains(&format!("Seed <code>{seed}</code>")),
+        "{day_page}"
+    );
+}
+
+#[test]
+fn a_daily_run_plays_on_while_its_server_is_killed_and_every_step_arrives_once_after() {
+    let Some(client) = client() else { return };
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    site.worker();
+    let player = Player::new();
+    let daily = player.daily(
+        &client,
+        &site.url,
+        "camel",
+        &["--bot", "100000", "--pace-ms", "2", "--wait-s", "120"],
+    );
+    let run = daily.run();
+    // Killed once the run is under way...
+    let start = Instant::now();
+    while site
+        .pg
+        .sql(&format!("SELECT events > 0 FROM runs WHERE id = {run}"))
+        != "t"
+    {
+        assert!(start.elapsed() < PATIENCE);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    site.kill_server();
+    let held_when_killed: u64 = site
+        .pg
+        .sql(&format!("SELECT events FROM runs WHERE id = {run}"))
+        .parse()
+        .unwrap();
+    // ...the game is played to its end with no server to send to: play never waits.
+    let (events, hash) = daily.played();
+    assert!(
+        events > held_when_killed,
+        "the game went on while the server was down"
+    );
+    assert_eq!(
+        site.pg
+            .sql(&format!("SELECT events FROM runs WHERE id = {run}")),
+        held_when_killed.to_string()
+    );
+    site.start_again(&[]);
+    let said = daily.end().unwrap();
+    assert!(
+        said.contains(&format!("sent {events} of {events} events")),
+        "{said}"
+    );
+    assert_every_event_once(&site, run, events);
+    let game = site
+        .pg
+        .sql(&format!("SELECT game FROM runs WHERE id = {run}"));
+    wait_for(
+        &site,
+        &format!("SELECT final_hash FROM verdicts WHERE game = '{game}'"),
+        &hash,
+    );
+}
+
+/// A TCP proxy on loopback that can be cut (its listener closed and every connection
+/// through it shut) and mended at the same address.
+struct Proxy {
+    url: String,
+    cut: Arc<AtomicBool>,
+    open: Arc<Mutex<Vec<TcpStream>>>,
+}
+
+impl Proxy {
+    fn start(to: &str) -> Proxy {
+        let to = to.strip_prefix("http://").unwrap().to_owned();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap();
+        let (cut, open) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(Mutex::new(vec![])),
+        );
+        let (cutting, opened) = (cut.clone(), open.clone());
+        std::thread::spawn(move || {
+            let mut listener = Some(listener);
+            loop {
+                if cutting.load(Ordering::SeqCst) {
+                    listener = None;
+                    std::thread::sleep(Duration::from_millis(20));
+                    continue;
+                }
+                let listening = listener.get_or_insert_with(|| TcpListener::bind(address).unwrap());
+                listening.set_nonblocking(true).unwrap();
+                match listening.accept() {
+                    Ok((inside, _)) => {
+                        inside.set_nonblocking(false).unwrap();
+                        let Ok(outside) = TcpStream::connect(&to) else {
+                            continue;
+                        };
+                        let mut open = opened.lock().unwrap();
+                        open.push(inside.try_clone().unwrap());
+                        open.push(outside.try_clone().unwrap());
+                        pump(inside.try_clone().unwrap(), outside.try_clone().unwrap());
+                        pump(outside, inside);
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        });
+        Proxy {
+            url: format!("http://{address}"),
+            cut,
+            open,
+        }
+    }
+
+    /// Cuts every connection through the proxy, and takes none until `mend`.
+    fn cut(&self) {
+        self.cut.store(true, Ordering::SeqCst);
+        for stream in self.open.lock().unwrap().drain(..) {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    }
+
+    fn mend(&self) {
+        self.cut.store(false, Ordering::SeqCst);
+    }
+}
+
+fn pump(mut from: TcpStream, mut to: TcpStream) {
+    std::thread::spawn(move || {
+        let mut buffer = [0; 16 << 10];
+        while let Ok(read) = from.read(&mut buffer) {
+            if read == 0 || to.write_all(&buffer[..read]).is_err() {
+                break;
+            }
+        }
+        let _ = to.shutdown(Shutdown::Both);
+    });
+}
+
+#[test]
+fn a_daily_run_plays_on_through_thirty_seconds_without_a_network_and_sends_the_rest() {
+    let Some(client) = client() else { return };
+    // The server is reached through the proxy, and its signatures name that address.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy_port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    let proxy = Proxy::start(&site.url);
+    let _ = proxy_port;
+    site.kill_server();
+    site.start_again(&["--public-url", &proxy.url]);
+    site.worker();
+    let player = Player::new();
+    let daily = player.daily(
+        &client,
+        &proxy.url,
+        "camel",
+        &["--bot", "100000", "--pace-ms", "3", "--wait-s", "120"],
+    );
+    let run = daily.run();
+    let start = Instant::now();
+    while site
+        .pg
+        .sql(&format!("SELECT events > 0 FROM runs WHERE id = {run}"))
+        != "t"
+    {
+        assert!(start.elapsed() < PATIENCE);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    proxy.cut();
+    let cut_at = Instant::now();
+    let held_when_cut = site
+        .pg
+        .sql(&format!("SELECT events FROM runs WHERE id = {run}"));
+    std::thread::sleep(Duration::from_secs(30));
+    assert_eq!(
+        site.pg
+            .sql(&format!("SELECT events FROM runs WHERE id = {run}")),
+        held_when_cut,
+        "nothing arrives while the network is cut"
+    );
+    proxy.mend();
+    assert!(cut_at.elapsed() >= Duration::from_secs(30));
+    let (events, hash) = daily.played();
+    let said = daily.end().unwrap();
+    assert!(
+        said.contains(&format!("sent {events} of {events} events")),
+        "{said}"
+    );
+    assert_every_event_once(&site, run, events);
+    let game = site
+        .pg
+        .sql(&format!("SELECT game FROM runs WHERE id = {run}"));
+    wait_for(
+        &site,
+        &format!("SELECT final_hash FROM verdicts WHERE game = '{game}'"),
+        &hash,
+    );
+}
+
+/// Starts today's nethack run as `name` under `who`: the run and its seed.
+fn start(site: &Site, who: &Identity, name: &str, day: &str) -> (u16, serde_json::Value) {
+    let claim = Claim {
+        server: &site.url,
+        player: name,
+        content: daily_start_content(day, "nethack"),
+    };
+    let (status, words) = site.post_to(
+        &format!("/daily/{day}/nethack/start"),
+        &[],
+        &[
+            (PLAYER_HEADER, name),
+            (KEY_HEADER, &who.public_hex()),
+            (SIGNATURE_HEADER, &who.sign(&claim)),
+        ],
+    );
+    let json = serde_json::from_str(&words).unwrap_or(serde_json::Value::String(words));
+    (status, json)
+}
+
+/// Sends `events` as run `run`'s from `first`, as `name` signed by `who`.
+fn send(
+    site: &Site,
+    run: i64,
+    first: u64,
+    events: &[Event],
+    who: &Identity,
+    name: &str,
+) -> (u16, String) {
+    send_bytes(
+        site,
+        run,
+        first,
+        &sandglass_replay::events_to_bytes(events),
+        who,
+        name,
+    )
+}
+
+fn send_bytes(
+    site: &Site,
+    run: i64,
+    first: u64,
+    bytes: &[u8],
+    who: &Identity,
+    name: &str,
+) -> (u16, String) {
+    let claim = Claim {
+        server: &site.url,
+        player: name,
+        content: stretch_content(run, first, bytes),
+    };
+    site.post_to(
+        &format!("/runs/{run}/events?from={first}"),
+        bytes,
+        &[
+            (PLAYER_HEADER, name),
+            (KEY_HEADER, &who.public_hex()),
+            (SIGNATURE_HEADER, &who.sign(&claim)),
+        ],
+    )
+}
+
+/// A bot's game of `commands` commands from `seed`.
+fn bot_events(seed: u64, commands: u64) -> Vec<Event> {
+    let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+    Bot::new(seed).play(&mut game, commands).unwrap();
+    game.into_tape().events
+}
+
+#[test]
+fn forged_seeds_gaps_changed_events_second_tries_and_strangers_are_refused_in_words() {
+    let Some(site) = Site::start(&[]) else { return };
+    let day = today();
+    let (camel, hyena) = (Identity::generate().unwrap(), Identity::generate().unwrap());
+
+    // Only today can be started, signed for it.
+    let (status, said) = start(&site, &camel, "camel", "2000-01-01");
+    assert_eq!(status, 409, "{said}");
+    assert!(
+        said.as_str().unwrap().contains("cannot be started"),
+        "{said}"
+    );
+    let (status, run) = start(&site, &camel, "camel", &day);
+    assert_eq!(status, 200, "{run}");
+    let (id, seed) = (run["run"].as_i64().unwrap(), run["seed"].as_str().unwrap());
+    let seed: u64 = seed.parse().unwrap();
+    // A start whose answer was lost is given again, with no events sent yet.
+    let (status, again) = start(&site, &camel, "camel", &day);
+    assert_eq!((status, &again["run"]), (200, &run["run"]));
+
+    let events = bot_events(seed, 40);
+    let half = &events[..events.len() / 2];
+    // A gap: the server holds none, this starts further on.
+    let (status, said) = send(&site, id, 5, &events[5..], &camel, "camel");
+    assert_eq!(status, 409, "{said}");
+    assert!(said.contains("a gap: the server holds 0 events"), "{said}");
+    // A stranger's key, and a forged signature.
+    let (status, said) = send(&site, id, 0, half, &hyena, "camel");
+    assert_eq!(status, 403, "{said}");
+    let bytes = sandglass_replay::events_to_bytes(half);
+    let wrong = Claim {
+        server: &site.url,
+        player: "camel",
+        content: stretch_content(id, 1, &bytes),
+    };
+    let (status, said) = site.post_to(
+        &format!("/runs/{id}/events?from=0"),
+        &bytes,
+        &[
+            (PLAYER_HEADER, "camel"),
+            (KEY_HEADER, &camel.public_hex()),
+            (SIGNATURE_HEADER, &camel.sign(&wrong)),
+        ],
+    );
+    assert_eq!(status, 401, "{said}");
+    // Damaged bytes.
+    let (status, said) = send_bytes(&site, id, 0, b"\x05\x01", &camel, "camel");
+    assert_eq!(status, 422, "{said}");
+    assert_eq!(
+        site.pg
+            .sql(&format!("SELECT events FROM runs WHERE id = {id}")),
+        "0"
+    );
+
+    // The first half, then the same again (a repeat whose answer was lost), then the rest
+    // overlapping it: each event held once.
+    assert_eq!(send(&site, id, 0, half, &camel, "camel").0, 200);
+    assert_eq!(send(&site, id, 0, half, &camel, "camel").0, 200);
+    let (status, said) = send(&site, id, 1, &events[1..], &camel, "camel");
+    assert_eq!(status, 200, "{said}");
+    assert_every_event_once(&site, id, events.len() as u64);
+    // A repeat that differs from what is held.
+    let mut changed = events[..3].to_vec();
+    changed[1] = Event::Draw(12345);
+    let (status, said) = send(&site, id, 0, &changed, &camel, "camel");
+    assert_eq!(status, 409, "{said}");
+    assert!(said.contains("event 1 differs"), "{said}");
+    // One try a day, once the run has events.
+    let (status, said) = start(&site, &camel, "camel", &day);
+    assert_eq!(status, 409, "{said}");
+    assert!(said.as_str().unwrap().contains("one try a day"), "{said}");
+
+    // A run played from another seed than the day's: refused at its first draw, and
+    // stopped there.
+    let (status, run) = start(&site, &hyena, "hyena", &day);
+    assert_eq!(status, 200, "{run}");
+    let id = run["run"].as_i64().unwrap();
+    let forged = bot_events(seed.wrapping_add(1), 10);
+    let (status, said) = send(&site, id, 0, &forged, &hyena, "hyena");
+    assert_eq!(status, 422, "{said}");
+    assert!(
+        said.contains("does not fold") && said.contains("differs from the generator"),
+        "{said}"
+    );
+    let (status, said) = send(&site, id, 0, &events, &hyena, "hyena");
+    assert_eq!(status, 409, "{said}");
+    assert!(said.contains("was stopped"), "{said}");
+    let (_, board) = site.get("/daily");
+    assert!(board.contains("stopped: event 0 does not fold"), "{board}");
+}
