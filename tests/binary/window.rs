@@ -586,6 +586,10 @@ fn play_save_and_continue(display: &Xvfb, shots: &Path) {
 
     let mut menu = Window::open(display, &dirs);
     menu.shot(shots, "7-start-screen");
+    // The daily desert needs a server the player named, and says so.
+    menu.key("d");
+    let said = menu.wait_line("daily ");
+    assert!(said.starts_with("daily No server named yet"), "{said}");
     menu.key("c");
     let (resumed, hash) = menu.wait_game();
     assert_eq!(resumed, second, "Continue opens the most recent live game");

@@ -424,10 +424,7 @@ impl Screen {
             #[cfg(not(target_arch = "wasm32"))]
             Screen::Bench(s) => s.update(time),
             #[cfg(not(target_arch = "wasm32"))]
-            Screen::Start(s) => {
-                s.update();
-                Go::Stay
-            }
+            Screen::Start(s) => s.update(),
             #[cfg(not(target_arch = "wasm32"))]
             Screen::End(s) => {
                 s.update();

@@ -2,17 +2,19 @@
 //! and the list of saved games to load or to watch.
 
 use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
 
 use macroquad::prelude::*;
 use sandglass_sim::geometry::Direction;
 use sandglass_sim::Ruleset;
-use sandglass_store::{Branch, GameMeta, Status, StoreError};
+use sandglass_store::{Branch, GameId, GameMeta, Status, StoreError};
 
 use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::options::OptionsScreen;
 use super::scoreboard::Board;
-use super::share::Share;
+use super::share::{Share, NO_SERVER};
+use crate::settings::Settings;
 use super::{App, Go, Tape};
 use crate::cli::scores::{self, Proof};
 use crate::cli::{rules_label, utc};
@@ -32,6 +34,9 @@ pub struct StartScreen {
     files: Option<(Vec<PathBuf>, usize)>,
     /// The seed being typed for a new seeded game, while its box is open.
     seeded: Option<SeedEntry>,
+    /// Today's daily run being started on the player's server (or found among the
+    /// saved games), on a thread: the game, and whether it is still to be played.
+    daily: Option<JoinHandle<anyhow::Result<(GameId, bool)>>>,
     /// Why the last choice did not work.
     error: Option<String>,
 }
@@ -115,6 +120,7 @@ impl SeedEntry {
 enum Choice {
     New,
     Seeded,
+    Daily,
     Continue,
     Load,
     Watch,
@@ -124,9 +130,10 @@ enum Choice {
     Quit,
 }
 
-const ENTRIES: [(Choice, char, &str); 9] = [
+const ENTRIES: [(Choice, char, &str); 10] = [
     (Choice::New, 'n', "New game"),
     (Choice::Seeded, 'e', "New seeded game"),
+    (Choice::Daily, 'd', "Daily desert"),
     (Choice::Continue, 'c', "Continue"),
     (Choice::Load, 'l', "Load"),
     (Choice::Watch, 'w', "Watch a replay"),
@@ -166,6 +173,7 @@ impl StartScreen {
             scores: None,
             files: None,
             seeded: None,
+            daily: None,
             error,
         }
     }
@@ -207,6 +215,10 @@ impl StartScreen {
             Some(Choice::Seeded) => {
                 self.seeded = Some(SeedEntry::new());
                 self.error = None;
+                Go::Stay
+            }
+            Some(Choice::Daily) => {
+                self.start_daily(app);
                 Go::Stay
             }
             Some(Choice::Continue) => match &self.latest {
@@ -290,22 +302,66 @@ impl StartScreen {
         }
     }
 
+    /// Today's daily desert, on the server the player named: started there (or found
+    /// among the saved games) on a thread, and opened once it is.
+    fn start_daily(&mut self, app: &App) {
+        if self.daily.is_some() {
+            return;
+        }
+        let named = app.config_dir.clone().and_then(|config| {
+            let settings = Settings::load(&config);
+            Some((settings.server?, settings.player?, config))
+        });
+        let Some((server, name, config)) = named else {
+            self.say(NO_SERVER.into());
+            return;
+        };
+        let store = app.store.clone();
+        self.error = None;
+        self.daily = Some(std::thread::spawn(move || {
+            crate::cli::daily::open_run(&store, &server, &name, Ruleset::NETHACK, &config)
+        }));
+    }
+
     /// What the screen does by itself: the high scores take the games proved since the
-    /// last frame.
-    pub fn update(&mut self) {
+    /// last frame, a game being shared its answer, and today's daily run, once started,
+    /// opens.
+    pub fn update(&mut self) -> Go {
         if let Some(board) = &mut self.scores {
             board.update();
         }
         if let Some(list) = &mut self.list {
             list.share.update();
         }
+        if !self.daily.as_ref().is_some_and(|d| d.is_finished()) {
+            return Go::Stay;
+        }
+        match self.daily.take().map(JoinHandle::join) {
+            Some(Ok(Ok((id, true)))) => Go::Play(id),
+            Some(Ok(Ok((id, false)))) => Go::Over(id),
+            Some(Ok(Err(error))) => {
+                self.say(format!("{error:#}"));
+                Go::Stay
+            }
+            _ => {
+                self.say("Starting today's desert failed.".into());
+                Go::Stay
+            }
+        }
+    }
+
+    /// Why today's desert does not open, on the screen and on stdout (`daily ...`).
+    fn say(&mut self, why: String) {
+        crate::report::line(&format!("daily {why}"));
+        self.error = Some(why);
     }
 
     /// Whether the screen changes by itself: games are being proved for the high scores,
-    /// or a game is being shared.
+    /// a game is being shared, or today's desert is being started.
     pub fn busy(&self) -> bool {
         self.scores.as_ref().is_some_and(|b| b.progress().is_some())
             || self.list.as_ref().is_some_and(|l| l.share.busy())
+            || self.daily.is_some()
     }
 
     /// The replay files: Enter opens one on the timeline.
@@ -389,6 +445,9 @@ impl StartScreen {
                 size,
                 BAD,
             );
+        } else if self.daily.is_some() {
+            let starting = "Starting today's desert on your server...";
+            app.text.draw(starting, x, h - line * 2.0, size, ASK);
         } else if self.list.is_none()
             && self.scores.is_none()
             && self.files.is_none()
