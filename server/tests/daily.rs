@@ -714,3 +714,128 @@ fn forged_seeds_gaps_changed_events_second_tries_and_strangers_are_refused_in_wo
     let (_, board) = site.get("/daily");
     assert!(board.contains("stopped: event 0 does not fold"), "{board}");
 }
+
+/// Live viewers held by one server process on one core: 100 runs streamed at once, each
+/// a stretch (a step) every half second, sent to one server process, and 10 viewers of
+/// each (1,000 in all) on a second process pinned to one core (`taskset`), which hears
+/// of each stretch through the database. Measured: from the moment a stretch is sent
+/// (a step the client has made durable) to the moment each viewer has read it, p50 and
+/// p99. BENCHMARKS.md quotes it.
+#[test]
+#[ignore = "a benchmark: cargo test --release -p sandglass-server --test daily -- --ignored --nocapture"]
+fn bench_live_viewers_on_one_core() {
+    const RUNS: usize = 100;
+    const VIEWERS_EACH: usize = 10;
+    const STEPS: usize = 40;
+    const EVERY: Duration = Duration::from_millis(500);
+    let Some(site) = Site::start(&["--burst", "100000"]) else {
+        return;
+    };
+    let viewers_server = site.another_server(&[]);
+    let pinned = Command::new("taskset")
+        .args(["-a", "-cp", "0", &viewers_server.pid().to_string()])
+        .output()
+        .unwrap();
+    assert!(pinned.status.success(), "taskset: {pinned:?}");
+    let day = today();
+    // Each run's steps, played ahead by the bot, and the run started on the server.
+    let runs: Vec<(i64, Identity, String, Vec<Vec<Event>>)> = (0..RUNS)
+        .map(|i| {
+            let who = Identity::generate().unwrap();
+            let name = format!("rider-{i}");
+            let (status, run) = start(&site, &who, &name, &day);
+            assert_eq!(status, 200, "{run}");
+            let seed: u64 = run["seed"].as_str().unwrap().parse().unwrap();
+            let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+            let mut steps = vec![];
+            let mut bot = Bot::new(i as u64);
+            let mut before = 0;
+            while steps.len() < STEPS && game.state().outcome().is_none() {
+                if bot.play(&mut game, 1).unwrap() == 0 {
+                    break;
+                }
+                let events = &game.tape().events;
+                steps.push(events[before..].to_vec());
+                before = events.len();
+            }
+            // The genesis draws go first, with the first command's step.
+            let genesis = game.tape().events.len() - steps.iter().map(Vec::len).sum::<usize>();
+            steps[0].splice(0..0, game.tape().events[..genesis].to_vec());
+            (run["run"].as_i64().unwrap(), who, name, steps)
+        })
+        .collect();
+    let sent_at: Arc<Mutex<std::collections::HashMap<(i64, u64), Instant>>> = Arc::default();
+    let latencies: Arc<Mutex<Vec<Duration>>> = Arc::default();
+    std::thread::scope(|scope| {
+        for (run, ..) in &runs {
+            for _ in 0..VIEWERS_EACH {
+                let (sent_at, latencies) = (sent_at.clone(), latencies.clone());
+                let url = format!("{}/runs/{run}/live", viewers_server.url);
+                let run = *run;
+                scope.spawn(move || {
+                    let agent: ureq::Agent = ureq::Agent::config_builder()
+                        .timeout_global(Some(PATIENCE))
+                        .build()
+                        .into();
+                    let response = agent.get(&url).call().unwrap();
+                    let mut reader = BufReader::new(response.into_body().into_reader());
+                    let mut stretches = 0;
+                    let mut line = String::new();
+                    while stretches < STEPS {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap() == 0 {
+                            break;
+                        }
+                        let Some(data) = line.trim_end().strip_prefix("data: ") else {
+                            continue;
+                        };
+                        let Some((first, _)) = data.split_once(' ') else {
+                            continue;
+                        };
+                        let Ok(first) = first.parse::<u64>() else {
+                            continue;
+                        };
+                        let now = Instant::now();
+                        stretches += 1;
+                        if let Some(&sent) = sent_at.lock().unwrap().get(&(run, first)) {
+                            latencies.lock().unwrap().push(now - sent);
+                        }
+                    }
+                });
+            }
+        }
+        // Let the viewers connect, then stream every run at once, spread over the
+        // half second.
+        std::thread::sleep(Duration::from_secs(3));
+        for (i, (run, who, name, steps)) in runs.iter().enumerate() {
+            let (site, sent_at) = (&site, sent_at.clone());
+            scope.spawn(move || {
+                std::thread::sleep(EVERY * i as u32 / RUNS as u32);
+                let mut first = 0;
+                for step in steps {
+                    let next = Instant::now() + EVERY;
+                    sent_at
+                        .lock()
+                        .unwrap()
+                        .insert((*run, first), Instant::now());
+                    let (status, said) = send(site, *run, first, step, who, name);
+                    assert_eq!(status, 200, "{said}");
+                    first += step.len() as u64;
+                    std::thread::sleep(next.saturating_duration_since(Instant::now()));
+                }
+            });
+        }
+    });
+    let mut latencies = latencies.lock().unwrap().clone();
+    latencies.sort();
+    let at = |share: f64| latencies[((latencies.len() - 1) as f64 * share) as usize];
+    println!(
+        "{RUNS} runs, {} viewers on one core: {} stretches read; from sent to read: median \
+         {:.1?}, p99 {:.1?}, longest {:.1?}",
+        RUNS * VIEWERS_EACH,
+        latencies.len(),
+        at(0.5),
+        at(0.99),
+        at(1.0)
+    );
+}

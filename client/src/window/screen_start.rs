@@ -14,12 +14,12 @@ use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::options::OptionsScreen;
 use super::scoreboard::Board;
 use super::share::{Share, NO_SERVER};
-use crate::settings::Settings;
 use super::{App, Go, Tape};
 use crate::cli::scores::{self, Proof};
 use crate::cli::{rules_label, utc};
 use crate::input::keys::{bind, Input, Key, Mode};
 use crate::seed::seed_of;
+use crate::settings::Settings;
 
 pub struct StartScreen {
     /// The highlighted entry.

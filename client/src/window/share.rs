@@ -13,7 +13,8 @@ use super::App;
 use crate::settings::Settings;
 
 /// Why the window sends nothing: it sends only to a server the player named.
-pub const NO_SERVER: &str = "No server named yet: `sandglass submit GAME --server URL --name NAME` \
+pub const NO_SERVER: &str =
+    "No server named yet: `sandglass submit GAME --server URL --name NAME` \
      (or `sandglass daily --server URL --name NAME`) names one, and the window uses it after. \
      Nothing is sent to a server you did not name.";
 

@@ -376,6 +376,12 @@ pub struct OtherServer {
     pub url: String,
 }
 
+impl OtherServer {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for OtherServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
