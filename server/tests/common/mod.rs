@@ -206,22 +206,9 @@ impl Site {
         (self.server, self.url) = serve(&self.pg, &self.objects, &[]);
     }
 
-    /// The processor time the server process has used so far (user and system), from
-    /// `/proc`.
+    /// The processor time the server process has used so far.
     pub fn server_cpu(&self) -> Duration {
-        let stat = fs::read_to_string(format!("/proc/{}/stat", self.server.id())).unwrap();
-        // The fields after the command's name, which is in parentheses; utime and
-        // stime are the 14th and 15th of the line.
-        let after = &stat[stat.rfind(')').unwrap() + 2..];
-        let fields: Vec<u64> = after
-            .split(' ')
-            .skip(11)
-            .take(2)
-            .map(|f| f.parse().unwrap())
-            .collect();
-        // SAFETY: sysconf only reads a system setting.
-        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
-        Duration::from_secs_f64((fields[0] + fields[1]) as f64 / ticks as f64)
+        cpu_time(self.server.id())
     }
 
     /// `kill -9` of the server: nothing answers at its address until `start_again`.
@@ -380,6 +367,28 @@ impl OtherServer {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+
+    /// The processor time it has used so far.
+    pub fn cpu(&self) -> Duration {
+        cpu_time(self.child.id())
+    }
+}
+
+/// The processor time process `pid` has used so far (user and system), from `/proc`.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command's name, which is in parentheses; utime and stime are
+    // the 14th and 15th of the line.
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<u64> = after
+        .split(' ')
+        .skip(11)
+        .take(2)
+        .map(|f| f.parse().unwrap())
+        .collect();
+    // SAFETY: sysconf only reads a system setting.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    Duration::from_secs_f64((fields[0] + fields[1]) as f64 / ticks as f64)
 }
 
 impl Drop for OtherServer {
