@@ -850,3 +850,66 @@ fn live_viewers_on_one_core(viewers_each: usize) {
         core_share * 100.0
     );
 }
+
+#[test]
+fn a_delayed_live_view_holds_every_viewer_that_many_turns_behind_the_game() {
+    const DELAY: u64 = 20;
+    let Some(site) = Site::start(&[]) else { return };
+    let delayed = site.another_server(&["--live-delay-turns", &DELAY.to_string()]);
+    let (who, day) = (Identity::generate().unwrap(), today());
+    let (status, run) = start(&site, &who, "camel", &day);
+    assert_eq!(status, 200, "{run}");
+    let (id, seed) = (
+        run["run"].as_i64().unwrap(),
+        run["seed"].as_str().unwrap().parse::<u64>().unwrap(),
+    );
+    // The game's turn after each step, as the test plays it.
+    let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+    let mut bot = Bot::new(seed);
+    let mut sent = 0;
+    let mut ends = vec![];
+    while game.state().tick().0 < 3 * DELAY && game.state().outcome().is_none() {
+        bot.play(&mut game, 1).unwrap();
+        let events = &game.tape().events;
+        assert_eq!(
+            send(&site, id, sent, &events[sent as usize..], &who, "camel").0,
+            200
+        );
+        sent = events.len() as u64;
+        ends.push((sent, game.state().tick().0));
+    }
+    let newest = game.state().tick().0;
+    // Every stretch the game is DELAY turns past, and none it is not.
+    let due = ends
+        .iter()
+        .filter(|(_, turn)| turn + DELAY <= newest)
+        .map(|(end, _)| *end)
+        .max()
+        .unwrap();
+    // Read for five seconds: what comes in that time is all the viewer is given.
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(5)))
+        .build()
+        .into();
+    let response = agent
+        .get(format!("{}/runs/{id}/live", delayed.url))
+        .call()
+        .unwrap();
+    let mut reader = BufReader::new(response.into_body().into_reader());
+    let (mut held, mut line) = (0, String::new());
+    loop {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if let Some(id) = line.trim_end().strip_prefix("id: ") {
+            held = id.parse().unwrap();
+        }
+    }
+    assert_eq!(
+        held, due,
+        "exactly the stretches the game is {DELAY} turns past"
+    );
+    assert!(held < sent, "the newest turns are held back");
+}
