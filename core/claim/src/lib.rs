@@ -246,6 +246,34 @@ mod tests {
     }
 
     #[test]
+    fn what_a_run_signs_serves_for_nothing_else() {
+        let stretch = stretch_content(7, 100, b"events");
+        for other in [
+            stretch_content(8, 100, b"events"),
+            stretch_content(7, 101, b"events"),
+            stretch_content(7, 100, b"eventS"),
+            // The run and the index cannot be shifted into the bytes.
+            stretch_content(7, 1, b"00\nevents"),
+            daily_start_content("2026-11-26", "nethack"),
+            content_hash(b"events"),
+        ] {
+            assert_ne!(stretch, other);
+        }
+        assert_ne!(
+            daily_start_content("2026-11-26", "nethack"),
+            daily_start_content("2026-11-27", "nethack")
+        );
+        assert_ne!(
+            daily_start_content("2026-11-26", "nethack"),
+            daily_start_content("2026-11-26", "classic")
+        );
+        assert_eq!(
+            daily_commitment_line("2026-11-26", "nethack", 42, "ab"),
+            "sandglass daily 2026-11-26 nethack 42 ab"
+        );
+    }
+
+    #[test]
     fn a_secret_reads_back_as_the_same_key() {
         let me = Identity::generate().unwrap();
         let again = Identity::from_secret_hex(&format!("{}\n", me.secret_hex())).unwrap();
