@@ -19,9 +19,10 @@ use crate::serve::{ruleset_label, App};
 /// What a day's board proves, and what it does not.
 const PROOF: &str = "Every ranked run was streamed to this server from its first step as it \
     was played, checked event by event as it came, and folded again from its log by a \
-    verifier: the player's one try at this day's seed, which nobody (the player included) \
-    could see before starting it. Another name is another try: a board cannot know two \
-    names are one person.";
+    verifier. It is the player's one try at the day's seed, which the server gives out only \
+    with a run and shows to all when the day is over; its commitment, below, was fixed \
+    before. Another name is another try (a board cannot know two names are one person), \
+    and a run watched live shows its desert to whoever watches.";
 
 /// `GET /daily`: today's deserts.
 pub async fn today_page(State(app): State<App>) -> Result<Html<String>, Refusal> {

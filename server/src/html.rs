@@ -43,7 +43,7 @@ pub fn page(title: &str, body: &str) -> String {
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title} · Sandglass</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-         <nav><a href=\"/\">Sandglass board</a></nav>\n<h1>{title}</h1>\n{body}\n</body>\n</html>\n"
+         <nav><a href=\"/\">Sandglass board</a> · <a href=\"/daily\">Daily desert</a></nav>\n<h1>{title}</h1>\n{body}\n</body>\n</html>\n"
     )
 }
 

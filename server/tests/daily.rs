@@ -297,7 +297,11 @@ fn a_daily_run_is_streamed_watched_from_another_server_verified_and_ranked_and_i
     );
     assert_eq!(watched.events.len() as u64, events);
     assert!(watched.stretches > 1, "streamed as it was played");
-    assert!(["won", "died"].contains(&watched.end.as_str()), "{}", watched.end);
+    assert!(
+        ["won", "died"].contains(&watched.end.as_str()),
+        "{}",
+        watched.end
+    );
     let rules = Rules::newest(Ruleset::NETHACK);
     let folded = sandglass_sim::fold(rules, watched.events.clone(), &mut ()).unwrap();
     assert_eq!(
