@@ -88,6 +88,21 @@ fn refuse(what: impl fmt::Display) -> Refusal {
     Refusal(what.to_string())
 }
 
+/// The run's address from the URL a player gave: without `/live`, a query or a last `/`.
+pub fn run_url(url: &str) -> String {
+    let url = url.split(['?', '#']).next().unwrap_or(url);
+    let url = url.trim_end_matches('/');
+    url.strip_suffix("/live").unwrap_or(url).to_owned()
+}
+
+/// Where the stream of the run at `run` is read from, for a viewer holding `held` events.
+pub fn live_url(run: &str, held: u64) -> String {
+    match held {
+        0 => format!("{run}/live"),
+        held => format!("{run}/live?from={held}"),
+    }
+}
+
 /// Reads a `header` message's data.
 pub fn header(data: &str) -> Result<Run, Refusal> {
     let wire: WireHeader = serde_json::from_str(data)
@@ -255,6 +270,21 @@ mod tests {
                 0
             )
         );
+    }
+
+    #[test]
+    fn a_run_is_named_by_its_address_with_or_without_live() {
+        for url in [
+            "http://127.0.0.1:8080/runs/abc",
+            "http://127.0.0.1:8080/runs/abc/",
+            "http://127.0.0.1:8080/runs/abc/live",
+            "http://127.0.0.1:8080/runs/abc/live?from=12",
+        ] {
+            assert_eq!(run_url(url), "http://127.0.0.1:8080/runs/abc");
+        }
+        let run = "http://127.0.0.1:8080/runs/abc";
+        assert_eq!(live_url(run, 0), format!("{run}/live"));
+        assert_eq!(live_url(run, 12), format!("{run}/live?from=12"));
     }
 
     #[test]

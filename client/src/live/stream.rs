@@ -12,8 +12,9 @@ use std::time::Duration;
 use anyhow::bail;
 use base64::Engine as _;
 
-use super::{ending, events, header, stretch_parts, Feed, Follower, Refusal, Run, Taken};
+use super::{ending, events, header, live_url, run_url, stretch_parts};
 use super::{refuse, MOST_LINE_BYTES};
+use super::{Feed, Follower, Refusal, Run, Taken};
 
 /// How long after a dropped connection the next is tried.
 const RECONNECT_AFTER: Duration = Duration::from_secs(1);
@@ -44,13 +45,6 @@ pub fn watch(url: &str) -> anyhow::Result<Watched> {
         Ok(Feed::Stopped(refusal)) => bail!("cannot watch {url}: {refusal}"),
         _ => bail!("cannot watch {url}: the stream stopped before its header"),
     }
-}
-
-/// The run's address from the URL a player gave: without `/live`, a query or a last `/`.
-pub fn run_url(url: &str) -> String {
-    let url = url.split(['?', '#']).next().unwrap_or(url);
-    let url = url.trim_end_matches('/');
-    url.strip_suffix("/live").unwrap_or(url).to_owned()
 }
 
 /// Why one connection ended.
@@ -108,10 +102,7 @@ fn connection(
     run: &mut Option<Run>,
     feed: &Sender<Feed>,
 ) -> Stop {
-    let url = match follower.held() {
-        0 => format!("{base}/live"),
-        held => format!("{base}/live?from={held}"),
-    };
+    let url = live_url(base, follower.held());
     let response = match agent.get(&url).header("Accept", "text/event-stream").call() {
         Ok(response) => response,
         Err(error) => return Stop::Lost(format!("cannot connect: {error}")),
@@ -316,18 +307,6 @@ mod tests {
         most.resize(MOST_LINE_BYTES, b'A');
         most.extend_from_slice(b"\r\n\n");
         assert!(matches!(&messages(&most)[..], [Ok(_)]));
-    }
-
-    #[test]
-    fn a_run_is_named_by_its_address_with_or_without_live() {
-        for url in [
-            "http://127.0.0.1:8080/runs/abc",
-            "http://127.0.0.1:8080/runs/abc/",
-            "http://127.0.0.1:8080/runs/abc/live",
-            "http://127.0.0.1:8080/runs/abc/live?from=12",
-        ] {
-            assert_eq!(run_url(url), "http://127.0.0.1:8080/runs/abc");
-        }
     }
 
     #[test]

@@ -120,3 +120,64 @@ fn said(ending: Ending) -> &'static str {
         Ending::Abandoned => "the player left the game",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandglass_sim::bot::Bot;
+    use sandglass_sim::ids::Tick;
+    use sandglass_sim::{Rules, Ruleset};
+
+    struct Silent;
+
+    impl Source for Silent {
+        fn next(&mut self) -> Option<Feed> {
+            None
+        }
+    }
+
+    #[test]
+    fn the_status_says_live_how_far_behind_and_how_it_ended() {
+        let tape = Bot::new(7).record(Rules::newest(Ruleset::NETHACK), 7, 40);
+        let mut timeline = Timeline::open(tape.header.clone()).unwrap();
+        timeline.extend(&tape.events).unwrap();
+        // The cursor stays where it was, at the genesis, until moved.
+        assert_eq!(timeline.position(), 0);
+        timeline.seek(timeline.end());
+        let run = Run {
+            run: "r".to_owned(),
+            player: "camel".to_owned(),
+            day: "2026-11-26".to_owned(),
+            header: tape.header,
+        };
+        let mut live = Live::new(run, Box::new(Silent));
+        let paused = "paused (1x)";
+        assert_eq!(live.status(&timeline, paused), "LIVE");
+        live.following = false;
+        assert_eq!(
+            live.status(&timeline, paused),
+            "paused (1x) at live (End: live)"
+        );
+        let three_back = Tick(timeline.last_tick().0 - 3);
+        timeline.seek(timeline.position_of_tick(three_back));
+        assert_eq!(
+            live.status(&timeline, paused),
+            "paused (1x), behind live by 3 turns (End: live)"
+        );
+        live.stream = Stream::Reconnecting("the connection dropped".to_owned());
+        assert_eq!(
+            live.status(&timeline, paused),
+            "reconnecting...; paused (1x), behind live by 3 turns"
+        );
+        assert_eq!(
+            live.note().as_deref(),
+            Some("Reconnecting: the connection dropped.")
+        );
+        live.stop(Stream::Ended(Ending::Died));
+        assert_eq!(
+            live.status(&timeline, paused),
+            "ended: the camel died; paused (1x), 3 turns before the end"
+        );
+        assert!(live.next().is_none() && live.note().is_none());
+    }
+}

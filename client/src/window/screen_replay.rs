@@ -38,6 +38,8 @@ use super::live_view::{Live, Source, Stream};
 use super::{App, Go};
 use crate::input::keys::Key;
 use crate::live::{Feed, Run};
+#[cfg(target_arch = "wasm32")]
+use sandglass_replay::verdict::Verdict;
 
 /// Seconds between two commands at 1x.
 const STEP: f64 = 0.4;
@@ -292,6 +294,7 @@ impl ReplayScreen {
 
     /// Plays on from the cursor, towards the end or (`backwards`) the start.
     fn play(&mut self, backwards: bool, time: f64) {
+        self.follow(false);
         self.playing = true;
         self.backwards = backwards;
         self.next_step = time;
@@ -384,18 +387,38 @@ impl ReplayScreen {
         }
     }
 
-    /// The verdict on a live game once its stream has ended, for the web page to say as
-    /// it says a file's; `None` before (or once said).
+    /// The verdict on a live game once its stream has stopped (ended, or refused), for
+    /// the web page to say as it says a file's, with the run's name; `None` before, and
+    /// once said.
     #[cfg(target_arch = "wasm32")]
-    pub(super) fn live_verdict(&mut self) -> Option<sandglass_replay::verdict::Verdict> {
+    pub(super) fn live_verdict(&mut self) -> Option<(Verdict, String)> {
         let live = self.replay.live.as_mut()?;
         match live.stream {
-            Stream::Ended(_) if !live.told => {
+            Stream::Ended(_) | Stream::Refused(_) if !live.told => {
                 live.told = true;
-                Some(crate::live::verdict(&self.replay.timeline))
+                let timeline = &self.replay.timeline;
+                let verdict = match (&live.stream, timeline.refused()) {
+                    // The stream itself, not an event on it, was refused.
+                    (Stream::Refused(why), None) => Verdict::refused(why),
+                    _ => crate::live::verdict(timeline),
+                };
+                Some((verdict, live.run.run.clone()))
             }
             _ => None,
         }
+    }
+
+    /// Where a live game's stream stands, for the page's status line.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn live_status(&self) -> Option<String> {
+        let live = self.replay.live.as_ref()?;
+        let run = &live.run.run;
+        Some(match &live.stream {
+            Stream::Open => format!("live {run}"),
+            Stream::Reconnecting(_) => format!("reconnecting to {run}"),
+            Stream::Ended(ending) => format!("ended {run}: {}", ending.name()),
+            Stream::Refused(_) => format!("refused {run}"),
+        })
     }
 
     /// Plays on by itself while not paused, and does what the strip asked for.
