@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use common::live::{Damage, LiveServer, Plan};
 use common::xwindow::{dir_args, pixels, screenshots_or_skip, Window, Xvfb, PATIENCE};
 use sandglass_sim::{Event, Recording};
-use sandglass_store::sgr;
+use sandglass_store::{sgr, Store};
 
 const GOLDEN: &str = "nethack-whole-3.sgr";
 
@@ -117,12 +117,41 @@ fn a_dropped_connection_loses_and_repeats_nothing(display: &Xvfb, shots: &Path) 
         "from {from}: {held:?}"
     );
     window.shot(shots, "02-live-ended");
-    // Scrub back, then End: live again. A take-over forks the tape at the cursor.
+    // Scrub back, then End: the end again.
     window.key("Home");
     window.shot(shots, "03-scrubbed-back");
     window.key("End");
     window.shot(shots, "04-back-to-the-end");
+    // Taken over three commands after the first, as from a file: a new game whose log
+    // is the golden's up to there.
+    window.key("Home");
+    for _ in 0..3 {
+        window.key("Right");
+    }
+    window.key("t");
+    let (id, hash) = window.wait_game();
     close(&mut window);
+    let commands: Vec<usize> = (0..file.events.len())
+        .filter(|&i| matches!(file.events[i], Event::Command(_)))
+        .collect();
+    let cut = commands[3];
+    let rules = sandglass_sim::Rules::of(&file.header).unwrap();
+    let expected = sandglass_sim::verify(
+        rules,
+        file.header.seed,
+        file.events[..cut].iter().copied(),
+        &mut (),
+    )
+    .unwrap();
+    assert_eq!(hash, expected.hash());
+    let store = Store::open(data.path()).unwrap();
+    let meta = store.meta(id).unwrap();
+    assert_eq!(meta.events, cut as u64);
+    assert!(
+        meta.name.starts_with("camel's run from turn "),
+        "{}",
+        meta.name
+    );
 }
 
 /// A stretch that cannot be taken stops the stream with words, and the window stays.
@@ -164,4 +193,28 @@ fn close(window: &mut Window) {
 fn assert_drawn(image: &macroquad::texture::Image, what: &str) {
     let colours: std::collections::HashSet<_> = pixels(image).collect();
     assert!(colours.len() > 30, "{what} is nearly blank");
+}
+
+/// A run that cannot be watched is said in the terminal before any window opens: no
+/// server there, or a server without that run.
+#[test]
+fn a_run_that_cannot_be_watched_is_said_in_the_terminal() {
+    let server = LiveServer::start(golden(), plan(None, Damage::None));
+    let missing = format!("http://{}/runs/other", server.addr);
+    for (url, words) in [
+        ("http://127.0.0.1:1/runs/x", "cannot connect"),
+        (missing.as_str(), "404"),
+    ] {
+        let output = std::process::Command::new(common::BIN)
+            .args(["watch", url])
+            .env_remove("DISPLAY")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{said}");
+        assert!(
+            said.starts_with(&format!("sandglass: cannot watch {url}: ")) && said.contains(words),
+            "{said}"
+        );
+    }
 }

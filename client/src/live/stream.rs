@@ -40,10 +40,12 @@ pub fn watch(url: &str) -> anyhow::Result<Watched> {
     std::thread::Builder::new()
         .name("live stream".to_owned())
         .spawn(move || follow(&base, &send))?;
-    match feed.recv() {
+    // Connecting and the server's answer are bounded by `TIMEOUT`; a stream that opens
+    // and then says nothing, by this.
+    match feed.recv_timeout(3 * TIMEOUT) {
         Ok(Feed::Run(run)) => Ok(Watched { run, url, feed }),
         Ok(Feed::Stopped(refusal)) => bail!("cannot watch {url}: {refusal}"),
-        _ => bail!("cannot watch {url}: the stream stopped before its header"),
+        _ => bail!("cannot watch {url}: the server sent no header"),
     }
 }
 
