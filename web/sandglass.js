@@ -175,6 +175,12 @@ miniquad_add_plugin({
     },
 });
 
+// Until a live game's verdict comes, the line where it will stand says what is watched.
+if (sandglass_query("live")) {
+    document.getElementById("verdict").textContent =
+        "Watching " + sandglass_query("live") + " as it is played.";
+}
+
 // The viewer's glyph-size keys (Control and Plus, Minus or 0; PageUp, PageDown) are the
 // viewer's: the browser would zoom or scroll the page with them as well.
 const SANDGLASS_SIZE_KEYS = ["Equal", "Minus", "Digit0", "NumpadAdd", "NumpadSubtract", "Numpad0"];
