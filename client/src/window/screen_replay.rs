@@ -9,7 +9,10 @@
 //!
 //! A game watched while it is played (`sandglass watch`, or the web page's `?live=`) is a
 //! timeline that grows: each stretch the stream brings is checked onto its end, and while
-//! the cursor follows the end ("LIVE") it moves along with them, at once, as they come.
+//! the cursor follows the end ("LIVE") it moves along with them, at once, as they come. A
+//! server sends each step as the player makes it, so their coming is the game's own pace
+//! (the tape holds no clock to pace them by); a step or a few are animated as played, and
+//! a long stretch (a late viewer's first, the game so far) is jumped over to now.
 
 use std::collections::BTreeSet;
 #[cfg(not(target_arch = "wasm32"))]
