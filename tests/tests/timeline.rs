@@ -65,6 +65,8 @@ proptest! {
         let file = whole_game();
         let mut whole = timeline(file);
         let mut grown = Timeline::open_with_spacing(file.header.clone(), SPACING).unwrap();
+        // And one that takes the draws unchecked, as for a seed not yet known.
+        let mut trusting = Timeline::open_trusting_with_spacing(file.header.clone(), SPACING).unwrap();
         let len = file.events.len();
         let mut cuts: Vec<usize> = cuts.iter().map(|cut| cut.index(len + 1)).collect();
         cuts.push(len);
@@ -72,6 +74,7 @@ proptest! {
         let mut from = 0;
         for cut in cuts {
             grown.extend(&file.events[from..cut]).unwrap();
+            trusting.extend(&file.events[from..cut]).unwrap();
             from = cut;
             // Taking over is offered only where a game can go on, even mid-step.
             let over = grown.take_over_at(grown.end());
@@ -89,9 +92,15 @@ proptest! {
         }
         prop_assert_eq!(grown.outcome(), whole.outcome());
         prop_assert_eq!(grown.end_state().unwrap().hash(), file.final_hash);
+        prop_assert_eq!(trusting.events(), grown.events());
+        prop_assert_eq!(trusting.markers(), grown.markers());
+        prop_assert_eq!(trusting.commands(), grown.commands());
+        prop_assert_eq!(trusting.end_state().unwrap().hash(), file.final_hash);
+        prop_assert!(grown.checks_draws() && !trusting.checks_draws());
         for sample in samples {
             let at = sample.index(len + 1) as u64;
             prop_assert_eq!(grown.seek(at).hash(), whole.seek(at).hash(), "at {}", at);
+            prop_assert_eq!(trusting.seek(at).hash(), whole.seek(at).hash(), "at {}", at);
         }
     }
 }
@@ -131,6 +140,16 @@ fn a_grown_timeline_refuses_a_changed_draw_at_its_index_and_keeps_what_came_befo
     assert_eq!(grown.end(), at as u64);
     // A replay built whole has no more to come.
     assert_eq!(timeline(&file).extend(&[]), Err(ExtendError::Whole));
+    // Without the seed, the changed draw is taken, and the game goes on from it.
+    let mut trusting = Timeline::open_trusting_with_spacing(file.header.clone(), SPACING).unwrap();
+    match trusting.extend(&events) {
+        Ok(()) => {}
+        // The other draw may lead to a step that wants more or fewer draws.
+        Err(ExtendError::Refused(refused)) => assert!(refused.index.0 > at as u64),
+        Err(error) => panic!("{error}"),
+    }
+    assert_eq!(trusting.events()[at], events[at]);
+    assert_ne!(events[at], file.events[at]);
 }
 
 #[test]

@@ -13,13 +13,18 @@
 //! A timeline may also grow at its end, for a game watched while it is played: `open`
 //! starts one from a header with no events and `extend` adds each stretch as it comes,
 //! checked as a file's events are (every draw against the generator), with the copies,
-//! markers, ticks and commands kept up to date as the building fold keeps them.
+//! markers, ticks and commands kept up to date as the building fold keeps them. Where the
+//! seed is not known yet (a server may keep a day's seed until the day is over, having
+//! checked every draw itself), `open_trusting` takes the draws as they come.
 
 use thiserror::Error;
 
-use crate::drive::{fold_on, FoldError, Verifier};
-use crate::ids::{ActorId, Tick};
+use std::iter::Peekable;
+
+use crate::drive::{fold_on, FoldError, FoldErrorKind, Verifier};
+use crate::ids::{ActorId, EventIndex, Tick};
 use crate::recording::{is_a_stop, next_multiple, CheckError, Recording};
+use crate::rng::DrawSource;
 use crate::rules::{HeaderError, Rules};
 use crate::species::Species;
 use crate::state::{Observer, State};
@@ -72,11 +77,75 @@ pub struct Timeline {
     tip: Option<Tip>,
 }
 
-/// The end of a growing tape: the fold that checks each new event where the last left off.
+/// The end of a growing tape: the fold that takes each new event where the last left off.
 struct Tip {
-    verifier: Verifier,
+    fold: TipFold,
     /// The event that could not be added, once one could not: nothing is added after it.
     refused: Option<FoldError>,
+}
+
+enum TipFold {
+    /// Every draw checked against the generator, as a file's are.
+    Checked(Verifier),
+    /// The seed is not known: draws are taken as they come, events still checked for
+    /// their kind and legality.
+    Trusting(State),
+}
+
+impl TipFold {
+    fn state(&self) -> &State {
+        match self {
+            TipFold::Checked(verifier) => verifier.state(),
+            TipFold::Trusting(state) => state,
+        }
+    }
+
+    /// Feeds the next of `events` and at most `budget` draws after it; false once none
+    /// are left.
+    fn feed<I: Iterator<Item = Event>>(
+        &mut self,
+        events: &mut Peekable<I>,
+        budget: u64,
+        obs: &mut impl Observer,
+    ) -> Result<bool, FoldError> {
+        let state = match self {
+            TipFold::Checked(verifier) => return verifier.feed_pulling(events, budget, obs),
+            TipFold::Trusting(state) => state,
+        };
+        let Some(event) = events.next() else {
+            return Ok(false);
+        };
+        let index = EventIndex(state.events_folded());
+        let mut more = TakenDraws { events, budget };
+        state
+            .feed_pulling(event, &mut more, obs)
+            .map_err(|e| FoldError {
+                index,
+                kind: FoldErrorKind::Feed(e),
+            })?;
+        Ok(true)
+    }
+}
+
+/// The draws that come next on a tape, at most `budget` of them, unchecked.
+struct TakenDraws<'a, I: Iterator<Item = Event>> {
+    events: &'a mut Peekable<I>,
+    budget: u64,
+}
+
+impl<I: Iterator<Item = Event>> DrawSource for TakenDraws<'_, I> {
+    fn pull(&mut self) -> Option<u32> {
+        if self.budget == 0 {
+            return None;
+        }
+        match self.events.next_if(|e| matches!(e, Event::Draw(_)))? {
+            Event::Draw(value) => {
+                self.budget -= 1;
+                Some(value)
+            }
+            Event::Command(_) => None,
+        }
+    }
 }
 
 /// Why a stretch could not be added to a timeline.
@@ -136,9 +205,29 @@ impl Timeline {
     pub fn open_with_spacing(header: Header, every: u64) -> Result<Timeline, HeaderError> {
         let rules = Rules::of(&header)?;
         let mut scan = Scan::default();
-        let verifier = Verifier::new(rules, header.seed, &mut scan);
-        let cursor = verifier.state().clone();
-        Ok(Timeline {
+        let fold = TipFold::Checked(Verifier::new(rules, header.seed, &mut scan));
+        Ok(Timeline::grown_from(header, every, scan, fold))
+    }
+
+    /// `open` for a game whose seed is not known (the header's is not read): its draws
+    /// are taken as they come, unchecked, for whoever sent them checked them. Commands
+    /// are still checked, and a draw where a command is due, or the reverse, refused.
+    pub fn open_trusting(header: Header) -> Result<Timeline, HeaderError> {
+        Timeline::open_trusting_with_spacing(header, CACHE_EVERY)
+    }
+
+    /// `open_trusting`, keeping a copy of the state every `every` events.
+    pub fn open_trusting_with_spacing(header: Header, every: u64) -> Result<Timeline, HeaderError> {
+        let rules = Rules::of(&header)?;
+        let mut scan = Scan::default();
+        let fold = TipFold::Trusting(State::new(rules, &mut scan));
+        Ok(Timeline::grown_from(header, every, scan, fold))
+    }
+
+    /// A timeline with no events yet, growing by `fold`.
+    fn grown_from(header: Header, every: u64, scan: Scan, fold: TipFold) -> Timeline {
+        let cursor = fold.state().clone();
+        Timeline {
             header,
             events: vec![],
             every: every.max(1),
@@ -147,13 +236,14 @@ impl Timeline {
             scan,
             commands: vec![],
             tip: Some(Tip {
-                verifier,
+                fold,
                 refused: None,
             }),
-        })
+        }
     }
 
-    /// Adds `stretch` at the end, checking each event as `Timeline::new` checks a file's.
+    /// Adds `stretch` at the end, checking each event as `Timeline::new` checks a file's
+    /// (a trusting timeline's draws aside).
     /// A stretch may begin or end in the middle of a step. On an event that does not
     /// follow, the events before it are kept and the error names it; nothing more can be
     /// added after that. The cursor stays where it is.
@@ -166,12 +256,9 @@ impl Timeline {
         let mut events = stretch.iter().copied().peekable();
         let outcome = loop {
             // Stop at every multiple of the spacing to keep a copy, as the building fold does.
-            let folded = tip.verifier.state().events_folded();
+            let folded = tip.fold.state().events_folded();
             let budget = next_multiple(folded, self.every).saturating_sub(folded + 1);
-            match tip
-                .verifier
-                .feed_pulling(&mut events, budget, &mut self.scan)
-            {
+            match tip.fold.feed(&mut events, budget, &mut self.scan) {
                 Ok(true) => {}
                 Ok(false) => break Ok(()),
                 Err(refused) => {
@@ -179,12 +266,12 @@ impl Timeline {
                     break Err(refused.into());
                 }
             }
-            let state = tip.verifier.state();
+            let state = tip.fold.state();
             if state.events_folded() % self.every == 0 {
                 self.cache.push(state.clone());
             }
         };
-        let added = (tip.verifier.state().events_folded() - start) as usize;
+        let added = (tip.fold.state().events_folded() - start) as usize;
         for (index, event) in (start..).zip(&stretch[..added]) {
             if matches!(event, Event::Command(_)) {
                 self.commands.push(index);
@@ -196,7 +283,19 @@ impl Timeline {
 
     /// The state at the end of a timeline that grows, without moving the cursor.
     pub fn end_state(&self) -> Option<&State> {
-        self.tip.as_ref().map(|tip| tip.verifier.state())
+        self.tip.as_ref().map(|tip| tip.fold.state())
+    }
+
+    /// Whether every draw was checked against the generator: false only for a timeline
+    /// opened with `open_trusting`.
+    pub fn checks_draws(&self) -> bool {
+        !matches!(
+            self.tip,
+            Some(Tip {
+                fold: TipFold::Trusting(_),
+                ..
+            })
+        )
     }
 
     /// The event a growing timeline refused, if it refused one.
