@@ -36,6 +36,7 @@ fn plan(drop_at: Option<u64>, damage: Damage) -> Plan {
         drop_at,
         overlap: 40,
         damage,
+        hide_seed: false,
     }
 }
 
@@ -46,6 +47,7 @@ fn watching_a_live_game_under_xvfb() {
     };
     let display = Xvfb::start();
     a_dropped_connection_loses_and_repeats_nothing(&display, &shots);
+    a_run_whose_seed_is_kept_is_followed_to_its_hash(&display, &shots);
     a_refused_stretch_is_said_on_the_screen(&display, &shots, Damage::Base64(1_000), "no base64");
     // A draw a third of the way in, changed: what came before it stays on the screen.
     let file = golden();
@@ -152,6 +154,29 @@ fn a_dropped_connection_loses_and_repeats_nothing(display: &Xvfb, shots: &Path) 
         "{}",
         meta.name
     );
+}
+
+/// A server that keeps the day's seed sends the header's as null: the draws are taken as
+/// it sends them, and the game folds to the same hash; it cannot be taken over yet.
+fn a_run_whose_seed_is_kept_is_followed_to_its_hash(display: &Xvfb, shots: &Path) {
+    let file = golden();
+    let plan = Plan {
+        hide_seed: true,
+        ..plan(None, Damage::None)
+    };
+    let server = LiveServer::start(file.clone(), plan);
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let url = server.run_url();
+    let dirs = dir_args(&data, &config);
+    let mut window = Window::open(display, &[&dirs[..], &["watch", &url]].concat());
+    let end = window.wait_line("live end ");
+    assert_eq!(end, format!("live end died 0x{:016x}", file.final_hash));
+    window.key("Home");
+    window.key("t");
+    window.shot(shots, "06-seed-kept-no-take-over");
+    close(&mut window);
+    let store = Store::open(data.path()).unwrap();
+    assert!(store.games().unwrap().is_empty(), "nothing was taken over");
 }
 
 /// A stretch that cannot be taken stops the stream with words, and the window stays.

@@ -493,6 +493,7 @@ fn a_live_game_is_watched_to_its_final_hash() {
         drop_at: Some(len / 2),
         overlap: 40,
         damage: Damage::None,
+        hide_seed: false,
     };
     let live = LiveServer::start(file.clone(), plan);
     let address = serve(&[]);
@@ -538,6 +539,7 @@ fn a_live_stretch_that_is_no_base64_is_refused_on_the_page() {
         drop_at: None,
         overlap: 0,
         damage: Damage::Base64(1_000),
+        hide_seed: false,
     };
     let live = LiveServer::start(file, plan);
     let address = serve(&[]);

@@ -32,16 +32,19 @@ pub struct Run {
     pub day: String,
     /// The tape's header: the rules, ruleset and seed the game is played under.
     pub header: Header,
+    /// Whether the header's seed is the game's: a server may keep a day's seed until the
+    /// day is over (it checks the draws itself), and the header's is then 0.
+    pub seed_known: bool,
 }
 
 /// The `header` message as sent: the seed is a decimal string, since JavaScript numbers
-/// cannot hold every u64.
+/// cannot hold every u64, or null while the server keeps it.
 #[derive(Deserialize)]
 struct WireHeader {
     run: String,
     rules: u16,
     ruleset: String,
-    seed: String,
+    seed: Option<String>,
     player: String,
     day: String,
 }
@@ -54,10 +57,18 @@ pub enum Ending {
     Quit,
     /// The player stopped sending: the game is left where it stood.
     Abandoned,
+    /// The server stopped the run on an event that does not follow.
+    Refused,
 }
 
 impl Ending {
-    const ALL: [Ending; 4] = [Ending::Won, Ending::Died, Ending::Quit, Ending::Abandoned];
+    const ALL: [Ending; 5] = [
+        Ending::Won,
+        Ending::Died,
+        Ending::Quit,
+        Ending::Abandoned,
+        Ending::Refused,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -65,6 +76,7 @@ impl Ending {
             Ending::Died => "died",
             Ending::Quit => "quit",
             Ending::Abandoned => "abandoned",
+            Ending::Refused => "refused",
         }
     }
 }
@@ -107,12 +119,13 @@ pub fn live_url(run: &str, held: u64) -> String {
 pub fn header(data: &str) -> Result<Run, Refusal> {
     let wire: WireHeader = serde_json::from_str(data)
         .map_err(|e| refuse(format_args!("the server's header is not one: {e}")))?;
-    let seed = wire.seed.parse().map_err(|_| {
-        refuse(format_args!(
-            "the header's seed `{}` is no number",
-            wire.seed
-        ))
-    })?;
+    let seed = match &wire.seed {
+        Some(seed) => Some(
+            seed.parse()
+                .map_err(|_| refuse(format_args!("the header's seed `{seed}` is no number")))?,
+        ),
+        None => None,
+    };
     let version =
         RulesVersion::kept(wire.rules).map_err(|e| refuse(format_args!("the game is {e}")))?;
     let ruleset = Ruleset::by_name(&wire.ruleset).ok_or_else(|| {
@@ -125,7 +138,8 @@ pub fn header(data: &str) -> Result<Run, Refusal> {
         run: wire.run,
         player: wire.player,
         day: wire.day,
-        header: Header::of(Rules::new(version, ruleset), seed, 0),
+        header: Header::of(Rules::new(version, ruleset), seed.unwrap_or(0), 0),
+        seed_known: seed.is_some(),
     })
 }
 
@@ -288,6 +302,15 @@ mod tests {
     }
 
     #[test]
+    fn a_seed_kept_by_the_server_is_not_known() {
+        let json = header_json("1", 10, "nethack").replace(r#""seed":"1""#, r#""seed":null"#);
+        let run = header(&json).unwrap();
+        assert!(!run.seed_known);
+        assert_eq!(run.header.seed, 0);
+        assert!(header(&header_json("1", 10, "nethack")).unwrap().seed_known);
+    }
+
+    #[test]
     fn a_bad_header_is_refused_in_words() {
         for (json, words) in [
             (header_json("12x", 10, "nethack"), "no number"),
@@ -304,6 +327,7 @@ mod tests {
     fn endings_are_read_by_name() {
         assert_eq!(ending(r#"{"outcome":"died"}"#), Ok(Ending::Died));
         assert_eq!(ending(r#"{"outcome":"abandoned"}"#), Ok(Ending::Abandoned));
+        assert_eq!(ending(r#"{"outcome":"refused"}"#), Ok(Ending::Refused));
         assert!(ending(r#"{"outcome":"exploded"}"#).is_err());
     }
 

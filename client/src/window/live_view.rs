@@ -118,6 +118,7 @@ fn said(ending: Ending) -> &'static str {
         Ending::Died => "the camel died",
         Ending::Quit => "the player quit",
         Ending::Abandoned => "the player left the game",
+        Ending::Refused => "the server stopped the run on a bad event",
     }
 }
 
@@ -149,6 +150,7 @@ mod tests {
             player: "camel".to_owned(),
             day: "2026-11-26".to_owned(),
             header: tape.header,
+            seed_known: true,
         };
         let mut live = Live::new(run, Box::new(Silent));
         let paused = "paused (1x)";

@@ -116,8 +116,12 @@ impl Replay {
     /// A game watched while it is played, from its header on: the events come from
     /// `source` as the screen asks. `url` is the run's address.
     pub fn live(run: Run, source: Box<dyn Source>, url: &str) -> anyhow::Result<Replay> {
-        let timeline = Timeline::open(run.header.clone())
-            .with_context(|| format!("cannot watch {}'s game", run.player))?;
+        // A seed the server keeps for now cannot check the draws: they come checked by it.
+        let timeline = match run.seed_known {
+            true => Timeline::open(run.header.clone()),
+            false => Timeline::open_trusting(run.header.clone()),
+        };
+        let timeline = timeline.with_context(|| format!("cannot watch {}'s game", run.player))?;
         let title = format!("{}'s run", run.player);
         #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
         let mut live = Live::new(run, source);
@@ -605,6 +609,19 @@ impl ReplayScreen {
     /// to the last point where the player was to act).
     #[cfg(not(target_arch = "wasm32"))]
     fn fork_here(&mut self, app: &mut App) -> anyhow::Result<()> {
+        if self
+            .replay
+            .live
+            .as_ref()
+            .is_some_and(|live| !live.run.seed_known)
+        {
+            self.note = Some(
+                "This run's seed is kept by its server until its day is over: a game can be \
+                 taken over from it then, not before."
+                    .into(),
+            );
+            return Ok(());
+        }
         let timeline = self.timeline();
         let at = timeline.take_over_at(self.position());
         if at == timeline.end() && timeline.outcome().is_some() {
@@ -708,14 +725,17 @@ impl ReplayScreen {
             ),
             None => ("Replay".to_owned(), status),
         };
+        let seed = match &self.replay.live {
+            Some(live) if !live.run.seed_known => "not yet shown".to_owned(),
+            _ => header.seed.to_string(),
+        };
         let heading = [
             kind,
             self.replay.title.clone(),
             format!(
-                "{}, rules {}, seed {}",
+                "{}, rules {}, seed {seed}",
                 header.ruleset.name(),
                 header.rules_version,
-                header.seed
             ),
             status,
             last_input(self.timeline().events(), self.position()),

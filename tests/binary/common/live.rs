@@ -25,6 +25,9 @@ pub struct Plan {
     pub overlap: u64,
     /// What is wrong with the stream, if anything.
     pub damage: Damage,
+    /// The header's seed is null, as a server that keeps a day's seed until it is over
+    /// sends it.
+    pub hide_seed: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,12 +119,15 @@ fn serve(
     )?;
     let header = &file.header;
     let rules = Rules::of(header).unwrap();
+    let seed = match plan.hide_seed {
+        true => "null".to_owned(),
+        false => format!("\"{}\"", header.seed),
+    };
     let said = format!(
-        "event: header\ndata: {{\"run\":\"golden\",\"rules\":{},\"ruleset\":\"{}\",\"seed\":\"{}\",\
+        "event: header\ndata: {{\"run\":\"golden\",\"rules\":{},\"ruleset\":\"{}\",\"seed\":{seed},\
          \"player\":\"camel\",\"day\":\"2026-11-26\"}}\n\n",
         header.rules_version,
         rules.ruleset().name(),
-        header.seed
     );
     out.write_all(said.as_bytes())?;
     out.flush()?;
