@@ -17,9 +17,86 @@ function sandglass_query(name) {
     return new URLSearchParams(window.location.search).get(name) || "";
 }
 
+// A live game (`?live=URL`): the page's EventSource, and what it said that the viewer has
+// not yet taken, oldest first, each `{kind, first, bytes}`. The kinds, as page.rs reads
+// them: 1 header, 2 events (decoded from base64 here), 3 end, 4 the connection dropped,
+// 5 a message the page refuses (its words). The viewer decides when to connect again.
+const SANDGLASS_MOST_LINE = 1 << 20;
+const sandglass_live = { source: null, queue: [] };
+
+function sandglass_live_say(kind, text, first) {
+    sandglass_live.queue.push({ kind: kind, first: first || 0, bytes: new TextEncoder().encode(text) });
+}
+
+function sandglass_live_close() {
+    if (sandglass_live.source) {
+        sandglass_live.source.close();
+        sandglass_live.source = null;
+    }
+}
+
+// An `events` message's data, `FIRST BASE64`, decoded; or its refusal, said.
+function sandglass_live_events(data) {
+    if (data.length > SANDGLASS_MOST_LINE) {
+        return "the server sent a line longer than " + SANDGLASS_MOST_LINE + " bytes";
+    }
+    const space = data.indexOf(" ");
+    const first = Number(data.slice(0, space));
+    if (space < 1 || !Number.isSafeInteger(first) || first < 0) {
+        return "a stretch of events begins at no index";
+    }
+    let binary;
+    try {
+        binary = atob(data.slice(space + 1).trim());
+    } catch (error) {
+        return "a stretch of events is no base64";
+    }
+    const bytes = Uint8Array.from(binary, function (c) { return c.charCodeAt(0); });
+    sandglass_live.queue.push({ kind: 2, first: first, bytes: bytes });
+    return null;
+}
+
+function sandglass_live_open(url) {
+    sandglass_live_close();
+    sandglass_live.queue = [];
+    if (!url) {
+        return;
+    }
+    console.log("sandglass live: " + url);
+    const source = new EventSource(url);
+    sandglass_live.source = source;
+    const mine = function (listener) {
+        return function (event) {
+            if (sandglass_live.source === source) {
+                listener(event);
+            }
+        };
+    };
+    source.addEventListener("header", mine(function (event) {
+        sandglass_live_say(1, event.data);
+    }));
+    source.addEventListener("events", mine(function (event) {
+        const refused = sandglass_live_events(event.data);
+        if (refused) {
+            sandglass_live_say(5, refused);
+            sandglass_live_close();
+        }
+    }));
+    source.addEventListener("end", mine(function (event) {
+        sandglass_live_say(3, event.data);
+        sandglass_live_close();
+    }));
+    // A browser would reconnect by itself from the last `id:`; the viewer does it from
+    // what it holds, as the native one does.
+    source.onerror = mine(function () {
+        sandglass_live_close();
+        sandglass_live_say(4, "the connection dropped");
+    });
+}
+
 miniquad_add_plugin({
     name: "sandglass",
-    version: 2,
+    version: 3,
     register_plugin: function (importObject) {
         const env = importObject.env;
         env.sandglass_replay_url_length = function () {
@@ -37,6 +114,34 @@ miniquad_add_plugin({
         env.sandglass_turn = function () {
             const turn = parseInt(sandglass_query("turn"), 10);
             return Number.isFinite(turn) && turn >= 0 ? turn : -1;
+        };
+        // `?live=URL`, a game to watch as it is played.
+        env.sandglass_live_url_length = function () {
+            return new TextEncoder().encode(sandglass_query("live")).length;
+        };
+        env.sandglass_live_url = function (ptr, len) {
+            sandglass_write(sandglass_query("live"), ptr, len);
+        };
+        // Connects to the stream at the URL given (closing the one before); "" closes it.
+        env.sandglass_live_open = function (ptr, len) {
+            sandglass_live_open(sandglass_read(ptr, len));
+        };
+        // The kind of the oldest message not yet taken (0: none), its first event and its
+        // length; taking it copies its bytes and forgets it.
+        env.sandglass_live_next = function () {
+            return sandglass_live.queue.length ? sandglass_live.queue[0].kind : 0;
+        };
+        env.sandglass_live_first = function () {
+            return sandglass_live.queue.length ? sandglass_live.queue[0].first : 0;
+        };
+        env.sandglass_live_length = function () {
+            return sandglass_live.queue.length ? sandglass_live.queue[0].bytes.length : 0;
+        };
+        env.sandglass_live_take = function (ptr, len) {
+            const message = sandglass_live.queue.shift();
+            if (message) {
+                new Uint8Array(wasm_memory.buffer, ptr, len).set(message.bytes.subarray(0, len));
+            }
         };
         env.sandglass_now_ms = function () {
             return performance.now();
@@ -69,6 +174,12 @@ miniquad_add_plugin({
         };
     },
 });
+
+// Until a live game's verdict comes, the line where it will stand says what is watched.
+if (sandglass_query("live")) {
+    document.getElementById("verdict").textContent =
+        "Watching " + sandglass_query("live") + " as it is played.";
+}
 
 // The viewer's glyph-size keys (Control and Plus, Minus or 0; PageUp, PageDown) are the
 // viewer's: the browser would zoom or scroll the page with them as well.

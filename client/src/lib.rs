@@ -6,6 +6,7 @@
 //! * `online`: signed requests to the server the player named; `streamer` sends a daily
 //!   run to it as it is played, on a thread of its own.
 //! * `input`: keys, prompts and message paging; nothing drawn.
+//! * `live`: a game watched while it is played, as a server streams it; nothing drawn.
 //! * `play`: the game controller, keys in and commands out; `errand` (travel, run,
 //!   explore, rest) and `look` (a cell in words) beside it; nothing drawn.
 //! * `timing`: an actor's energy as figures, for the side bar and the energy panel.
@@ -21,6 +22,7 @@ pub mod errand;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod identity;
 pub mod input;
+pub mod live;
 pub mod look;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod morgue;

@@ -62,6 +62,12 @@ mod command_line {
             #[arg(value_name = "GAME|FILE.sgr")]
             replay: String,
         },
+        /// Watch a game while it is played on a server, on the replay's timeline: it grows as
+        /// the game goes on; scrub back, step, take over, and End returns to live.
+        Watch {
+            /// The run's address, `{server}/runs/{run}` (or its `/live` form).
+            url: String,
+        },
         /// Run a scenario file headless and print one JSON line per action taken.
         Trace {
             scenario: PathBuf,
@@ -218,6 +224,8 @@ mod command_line {
                 }
             }),
             Some(Cmd::Replay { replay }) => window(Opening::Replay(replay)),
+            Some(Cmd::Watch { url }) => sandglass::live::stream::watch(&url)
+                .and_then(|watched| window(Opening::Watch(Box::new(watched)))),
             None => window(Opening::Menu),
         };
         match result {

@@ -3,7 +3,9 @@
 //! Chromium on a golden must give, on the page, the line `sandglass verify --json` gives
 //! of it (the final hash with it), and draw the map; a damaged file must be refused there
 //! in verify's words; the million-event golden, played at 64x, reports its frame rate;
-//! and the window's glyph-size keys size the map on the page.
+//! and the window's glyph-size keys size the map on the page. A game watched live
+//! (`?live=URL`, from `common::live`'s server, through a dropped connection) reaches the
+//! golden's final hash on the page, and a stretch that is no base64 is refused there.
 //!
 //! The tests drive Chromium through the DevTools protocol (`Devtools`): open the page,
 //! wait (in real time, up to a deadline) for what it shows, read its DOM, drop a file,
@@ -24,6 +26,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use browser::{chromium, Devtools, CHROMIUM, DEADLINE};
+use common::live::{Damage, LiveServer, Plan};
 use common::{stdout, BIN};
 use sandglass_sim::rules;
 use serde_json::json;
@@ -471,4 +474,86 @@ fn the_size_keys_make_the_map_bigger_and_smaller() {
     );
     let zoom = browser.evaluate("String(window.visualViewport.scale)");
     assert_eq!(zoom, "1", "the page itself is not zoomed");
+}
+
+/// `?live=URL`: a golden streamed as it is played, through one dropped connection, is
+/// followed to its end on the page (live, reconnecting, ended), whose verdict line gives
+/// the golden's final hash as for the file.
+#[test]
+fn a_live_game_is_watched_to_its_final_hash() {
+    if !ready() {
+        return;
+    }
+    let name = "nethack-whole-3.sgr";
+    let file = sandglass_store::sgr::read(&newest_goldens().join(name)).unwrap();
+    let len = file.events.len() as u64;
+    let plan = Plan {
+        stretch: 300,
+        pause: Duration::from_millis(150),
+        drop_at: Some(len / 2),
+        overlap: 40,
+        damage: Damage::None,
+        hide_seed: false,
+    };
+    let live = LiveServer::start(file.clone(), plan);
+    let address = serve(&[]);
+    let url = format!("http://{address}/?live={}", live.run_url());
+    let said = console(&url, |said| {
+        said.iter().any(|l| l.starts_with("sandglass verdict: "))
+    });
+    let statuses: Vec<&str> = said
+        .iter()
+        .filter_map(|l| l.strip_prefix("sandglass status: "))
+        .collect();
+    for status in [
+        "live golden",
+        "reconnecting to golden",
+        "ended golden: died",
+    ] {
+        assert!(statuses.contains(&status), "{status}: {statuses:?}");
+    }
+    let verdict = said
+        .iter()
+        .find_map(|l| l.strip_prefix("sandglass verdict: "))
+        .unwrap();
+    assert_eq!(
+        verdict,
+        format!("ok golden events={len} hash=0x{:016x}", file.final_hash)
+    );
+    // The second connection asked for what the first had not sent.
+    let requests = live.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    assert!(requests[1].contains("/live?from="), "{requests:?}");
+}
+
+/// A stretch that is no base64 stops the stream with words on the page.
+#[test]
+fn a_live_stretch_that_is_no_base64_is_refused_on_the_page() {
+    if !ready() {
+        return;
+    }
+    let file = sandglass_store::sgr::read(&newest_goldens().join("nethack-whole-3.sgr")).unwrap();
+    let plan = Plan {
+        stretch: 300,
+        pause: Duration::from_millis(50),
+        drop_at: None,
+        overlap: 0,
+        damage: Damage::Base64(1_000),
+        hide_seed: false,
+    };
+    let live = LiveServer::start(file, plan);
+    let address = serve(&[]);
+    let url = format!("http://{address}/?live={}", live.run_url());
+    let said = console(&url, |said| {
+        said.iter().any(|l| l.starts_with("sandglass verdict: "))
+    });
+    assert!(
+        said.iter().any(|l| l == "sandglass status: refused golden"),
+        "{said:?}"
+    );
+    let verdict = said
+        .iter()
+        .find_map(|l| l.strip_prefix("sandglass verdict: "))
+        .unwrap();
+    assert_eq!(verdict, "FAIL golden: a stretch of events is no base64");
 }

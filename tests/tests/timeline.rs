@@ -10,10 +10,10 @@ use common::{bot_file, play};
 use proptest::prelude::*;
 use sandglass_sim::bot::Bot;
 use sandglass_sim::ids::Tick;
-use sandglass_sim::timeline::{MarkerKind, Timeline};
+use sandglass_sim::timeline::{ExtendError, MarkerKind, Timeline};
 use sandglass_sim::Change;
 use sandglass_sim::{CheckError, Recording};
-use sandglass_sim::{Event, Need, Observer, Ruleset, State};
+use sandglass_sim::{Event, FoldErrorKind, Need, Observer, Ruleset, State};
 use sandglass_store::{ReplayFileError, Store, StoreError};
 
 /// Copies kept every this many events in the tests: small, so that short tapes cross many.
@@ -49,6 +49,107 @@ proptest! {
             prop_assert_eq!(state.hash(), expected);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// A watched game's timeline, grown a stretch at a time (stretches that begin and end
+    /// anywhere, mid-step too, some empty), is the timeline of the whole tape: the same
+    /// events, markers, ticks and commands, and the same state wherever it is sought.
+    #[test]
+    fn a_timeline_grown_in_stretches_is_the_one_built_whole(
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
+        samples in prop::collection::vec(any::<prop::sample::Index>(), 1..6),
+    ) {
+        let file = whole_game();
+        let mut whole = timeline(file);
+        let mut grown = Timeline::open_with_spacing(file.header.clone(), SPACING).unwrap();
+        // And one that takes the draws unchecked, as for a seed not yet known.
+        let mut trusting = Timeline::open_trusting_with_spacing(file.header.clone(), SPACING).unwrap();
+        let len = file.events.len();
+        let mut cuts: Vec<usize> = cuts.iter().map(|cut| cut.index(len + 1)).collect();
+        cuts.push(len);
+        cuts.sort_unstable();
+        let mut from = 0;
+        for cut in cuts {
+            grown.extend(&file.events[from..cut]).unwrap();
+            trusting.extend(&file.events[from..cut]).unwrap();
+            from = cut;
+            // Taking over is offered only where a game can go on, even mid-step.
+            let over = grown.take_over_at(grown.end());
+            prop_assert!(
+                over == grown.end() && grown.end_state().unwrap().need() != Need::Draw
+                    || grown.commands().contains(&over)
+            );
+        }
+        prop_assert_eq!(grown.events(), &file.events[..]);
+        prop_assert_eq!(grown.markers(), whole.markers());
+        prop_assert_eq!(grown.commands(), whole.commands());
+        prop_assert_eq!(grown.last_tick(), whole.last_tick());
+        for tick in 0..=whole.last_tick().0 + 1 {
+            prop_assert_eq!(grown.position_of_tick(Tick(tick)), whole.position_of_tick(Tick(tick)));
+        }
+        prop_assert_eq!(grown.outcome(), whole.outcome());
+        prop_assert_eq!(grown.end_state().unwrap().hash(), file.final_hash);
+        prop_assert_eq!(trusting.events(), grown.events());
+        prop_assert_eq!(trusting.markers(), grown.markers());
+        prop_assert_eq!(trusting.commands(), grown.commands());
+        prop_assert_eq!(trusting.end_state().unwrap().hash(), file.final_hash);
+        prop_assert!(grown.checks_draws() && !trusting.checks_draws());
+        for sample in samples {
+            let at = sample.index(len + 1) as u64;
+            prop_assert_eq!(grown.seek(at).hash(), whole.seek(at).hash(), "at {}", at);
+            prop_assert_eq!(trusting.seek(at).hash(), whole.seek(at).hash(), "at {}", at);
+        }
+    }
+}
+
+#[test]
+fn a_grown_timeline_refuses_a_changed_draw_at_its_index_and_keeps_what_came_before() {
+    let file = bot_file(Ruleset::NETHACK, 33, Some(60));
+    let at = file.events.len() / 2;
+    let at = at
+        + file.events[at..]
+            .iter()
+            .position(|e| matches!(e, Event::Draw(_)))
+            .unwrap();
+    let mut events = file.events.clone();
+    if let Event::Draw(value) = &mut events[at] {
+        *value ^= 1;
+    }
+    let mut grown = Timeline::open_with_spacing(file.header.clone(), SPACING).unwrap();
+    grown.extend(&events[..at - 3]).unwrap();
+    let error = grown.extend(&events[at - 3..]).unwrap_err();
+    let ExtendError::Refused(refused) = error else {
+        panic!("{error}");
+    };
+    assert_eq!(refused.index.0, at as u64);
+    assert!(
+        matches!(refused.kind, FoldErrorKind::Desync { .. }),
+        "{error}"
+    );
+    assert_eq!(grown.events(), &file.events[..at]);
+    assert_eq!(grown.refused(), Some(refused));
+    assert_eq!(
+        grown.seek(at as u64).hash(),
+        play(&file.header, &file.events[..at]).hash()
+    );
+    // Nothing more is taken after the refused event, not even the right one.
+    assert_eq!(grown.extend(&file.events[at..]), Err(error));
+    assert_eq!(grown.end(), at as u64);
+    // A replay built whole has no more to come.
+    assert_eq!(timeline(&file).extend(&[]), Err(ExtendError::Whole));
+    // Without the seed, the changed draw is taken, and the game goes on from it.
+    let mut trusting = Timeline::open_trusting_with_spacing(file.header.clone(), SPACING).unwrap();
+    match trusting.extend(&events) {
+        Ok(()) => {}
+        // The other draw may lead to a step that wants more or fewer draws.
+        Err(ExtendError::Refused(refused)) => assert!(refused.index.0 > at as u64),
+        Err(error) => panic!("{error}"),
+    }
+    assert_eq!(trusting.events()[at], events[at]);
+    assert_ne!(events[at], file.events[at]);
 }
 
 #[test]

@@ -19,6 +19,7 @@ mod draw_map;
 mod frames;
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod hud;
+mod live_view;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
 #[cfg(not(target_arch = "wasm32"))]
@@ -435,10 +436,10 @@ impl Screen {
 
     /// Whether the screen changes by itself, and so needs the next frame unasked.
     #[cfg(not(target_arch = "wasm32"))]
-    fn busy(&self) -> bool {
+    fn busy(&self, time: f64) -> bool {
         match self {
             Screen::Game(s) => s.busy(),
-            Screen::Replay(s) => s.busy(),
+            Screen::Replay(s) => s.busy(time),
             Screen::Bench(_) => true,
             Screen::Start(s) => s.busy(),
             Screen::End(s) => s.busy(),

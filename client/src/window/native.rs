@@ -23,6 +23,7 @@ use super::screen_start::StartScreen;
 use super::{conf, display, draw_map, hud, style_egui, App, Go, Screen};
 use super::{DEFAULT_WINDOW, MIN_WINDOW};
 use crate::input::keys::KeyQueue;
+use crate::live::stream::Watched;
 use crate::play::{GameController, Start};
 use crate::settings::Settings;
 use crate::streamer::Streamer;
@@ -38,6 +39,8 @@ pub enum Opening {
     Load(String),
     /// The scrubber, on a replay file or a saved game.
     Replay(String),
+    /// The scrubber on a game played elsewhere, growing as it is played.
+    Watch(Box<Watched>),
     Bench(BenchArgs),
 }
 
@@ -137,6 +140,10 @@ fn first_screen(store: &Store, opening: Opening) -> anyhow::Result<Go> {
                 Tape::Game(store.find(&name)?.id)
             };
             Go::Show(Box::new(Replay::open(store, tape)?))
+        }
+        Opening::Watch(watched) => {
+            let Watched { run, url, feed } = *watched;
+            Go::Show(Box::new(Replay::live(run, Box::new(feed), &url)?))
         }
         Opening::Bench(args) => Go::Bench(args),
     })
@@ -339,7 +346,7 @@ async fn main_loop(mut app: App, first: Go, stats_file: Option<PathBuf>) -> anyh
         // last input is for that nudge, which changed nothing.
         let repaint = screen.draw(&mut app, time) && time - last_input < frames::QUIET_AFTER;
         // What is busy under the options screen waits for it (`Screen::update`).
-        let busy = screen.busy() && app.options.is_none();
+        let busy = screen.busy(time) && app.options.is_none();
         if repaint || busy || had_input || new_screen {
             last_change = time;
         }

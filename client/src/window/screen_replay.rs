@@ -6,6 +6,13 @@
 //! few thousand events: a move of the slider folds at most that far, never the whole tape.
 //! Playing forward folds from the cursor with a `Recorder` watching, so a replay animates
 //! exactly as live play did.
+//!
+//! A game watched while it is played (`sandglass watch`, or the web page's `?live=`) is a
+//! timeline that grows: each stretch the stream brings is checked onto its end, and while
+//! the cursor follows the end ("LIVE") it moves along with them, at once, as they come. A
+//! server sends each step as the player makes it, so their coming is the game's own pace
+//! (the tape holds no clock to pace them by); a step or a few are animated as played, and
+//! a long stretch (a late viewer's first, the game so far) is jumped over to now.
 
 use std::collections::BTreeSet;
 #[cfg(not(target_arch = "wasm32"))]
@@ -30,8 +37,12 @@ use sandglass_store::{sgr, GameId, GameMeta, Stage, Status, Store, StoreError};
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Sight};
 use super::hud::{self, DIM, TEXT};
+use super::live_view::{Live, Source, Stream};
 use super::{App, Go};
 use crate::input::keys::Key;
+use crate::live::{Feed, Run};
+#[cfg(target_arch = "wasm32")]
+use sandglass_replay::verdict::Verdict;
 
 /// Seconds between two commands at 1x.
 const STEP: f64 = 0.4;
@@ -40,6 +51,9 @@ const FASTEST: u32 = 64;
 const ANIMATED_UP_TO: u32 = 4;
 /// The height of the timeline strip, in pixels.
 const STRIP: f32 = 116.0;
+/// A live stretch of at most this many commands is animated as the cursor follows it; a
+/// longer one (a late viewer's first, the game so far) is jumped over to now.
+const LIVE_ANIMATED_UP_TO: usize = 4;
 
 /// Where a replay's tape comes from.
 #[cfg(not(target_arch = "wasm32"))]
@@ -65,8 +79,11 @@ const NATIVE_ONLY: &str = "Taking over, playing and saving are the native window
 pub struct Replay {
     timeline: Timeline,
     title: String,
+    /// The stored game or file; none for a live game.
     #[cfg(not(target_arch = "wasm32"))]
-    tape: Tape,
+    tape: Option<Tape>,
+    /// A game watched while it is played.
+    live: Option<Live>,
 }
 
 impl Replay {
@@ -91,7 +108,35 @@ impl Replay {
         Ok(Replay {
             timeline: lay_out(file, &title)?,
             title,
-            tape,
+            tape: Some(tape),
+            live: None,
+        })
+    }
+
+    /// A game watched while it is played, from its header on: the events come from
+    /// `source` as the screen asks. `url` is the run's address.
+    pub fn live(run: Run, source: Box<dyn Source>, url: &str) -> anyhow::Result<Replay> {
+        // A seed the server keeps for now cannot check the draws: they come checked by it.
+        let timeline = match run.seed_known {
+            true => Timeline::open(run.header.clone()),
+            false => Timeline::open_trusting(run.header.clone()),
+        };
+        let timeline = timeline.with_context(|| format!("cannot watch {}'s game", run.player))?;
+        let title = format!("{}'s run", run.player);
+        #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
+        let mut live = Live::new(run, source);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            live.url = url.to_owned();
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = url;
+        Ok(Replay {
+            timeline,
+            title,
+            #[cfg(not(target_arch = "wasm32"))]
+            tape: None,
+            live: Some(live),
         })
     }
 
@@ -101,6 +146,7 @@ impl Replay {
         Ok(Replay {
             timeline: lay_out(file, &name)?,
             title: name,
+            live: None,
         })
     }
 }
@@ -182,10 +228,14 @@ impl ReplayScreen {
     /// Opens on the first position where the player is to act, playing; reports
     /// `replay N events`.
     pub fn new(replay: Replay, time: f64) -> ReplayScreen {
-        crate::report::replay(replay.timeline.end());
+        let live = replay.live.is_some();
+        if !live {
+            crate::report::replay(replay.timeline.end());
+        }
         let mut screen = ReplayScreen {
             replay,
-            playing: true,
+            // A live game opens at its end, following it.
+            playing: !live,
             speed: 1,
             next_step: time + STEP,
             playback: None,
@@ -196,7 +246,10 @@ impl ReplayScreen {
             backwards: false,
             shown: Group::ALL.into_iter().collect(),
         };
-        let first = screen.timeline().take_over_at(0);
+        let first = match live {
+            true => screen.timeline().end(),
+            false => screen.timeline().take_over_at(0),
+        };
         screen.jump(first);
         screen
     }
@@ -248,28 +301,136 @@ impl ReplayScreen {
 
     /// Plays on from the cursor, towards the end or (`backwards`) the start.
     fn play(&mut self, backwards: bool, time: f64) {
+        self.follow(false);
         self.playing = true;
         self.backwards = backwards;
         self.next_step = time;
     }
 
+    /// Stops playing, and following a live game's end.
     fn pause(&mut self) {
         self.playing = false;
+        self.follow(false);
         if let Some(playback) = &mut self.playback {
             playback.finish();
         }
     }
 
-    /// Whether the screen changes by itself: playing, copying a take-over, or animating.
+    /// Whether a live game's new events move the cursor along.
+    fn follow(&mut self, on: bool) {
+        if let Some(live) = &mut self.replay.live {
+            live.following = on;
+        }
+    }
+
+    fn following(&self) -> bool {
+        self.replay.live.as_ref().is_some_and(|live| live.following)
+    }
+
+    /// Whether the screen changes by itself: playing, copying a take-over, animating, or
+    /// a live stream saying things (between its stretches the window may sleep: its
+    /// waker's heartbeat still looks for more twice a second).
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn busy(&self) -> bool {
+    pub fn busy(&self, time: f64) -> bool {
         self.playing
             || !matches!(self.take_over, TakeOver::No)
             || self.playback.as_ref().is_some_and(|p| !p.is_done())
+            || self
+                .replay
+                .live
+                .as_ref()
+                .is_some_and(|live| time - live.news_at < 1.0)
+    }
+
+    /// Takes what a live stream said since the last frame: new events go onto the
+    /// timeline (and the cursor with them while it follows); the rest changes what the
+    /// screen says. Reports `live N events` as they come and `live end OUTCOME 0xHASH`.
+    fn take_live(&mut self, time: f64) {
+        let Some(live) = &mut self.replay.live else {
+            return;
+        };
+        let timeline = &mut self.replay.timeline;
+        let before = timeline.end();
+        while let Some(feed) = live.next() {
+            live.news_at = time;
+            match feed {
+                // Said once, before the screen opened.
+                Feed::Run(_) => {}
+                Feed::Events(events) => {
+                    match timeline.extend(&events) {
+                        Ok(()) => live.stream = Stream::Open,
+                        Err(error) => {
+                            crate::report::line(&format!("live refused {error}"));
+                            live.stop(Stream::Refused(error.to_string()));
+                        }
+                    }
+                    crate::report::line(&format!("live {} events", timeline.end()));
+                }
+                Feed::End(ending) => {
+                    let hash = timeline.end_state().map_or(0, |state| state.hash());
+                    crate::report::line(&format!("live end {} 0x{hash:016x}", ending.name()));
+                    live.stop(Stream::Ended(ending));
+                }
+                Feed::Reconnecting(why) => {
+                    crate::report::line(&format!("live reconnecting: {why}"));
+                    live.stream = Stream::Reconnecting(why);
+                }
+                Feed::Stopped(refusal) => {
+                    crate::report::line(&format!("live refused {refusal}"));
+                    live.stop(Stream::Refused(refusal.0));
+                }
+            }
+        }
+        let end = timeline.end();
+        if end == before || !live.following {
+            return;
+        }
+        let commands = timeline.commands();
+        let steps = commands.len() - commands.partition_point(|&c| c < before);
+        if steps <= LIVE_ANIMATED_UP_TO && self.position() == before {
+            self.play_to(end, time);
+        } else {
+            self.jump(end);
+        }
+    }
+
+    /// The verdict on a live game once its stream has stopped (ended, or refused), for
+    /// the web page to say as it says a file's, with the run's name; `None` before, and
+    /// once said.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn live_verdict(&mut self) -> Option<(Verdict, String)> {
+        let live = self.replay.live.as_mut()?;
+        match live.stream {
+            Stream::Ended(_) | Stream::Refused(_) if !live.told => {
+                live.told = true;
+                let timeline = &self.replay.timeline;
+                let verdict = match (&live.stream, timeline.refused()) {
+                    // The stream itself, not an event on it, was refused.
+                    (Stream::Refused(why), None) => Verdict::refused(why),
+                    _ => crate::live::verdict(timeline),
+                };
+                Some((verdict, live.run.run.clone()))
+            }
+            _ => None,
+        }
+    }
+
+    /// Where a live game's stream stands, for the page's status line.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn live_status(&self) -> Option<String> {
+        let live = self.replay.live.as_ref()?;
+        let run = &live.run.run;
+        Some(match &live.stream {
+            Stream::Open => format!("live {run}"),
+            Stream::Reconnecting(_) => format!("reconnecting to {run}"),
+            Stream::Ended(ending) => format!("ended {run}: {}", ending.name()),
+            Stream::Refused(_) => format!("refused {run}"),
+        })
     }
 
     /// Plays on by itself while not paused, and does what the strip asked for.
     pub fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
+        self.take_live(time);
         match std::mem::replace(&mut self.take_over, TakeOver::No) {
             TakeOver::No => {}
             TakeOver::Asked => {
@@ -315,6 +476,8 @@ impl ReplayScreen {
         };
         if self.position() == stop {
             self.playing = false;
+            // Played up to a live game's end: live again.
+            self.follow(!self.backwards);
         }
         Ok(Go::Stay)
     }
@@ -354,8 +517,11 @@ impl ReplayScreen {
             .collect();
         let next_marker = markers.iter().copied().find(|&at| at > here);
         let previous_marker = markers.iter().rev().copied().find(|&at| at < here);
+        let live = self.replay.live.is_some();
         match key {
-            Key::Char(' ') if self.playing => self.pause(),
+            Key::Char(' ') if self.playing || self.following() => self.pause(),
+            // Paused at a live game's end, play goes on as it comes.
+            Key::Char(' ') if live && here == end => self.follow(true),
             Key::Char(' ') => {
                 if here == end {
                     self.jump(first);
@@ -405,6 +571,8 @@ impl ReplayScreen {
                 if let Some(to) = to {
                     self.pause();
                     self.jump(to);
+                    // The end of a live game is live.
+                    self.follow(to == end);
                 }
             }
         }
@@ -415,7 +583,7 @@ impl ReplayScreen {
     #[cfg(not(target_arch = "wasm32"))]
     fn back(&self) -> Go {
         match (&self.replay.tape, self.timeline().outcome()) {
-            (Tape::Game(id), Some(_)) => Go::Over(*id),
+            (Some(Tape::Game(id)), Some(_)) => Go::Over(*id),
             _ => Go::Menu,
         }
     }
@@ -441,6 +609,19 @@ impl ReplayScreen {
     /// to the last point where the player was to act).
     #[cfg(not(target_arch = "wasm32"))]
     fn fork_here(&mut self, app: &mut App) -> anyhow::Result<()> {
+        if self
+            .replay
+            .live
+            .as_ref()
+            .is_some_and(|live| !live.run.seed_known)
+        {
+            self.note = Some(
+                "This run's seed is kept by its server until its day is over: a game can be \
+                 taken over from it then, not before."
+                    .into(),
+            );
+            return Ok(());
+        }
         let timeline = self.timeline();
         let at = timeline.take_over_at(self.position());
         if at == timeline.end() && timeline.outcome().is_some() {
@@ -465,19 +646,25 @@ impl ReplayScreen {
         let store = app.store.clone();
         let done = Arc::new(AtomicU64::new(0));
         let told = Arc::clone(&done);
-        let job = match &self.replay.tape {
+        let job = match (&self.replay.tape, &self.replay.live) {
             // A fork of a stored game shares its history: nothing to copy.
-            Tape::Game(id) => {
+            (Some(Tape::Game(id)), _) => {
                 let id = *id;
                 std::thread::spawn(move || store.fork(id, &name, at).map(|(meta, _)| meta))
             }
-            // A take-over from a file shares no stored history: it is copied, and marked
-            // as a branch of the file.
-            Tape::File(path) => {
+            // A take-over from a file or a live game shares no stored history: it is
+            // copied, and marked as a branch of the file or the run.
+            (tape, live) => {
                 let (header, events) = timeline.take_over(at);
                 let events = events.to_vec();
-                let from = path.file_name().unwrap_or(path.as_os_str());
-                let from = from.to_string_lossy().into_owned();
+                let from = match (tape, live) {
+                    (Some(Tape::File(path)), _) => {
+                        let name = path.file_name().unwrap_or(path.as_os_str());
+                        name.to_string_lossy().into_owned()
+                    }
+                    (_, Some(live)) => live.url.clone(),
+                    _ => self.replay.title.clone(),
+                };
                 std::thread::spawn(move || {
                     let len = events.len() as u64;
                     store.take_over_file(&name, &header, &events, &from, &mut |stage, at| {
@@ -531,25 +718,39 @@ impl ReplayScreen {
         } else {
             format!("paused ({}x)", self.speed)
         };
+        let (kind, status) = match &self.replay.live {
+            Some(live) => (
+                format!("Live, {}", live.run.day),
+                live.status(self.timeline(), &status),
+            ),
+            None => ("Replay".to_owned(), status),
+        };
+        let seed = match &self.replay.live {
+            Some(live) if !live.run.seed_known => "not yet shown".to_owned(),
+            _ => header.seed.to_string(),
+        };
         let heading = [
-            "Replay".to_owned(),
+            kind,
             self.replay.title.clone(),
             format!(
-                "{}, rules {}, seed {}",
+                "{}, rules {}, seed {seed}",
                 header.ruleset.name(),
                 header.rules_version,
-                header.seed
             ),
             status,
             last_input(self.timeline().events(), self.position()),
         ];
+        let home_end = match &self.replay.live {
+            Some(_) => "Home  End live  T turn",
+            None => "Home End  T go to turn",
+        };
         let footer = [
             "Space play  r backwards",
             "+ - speed",
             "PgUp PgDn  glyph size",
             "Left Right  a command",
             ", .  one event",
-            "Home End  T go to turn",
+            home_end,
             "n p  markers",
             "m whole map  t take over",
             "Esc back",
@@ -578,6 +779,7 @@ impl ReplayScreen {
             (_, Some(typed), _) => Some(format!(
                 "Go to turn (1 to {last}): {typed}_   Enter goes there, Escape does not"
             )),
+            (_, None, None) => self.replay.live.as_ref().and_then(Live::note),
             (_, None, note) => note.clone(),
         };
         if let Some(asked) = asked {

@@ -9,11 +9,23 @@
 //! starts from the cursor when the target is ahead of it and nearer than the copy before
 //! the target, and otherwise from that copy, and folds forward. Stepping one event forward
 //! folds one event; stepping back starts again from a copy.
+//!
+//! A timeline may also grow at its end, for a game watched while it is played: `open`
+//! starts one from a header with no events and `extend` adds each stretch as it comes,
+//! checked as a file's events are (every draw against the generator), with the copies,
+//! markers, ticks and commands kept up to date as the building fold keeps them. Where the
+//! seed is not known yet (a server may keep a day's seed until the day is over, having
+//! checked every draw itself), `open_trusting` takes the draws as they come.
 
-use crate::drive::fold_on;
-use crate::ids::{ActorId, Tick};
-use crate::recording::{CheckError, Recording};
-use crate::rules::Rules;
+use thiserror::Error;
+
+use std::iter::Peekable;
+
+use crate::drive::{fold_on, FoldError, FoldErrorKind, Verifier};
+use crate::ids::{ActorId, EventIndex, Tick};
+use crate::recording::{is_a_stop, next_multiple, CheckError, Recording};
+use crate::rng::DrawSource;
+use crate::rules::{HeaderError, Rules};
 use crate::species::Species;
 use crate::state::{Observer, State};
 use crate::tape::{Event, Header};
@@ -57,11 +69,95 @@ pub struct Timeline {
     /// `cache[i]` is the state at position `i * every`.
     cache: Vec<State>,
     cursor: State,
-    markers: Vec<Marker>,
-    /// `tick_starts[t - 1]` is the position at which tick `t` began.
-    tick_starts: Vec<u64>,
+    /// The markers and tick starts, as the building fold found them.
+    scan: Scan,
     /// Indexes of the command events: the positions where the player is to act.
     commands: Vec<u64>,
+    /// The checked end of a timeline that grows (`open`); none on one built whole.
+    tip: Option<Tip>,
+}
+
+/// The end of a growing tape: the fold that takes each new event where the last left off.
+struct Tip {
+    fold: TipFold,
+    /// The event that could not be added, once one could not: nothing is added after it.
+    refused: Option<FoldError>,
+}
+
+enum TipFold {
+    /// Every draw checked against the generator, as a file's are.
+    Checked(Verifier),
+    /// The seed is not known: draws are taken as they come, events still checked for
+    /// their kind and legality.
+    Trusting(State),
+}
+
+impl TipFold {
+    fn state(&self) -> &State {
+        match self {
+            TipFold::Checked(verifier) => verifier.state(),
+            TipFold::Trusting(state) => state,
+        }
+    }
+
+    /// Feeds the next of `events` and at most `budget` draws after it; false once none
+    /// are left.
+    fn feed<I: Iterator<Item = Event>>(
+        &mut self,
+        events: &mut Peekable<I>,
+        budget: u64,
+        obs: &mut impl Observer,
+    ) -> Result<bool, FoldError> {
+        let state = match self {
+            TipFold::Checked(verifier) => return verifier.feed_pulling(events, budget, obs),
+            TipFold::Trusting(state) => state,
+        };
+        let Some(event) = events.next() else {
+            return Ok(false);
+        };
+        let index = EventIndex(state.events_folded());
+        let mut more = TakenDraws { events, budget };
+        state
+            .feed_pulling(event, &mut more, obs)
+            .map_err(|e| FoldError {
+                index,
+                kind: FoldErrorKind::Feed(e),
+            })?;
+        Ok(true)
+    }
+}
+
+/// The draws that come next on a tape, at most `budget` of them, unchecked.
+struct TakenDraws<'a, I: Iterator<Item = Event>> {
+    events: &'a mut Peekable<I>,
+    budget: u64,
+}
+
+impl<I: Iterator<Item = Event>> DrawSource for TakenDraws<'_, I> {
+    fn pull(&mut self) -> Option<u32> {
+        if self.budget == 0 {
+            return None;
+        }
+        match self.events.next_if(|e| matches!(e, Event::Draw(_)))? {
+            Event::Draw(value) => {
+                self.budget -= 1;
+                Some(value)
+            }
+            Event::Command(_) => None,
+        }
+    }
+}
+
+/// Why a stretch could not be added to a timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum ExtendError {
+    /// The event at `FoldError::index` does not follow (a desync, an illegal command, a
+    /// draw where a command is due); the events before it were added.
+    #[error("{0}")]
+    Refused(#[from] FoldError),
+    /// The timeline was built from a whole recording, which has no more to come.
+    #[error("this replay is whole: nothing can be added to it")]
+    Whole,
 }
 
 impl Timeline {
@@ -93,10 +189,118 @@ impl Timeline {
             every,
             cache,
             cursor,
-            markers: scan.markers,
-            tick_starts: scan.tick_starts,
+            scan,
             commands,
+            tip: None,
         })
+    }
+
+    /// A timeline with no events yet, that grows by `extend`: a game watched while it is
+    /// played. The cursor starts at the genesis.
+    pub fn open(header: Header) -> Result<Timeline, HeaderError> {
+        Timeline::open_with_spacing(header, CACHE_EVERY)
+    }
+
+    /// `open`, keeping a copy of the state every `every` events (as `with_spacing`).
+    pub fn open_with_spacing(header: Header, every: u64) -> Result<Timeline, HeaderError> {
+        let rules = Rules::of(&header)?;
+        let mut scan = Scan::default();
+        let fold = TipFold::Checked(Verifier::new(rules, header.seed, &mut scan));
+        Ok(Timeline::grown_from(header, every, scan, fold))
+    }
+
+    /// `open` for a game whose seed is not known (the header's is not read): its draws
+    /// are taken as they come, unchecked, for whoever sent them checked them. Commands
+    /// are still checked, and a draw where a command is due, or the reverse, refused.
+    pub fn open_trusting(header: Header) -> Result<Timeline, HeaderError> {
+        Timeline::open_trusting_with_spacing(header, CACHE_EVERY)
+    }
+
+    /// `open_trusting`, keeping a copy of the state every `every` events.
+    pub fn open_trusting_with_spacing(header: Header, every: u64) -> Result<Timeline, HeaderError> {
+        let rules = Rules::of(&header)?;
+        let mut scan = Scan::default();
+        let fold = TipFold::Trusting(State::new(rules, &mut scan));
+        Ok(Timeline::grown_from(header, every, scan, fold))
+    }
+
+    /// A timeline with no events yet, growing by `fold`.
+    fn grown_from(header: Header, every: u64, scan: Scan, fold: TipFold) -> Timeline {
+        let cursor = fold.state().clone();
+        Timeline {
+            header,
+            events: vec![],
+            every: every.max(1),
+            cache: vec![cursor.clone()],
+            cursor,
+            scan,
+            commands: vec![],
+            tip: Some(Tip {
+                fold,
+                refused: None,
+            }),
+        }
+    }
+
+    /// Adds `stretch` at the end, checking each event as `Timeline::new` checks a file's
+    /// (a trusting timeline's draws aside).
+    /// A stretch may begin or end in the middle of a step. On an event that does not
+    /// follow, the events before it are kept and the error names it; nothing more can be
+    /// added after that. The cursor stays where it is.
+    pub fn extend(&mut self, stretch: &[Event]) -> Result<(), ExtendError> {
+        let start = self.end();
+        let tip = self.tip.as_mut().ok_or(ExtendError::Whole)?;
+        if let Some(refused) = tip.refused {
+            return Err(refused.into());
+        }
+        let mut events = stretch.iter().copied().peekable();
+        let outcome = loop {
+            // Stop at every multiple of the spacing to keep a copy, as the building fold does.
+            let folded = tip.fold.state().events_folded();
+            let budget = next_multiple(folded, self.every).saturating_sub(folded + 1);
+            match tip.fold.feed(&mut events, budget, &mut self.scan) {
+                Ok(true) => {}
+                Ok(false) => break Ok(()),
+                Err(refused) => {
+                    tip.refused = Some(refused);
+                    break Err(refused.into());
+                }
+            }
+            let state = tip.fold.state();
+            if state.events_folded() % self.every == 0 {
+                self.cache.push(state.clone());
+            }
+        };
+        let added = (tip.fold.state().events_folded() - start) as usize;
+        for (index, event) in (start..).zip(&stretch[..added]) {
+            if matches!(event, Event::Command(_)) {
+                self.commands.push(index);
+            }
+        }
+        self.events.extend_from_slice(&stretch[..added]);
+        outcome
+    }
+
+    /// The state at the end of a timeline that grows, without moving the cursor.
+    pub fn end_state(&self) -> Option<&State> {
+        self.tip.as_ref().map(|tip| tip.fold.state())
+    }
+
+    /// Whether every draw was checked against the generator: false only for a timeline
+    /// opened with `open_trusting`.
+    pub fn checks_draws(&self) -> bool {
+        !matches!(
+            self.tip,
+            Some(Tip {
+                fold: TipFold::Trusting(_),
+                ..
+            })
+        )
+    }
+
+    /// The event a growing timeline refused, if it refused one.
+    pub fn refused(&self) -> Option<FoldError> {
+        self.tip.as_ref().and_then(|tip| tip.refused)
     }
 
     pub fn header(&self) -> &Header {
@@ -172,7 +376,7 @@ impl Timeline {
 
     /// The tick of the state at position `at`, without folding.
     pub fn tick_at(&self, at: u64) -> Tick {
-        Tick(self.tick_starts.partition_point(|&start| start <= at) as u64)
+        Tick(self.scan.tick_starts.partition_point(|&start| start <= at) as u64)
     }
 
     /// The first position whose tick is `tick` or later (the end if the game never got
@@ -181,6 +385,7 @@ impl Timeline {
         match tick.0.checked_sub(1) {
             None => 0,
             Some(i) => self
+                .scan
                 .tick_starts
                 .get(i as usize)
                 .copied()
@@ -190,12 +395,12 @@ impl Timeline {
 
     /// The tick at the end of the tape.
     pub fn last_tick(&self) -> Tick {
-        Tick(self.tick_starts.len() as u64)
+        Tick(self.scan.tick_starts.len() as u64)
     }
 
     /// How the game ended, if the tape goes that far.
     pub fn outcome(&self) -> Option<Outcome> {
-        match self.markers.last()?.kind {
+        match self.scan.markers.last()?.kind {
             MarkerKind::End(outcome) => Some(outcome),
             _ => None,
         }
@@ -203,7 +408,7 @@ impl Timeline {
 
     /// Deaths, hatchings, knock-outs, descents and the end of the game, in tape order.
     pub fn markers(&self) -> &[Marker] {
-        &self.markers
+        &self.scan.markers
     }
 
     /// Where "take over from here" cuts the tape for the cursor at `at`: a new game can only
@@ -212,7 +417,9 @@ impl Timeline {
     /// (while the first level is being drawn).
     pub fn take_over_at(&self, at: u64) -> u64 {
         let at = at.min(self.end());
-        if at == self.end() {
+        // A growing tape may end in the middle of a step, where no game can go on.
+        let end_is_a_stop = self.end_state().is_none_or(is_a_stop);
+        if at == self.end() && end_is_a_stop {
             return at;
         }
         let i = self.commands.partition_point(|&c| c <= at);

@@ -11,6 +11,9 @@ use std::process::{Command, Output};
 
 use sandglass_store::{GameId, Store};
 
+pub mod live;
+pub mod xwindow;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_sandglass");
 
 /// `sandglass ARGS --data-dir DIR`, run to completion.

@@ -6,8 +6,11 @@
 //! words (`page::verdict`).
 //!
 //! A browser has no saved games, so there is no start screen, no live play and no take
-//! over: the page says where those are (the native window).
+//! over: the page says where those are (the native window). It can watch a game played
+//! elsewhere, though: `?live=URL` (a server's run, `{server}/runs/{run}`) opens the
+//! screen on it as it is played (`live`).
 
+mod live;
 mod page;
 
 use macroquad::input::utils::{register_input_subscriber, repeat_all_miniquad_input};
@@ -16,9 +19,12 @@ use sandglass_replay::verdict::{check, Verdict};
 use sandglass_replay::{check_size, from_bytes};
 use sandglass_sim::Recording;
 
+use super::live_view::Source as _;
 use super::screen_replay::{Replay, ReplayScreen};
 use super::{conf, draw_map, hud, style_egui, App, Go, Screen, DEFAULT_WINDOW};
 use crate::input::keys::{Key, KeyQueue};
+use crate::live::Feed;
+use live::PageStream;
 
 /// Opens the viewer in the page's canvas; returns at once, the browser runs the frames.
 pub fn run() {
@@ -40,10 +46,13 @@ async fn main_loop() {
     let subscriber = register_input_subscriber();
     let mut keys = KeyQueue::default();
     let mut app = App::new(None);
-    let mut showing = match page::replay_url() {
-        Some(url) => fetch(&app, &url).await,
-        None => waiting(None),
+    let mut showing = match (page::live_url(), page::replay_url()) {
+        (Some(url), _) => watch(&app, &url).await,
+        (None, Some(url)) => fetch(&app, &url).await,
+        (None, None) => waiting(None),
     };
+    // What the status line last said of a live game.
+    let mut live_status = None;
     let mut frames = FrameRate::default();
     loop {
         let time = get_time();
@@ -68,6 +77,8 @@ async fn main_loop() {
                     });
                 match go {
                     Ok(Go::Stay) => {
+                        let Screen::Replay(replay) = &mut *screen;
+                        tell_live(replay, &mut live_status);
                         screen.draw(&mut app, time);
                     }
                     Ok(Go::Menu) => showing = waiting(None),
@@ -81,6 +92,46 @@ async fn main_loop() {
         }
         frames.frame(time, page::now_ms() - start);
         next_frame().await;
+    }
+}
+
+/// Says on the page where a live game stands when that changes, and the verdict on it
+/// once its stream has stopped.
+fn tell_live(screen: &mut ReplayScreen, said: &mut Option<String>) {
+    let status = screen.live_status();
+    if status.is_some() && status != *said {
+        page::status(status.as_deref().unwrap_or_default());
+        *said = status;
+    }
+    if let Some((verdict, name)) = screen.live_verdict() {
+        page::verdict(&verdict, &name, None);
+    }
+}
+
+/// The live game at `url` (`?live=URL`): its stream opened, and the replay screen on it
+/// once its header has come.
+async fn watch(app: &App, url: &str) -> Showing {
+    let mut stream = PageStream::open(url);
+    let url = stream.url().to_owned();
+    page::status(&format!("connecting to {url}"));
+    let run = loop {
+        say(app, &format!("Connecting to {url}..."));
+        match stream.next() {
+            Some(Feed::Run(run)) => break run,
+            Some(Feed::Stopped(refusal)) => {
+                let verdict = Verdict::refused(format!("cannot watch it: {refusal}"));
+                page::verdict(&verdict, &url, None);
+                return waiting(Some(verdict.text(&url, None)));
+            }
+            _ => next_frame().await,
+        }
+    };
+    match Replay::live(run, Box::new(stream), &url) {
+        Ok(replay) => Showing::Replay(Screen::Replay(Box::new(ReplayScreen::new(
+            replay,
+            get_time(),
+        )))),
+        Err(error) => waiting(Some(format!("{error:#}"))),
     }
 }
 

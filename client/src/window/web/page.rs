@@ -8,7 +8,7 @@ use sandglass_replay::verdict::Verdict;
 /// loader warns on the console when the two differ (a page left from another build).
 #[no_mangle]
 pub extern "C" fn sandglass_crate_version() -> u32 {
-    2
+    3
 }
 
 extern "C" {
@@ -20,18 +20,96 @@ extern "C" {
     fn sandglass_verdict(ptr: *const u8, len: u32, json_ptr: *const u8, json_len: u32, ok: u32);
     fn sandglass_status(ptr: *const u8, len: u32);
     fn sandglass_frame_rate(fps: f64, work_ms: f64);
+    fn sandglass_live_url_length() -> u32;
+    fn sandglass_live_url(ptr: *mut u8, len: u32);
+    fn sandglass_live_open(ptr: *const u8, len: u32);
+    fn sandglass_live_next() -> u32;
+    fn sandglass_live_length() -> u32;
+    fn sandglass_live_first() -> f64;
+    fn sandglass_live_take(ptr: *mut u8, len: u32);
 }
 
 /// The replay the page was opened on (`?replay=URL`), if any.
 pub fn replay_url() -> Option<String> {
+    query(sandglass_replay_url_length, sandglass_replay_url)
+}
+
+/// The live game the page was opened on (`?live=URL`), if any.
+pub fn live_url() -> Option<String> {
+    query(sandglass_live_url_length, sandglass_live_url)
+}
+
+/// A text the page gives by its length, then its bytes; `None` when it is empty.
+fn query(
+    length: unsafe extern "C" fn() -> u32,
+    read: unsafe extern "C" fn(*mut u8, u32),
+) -> Option<String> {
     // SAFETY: the page writes at most `len` bytes into the buffer it is given.
-    let url = unsafe {
-        let len = sandglass_replay_url_length();
+    let text = unsafe {
+        let len = length();
         let mut bytes = vec![0; len as usize];
-        sandglass_replay_url(bytes.as_mut_ptr(), len);
+        read(bytes.as_mut_ptr(), len);
         String::from_utf8_lossy(&bytes).into_owned()
     };
-    (!url.is_empty()).then_some(url)
+    (!text.is_empty()).then_some(text)
+}
+
+/// Opens the page's `EventSource` on `url`, closing the one before and forgetting what it
+/// said and was not yet taken; `None` only closes it.
+pub fn live_open(url: Option<&str>) {
+    let url = url.unwrap_or("");
+    // SAFETY: the page reads the string during the call and keeps no pointer.
+    unsafe { sandglass_live_open(url.as_ptr(), url.len() as u32) }
+}
+
+/// One thing the page's `EventSource` said, as the page hands it over.
+pub enum Said {
+    /// A message's data (`header`, `end`): its name and text.
+    Text(Message, String),
+    /// An `events` message: its first index, and its bytes, decoded from base64 by the page.
+    Events(u64, Vec<u8>),
+}
+
+/// What a text the page hands over is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Message {
+    Header,
+    End,
+    /// The connection dropped (its text says so).
+    Dropped,
+    /// The page could not take a message (too long a line, no base64): why.
+    Refused,
+}
+
+/// The next thing the page's `EventSource` said, if it said anything not yet taken.
+pub fn live_next() -> Option<Said> {
+    // SAFETY: numbers, then the page writes at most `len` bytes into the buffer it is
+    // given.
+    let (kind, first, bytes) = unsafe {
+        let kind = sandglass_live_next();
+        if kind == 0 {
+            return None;
+        }
+        let first = sandglass_live_first();
+        let len = sandglass_live_length();
+        let mut bytes = vec![0; len as usize];
+        sandglass_live_take(bytes.as_mut_ptr(), len);
+        (kind, first, bytes)
+    };
+    let text = |message| {
+        Some(Said::Text(
+            message,
+            String::from_utf8_lossy(&bytes).into_owned(),
+        ))
+    };
+    match kind {
+        1 => text(Message::Header),
+        // A whole number, as the page parsed it from the message (at most 2^53).
+        2 => Some(Said::Events(first as u64, bytes)),
+        3 => text(Message::End),
+        4 => text(Message::Dropped),
+        _ => text(Message::Refused),
+    }
 }
 
 /// The speed the page was asked to play at (`&speed=64`); 1 unless it was.

@@ -1,0 +1,185 @@
+//! A game watched while it is played, as the replay screen holds it: where its stream
+//! stands (open, reconnecting, ended, refused), whether the cursor follows the end, and
+//! the words the screen says of them.
+
+use sandglass_sim::timeline::Timeline;
+
+use crate::live::{Ending, Feed, Run};
+
+/// Where the stream says its next things from: the native reader's channel, or the page's
+/// `EventSource` in a browser.
+pub trait Source {
+    /// What the stream said since it was last asked, one thing at a time.
+    fn next(&mut self) -> Option<Feed>;
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Source for std::sync::mpsc::Receiver<Feed> {
+    fn next(&mut self) -> Option<Feed> {
+        self.try_recv().ok()
+    }
+}
+
+/// A live game on the replay screen.
+pub struct Live {
+    pub run: Run,
+    /// Gone once the stream has ended or been refused: dropping it stops the reading.
+    source: Option<Box<dyn Source>>,
+    pub stream: Stream,
+    /// Whether new events move the cursor along ("live"); scrubbing away stops it, End
+    /// (or playing up to the end) starts it again.
+    pub following: bool,
+    /// When the stream last said something, on the window's clock.
+    pub news_at: f64,
+    /// The run's address, which a game taken over from it names as its origin.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub url: String,
+    /// Whether the page has been given the verdict on the ended game.
+    #[cfg(target_arch = "wasm32")]
+    pub told: bool,
+}
+
+/// Where the stream stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Open,
+    /// The connection dropped; connecting again (why it dropped).
+    Reconnecting(String),
+    Ended(Ending),
+    /// Nothing more is taken from it (why).
+    Refused(String),
+}
+
+impl Live {
+    pub fn new(run: Run, source: Box<dyn Source>) -> Live {
+        Live {
+            run,
+            source: Some(source),
+            stream: Stream::Open,
+            following: true,
+            news_at: 0.0,
+            #[cfg(not(target_arch = "wasm32"))]
+            url: String::new(),
+            #[cfg(target_arch = "wasm32")]
+            told: false,
+        }
+    }
+
+    /// The next thing the stream said, while it is followed.
+    pub fn next(&mut self) -> Option<Feed> {
+        self.source.as_mut()?.next()
+    }
+
+    /// Follows the stream no further: it ended, or said what cannot be followed.
+    pub fn stop(&mut self, stream: Stream) {
+        self.stream = stream;
+        self.source = None;
+    }
+
+    /// Where the live game stands, for the side bar: "LIVE", how far behind it the cursor
+    /// is (`playing` says whether it plays), how it ended, or why there is no more.
+    pub fn status(&self, timeline: &Timeline, playing: &str) -> String {
+        let behind = timeline.last_tick().0 - timeline.tick_at(timeline.position()).0;
+        let turns = match behind {
+            1 => "1 turn".to_owned(),
+            n => format!("{n} turns"),
+        };
+        let stream = match &self.stream {
+            Stream::Open if self.following => return "LIVE".to_owned(),
+            Stream::Open if behind == 0 => return format!("{playing} at live (End: live)"),
+            Stream::Open => return format!("{playing}, behind live by {turns} (End: live)"),
+            Stream::Reconnecting(_) => "reconnecting...".to_owned(),
+            Stream::Ended(ending) => format!("ended: {}", said(*ending)),
+            Stream::Refused(_) => "stopped: the stream was refused".to_owned(),
+        };
+        match (self.following, behind) {
+            (true, _) | (false, 0) => stream,
+            (false, _) if matches!(self.stream, Stream::Reconnecting(_)) => {
+                format!("{stream}; {playing}, behind live by {turns}")
+            }
+            (false, _) => format!("{stream}; {playing}, {turns} before the end"),
+        }
+    }
+
+    /// Words for the message log: why the stream dropped or was refused.
+    pub fn note(&self) -> Option<String> {
+        match &self.stream {
+            Stream::Reconnecting(why) => Some(format!("Reconnecting: {why}.")),
+            Stream::Refused(why) => Some(format!("The live stream is refused: {why}.")),
+            Stream::Open | Stream::Ended(_) => None,
+        }
+    }
+}
+
+/// How the game ended, as the screen says it.
+fn said(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Won => "the camel reached the oasis",
+        Ending::Died => "the camel died",
+        Ending::Quit => "the player quit",
+        Ending::Abandoned => "the player left the game",
+        Ending::Refused => "the server stopped the run on a bad event",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sandglass_sim::bot::Bot;
+    use sandglass_sim::ids::Tick;
+    use sandglass_sim::{Rules, Ruleset};
+
+    struct Silent;
+
+    impl Source for Silent {
+        fn next(&mut self) -> Option<Feed> {
+            None
+        }
+    }
+
+    #[test]
+    fn the_status_says_live_how_far_behind_and_how_it_ended() {
+        let tape = Bot::new(7).record(Rules::newest(Ruleset::NETHACK), 7, 40);
+        let mut timeline = Timeline::open(tape.header.clone()).unwrap();
+        timeline.extend(&tape.events).unwrap();
+        // The cursor stays where it was, at the genesis, until moved.
+        assert_eq!(timeline.position(), 0);
+        timeline.seek(timeline.end());
+        let run = Run {
+            run: "r".to_owned(),
+            player: "camel".to_owned(),
+            day: "2026-11-26".to_owned(),
+            header: tape.header,
+            seed_known: true,
+        };
+        let mut live = Live::new(run, Box::new(Silent));
+        let paused = "paused (1x)";
+        assert_eq!(live.status(&timeline, paused), "LIVE");
+        live.following = false;
+        assert_eq!(
+            live.status(&timeline, paused),
+            "paused (1x) at live (End: live)"
+        );
+        let three_back = Tick(timeline.last_tick().0 - 3);
+        timeline.seek(timeline.position_of_tick(three_back));
+        assert_eq!(
+            live.status(&timeline, paused),
+            "paused (1x), behind live by 3 turns (End: live)"
+        );
+        live.stream = Stream::Reconnecting("the connection dropped".to_owned());
+        assert_eq!(
+            live.status(&timeline, paused),
+            "reconnecting...; paused (1x), behind live by 3 turns"
+        );
+        assert_eq!(
+            live.note().as_deref(),
+            Some("Reconnecting: the connection dropped.")
+        );
+        live.stop(Stream::Ended(Ending::Died));
+        assert_eq!(
+            live.status(&timeline, paused),
+            "ended: the camel died; paused (1x), 3 turns before the end"
+        );
+        assert!(live.next().is_none() && live.note().is_none());
+    }
+}
