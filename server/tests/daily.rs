@@ -3,6 +3,8 @@
 //! own; viewers reading the run live from another server process; the server killed
 //! and the network cut while the run goes on; and every refusal a run can meet.
 
+#[path = "../../tests/binary/browser.rs"]
+mod browser;
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -882,4 +884,67 @@ fn a_delayed_live_view_holds_every_viewer_that_many_turns_behind_the_game() {
         "exactly the stretches the game is {DELAY} turns past"
     );
     assert!(held < sent, "the newest turns are held back");
+}
+
+#[test]
+fn the_days_board_and_a_run_watched_live_in_a_browser_reach_the_runs_hash() {
+    let Some(client) = client() else { return };
+    if !browser::chromium_installed() {
+        return;
+    }
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
+    if !web.join("sandglass.wasm").is_file() {
+        let message = "the web viewer is not built (cargo xtask web; .ci/run sees to it)";
+        assert!(std::env::var_os("CI").is_none(), "{message}");
+        eprintln!("SKIPPED: {message}");
+        return;
+    }
+    let Some(mut site) = Site::start(&["--web", web.to_str().unwrap()]) else {
+        return;
+    };
+    site.worker();
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/tmp/daily");
+    std::fs::create_dir_all(&shots).unwrap();
+    let player = Player::new();
+    // Slow enough to be watched as it goes.
+    let daily = player.daily(
+        &client,
+        &site.url,
+        "camel",
+        &["--bot", "100000", "--pace-ms", "15"],
+    );
+    let run = daily.run();
+    wait_for(
+        &site,
+        &format!("SELECT events > 0 FROM runs WHERE id = {run}"),
+        "t",
+    );
+    let mut browser = browser::Devtools::open();
+    browser.go_to(&format!("{}/daily", site.url));
+    browser.wait_for(
+        "document.body.innerText.includes('watch live')",
+        "the day's board",
+    );
+    std::fs::write(shots.join("1-board-while-played.png"), browser.screenshot()).unwrap();
+    let watch = browser
+        .evaluate("Array.from(document.links).find(a => a.textContent == 'watch live').href");
+    assert!(watch.contains("live="), "{watch}");
+    browser.go_to(&watch);
+    browser.wait_for(
+        "document.getElementById('status').textContent.toLowerCase().includes('live')",
+        "the viewer to follow the run live",
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    std::fs::write(shots.join("2-watched-live.png"), browser.screenshot()).unwrap();
+    let (events, hash) = daily.played();
+    all_sent_and_verified(&site, daily, run, events, &hash);
+    let reached = format!("document.getElementById('verdict').textContent.includes('{hash}')");
+    browser.wait_for(&reached, "the viewer to reach the run's final hash");
+    std::fs::write(shots.join("3-watched-to-the-end.png"), browser.screenshot()).unwrap();
+    browser.go_to(&format!("{}/daily", site.url));
+    browser.wait_for(
+        "document.body.innerText.includes('camel')",
+        "the day's board",
+    );
+    std::fs::write(shots.join("4-board-ranked.png"), browser.screenshot()).unwrap();
 }
