@@ -91,6 +91,7 @@ fn a_layout_2_directory_is_moved_with_every_game_as_it_was() {
                 "names",
                 "snapshots",
                 "steps",
+                "streams",
                 "verdicts"
             ]
         );
