@@ -151,6 +151,9 @@ mod command_line {
             /// With --bot: seconds to wait at the end for the server to hold every step.
             #[arg(long, hide = true, default_value_t = 60)]
             wait_s: u64,
+            /// With --bot: print `durable EVENTS MICROS` (since the epoch) after each step.
+            #[arg(long, hide = true)]
+            report_steps: bool,
         },
         /// Print the completion script for a shell.
         ///
@@ -202,6 +205,7 @@ mod command_line {
                 bot,
                 pace_ms,
                 wait_s,
+                report_steps,
             }) => cli::daily::named_server(server, name, config_dir.as_deref()).and_then(|named| {
                 let dir = cli::data_dir_or_default(data_dir)?;
                 match bot {
@@ -209,9 +213,12 @@ mod command_line {
                         &dir,
                         named,
                         ruleset.0,
-                        commands,
-                        Duration::from_millis(pace_ms),
-                        Duration::from_secs(wait_s),
+                        cli::daily::BotRun {
+                            commands,
+                            pace: Duration::from_millis(pace_ms),
+                            patience: Duration::from_secs(wait_s),
+                            report_steps,
+                        },
                     ),
                     None => {
                         let (server, name, config) = named;

@@ -242,7 +242,9 @@ mod tests {
         let refused = named_ruleset("nethack-weighted").unwrap_err();
         assert_eq!(refused.status, StatusCode::NOT_FOUND);
         assert!(
-            refused.words.ends_with("there is one for nethack and classic"),
+            refused
+                .words
+                .ends_with("there is one for nethack and classic"),
             "{}",
             refused.words
         );

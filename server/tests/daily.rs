@@ -948,3 +948,109 @@ fn the_days_board_and_a_run_watched_live_in_a_browser_reach_the_runs_hash() {
     );
     std::fs::write(shots.join("4-board-ranked.png"), browser.screenshot()).unwrap();
 }
+
+/// From a step durable on the player's disk to a viewer's read of it: 20 real
+/// `sandglass daily --bot` clients, each a step every half second, each step's durable
+/// moment printed by the client (`--report-steps`, the wall clock both read), and 10
+/// viewers of each run on a second server process. Every step a viewer reads after it
+/// connected counts, each against its own durable moment. BENCHMARKS.md quotes it.
+#[test]
+#[ignore = "a benchmark: cargo test --release -p sandglass-server --test daily -- --ignored --nocapture"]
+fn bench_from_a_durable_step_to_a_viewer() {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    const CLIENTS: usize = 20;
+    const VIEWERS_EACH: usize = 10;
+    let Some(client) = client() else { return };
+    let Some(site) = Site::start(&["--burst", "100000"]) else {
+        return;
+    };
+    let viewers_server = site.another_server(&[]);
+    let micros = || {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_micros()
+    };
+    let players: Vec<Player> = (0..CLIENTS).map(|_| Player::new()).collect();
+    let latencies: Mutex<Vec<u128>> = Mutex::default();
+    std::thread::scope(|scope| {
+        for (i, player) in players.iter().enumerate() {
+            let daily = player.daily(
+                &client,
+                &site.url,
+                &format!("rider-{i}"),
+                &["--bot", "60", "--pace-ms", "500", "--report-steps"],
+            );
+            let run = daily.run();
+            // Each viewer's reads: (first, end, read at), and when it connected.
+            let reads: Vec<_> = (0..VIEWERS_EACH)
+                .map(|_| {
+                    let url = format!("{}/runs/{run}/live", viewers_server.url);
+                    scope.spawn(move || {
+                        // The runs do not end (60 commands): each viewer reads for the
+                        // 30 s they are played, and a while more.
+                        let agent: ureq::Agent = ureq::Agent::config_builder()
+                            .timeout_global(Some(Duration::from_secs(45)))
+                            .build()
+                            .into();
+                        let response = agent.get(&url).call().unwrap();
+                        let connected = micros();
+                        let mut reader = BufReader::new(response.into_body().into_reader());
+                        let (mut read, mut line) = (vec![], String::new());
+                        while reader.read_line(&mut line).unwrap_or(0) > 0 {
+                            let data = line.trim_end().strip_prefix("data: ");
+                            if let Some((first, bytes)) = data.and_then(|d| d.split_once(' ')) {
+                                if let Ok(first) = first.parse::<u64>() {
+                                    let bytes = base64::engine::general_purpose::STANDARD
+                                        .decode(bytes)
+                                        .unwrap();
+                                    let count =
+                                        sandglass_replay::events_from_bytes(&bytes).unwrap().len()
+                                            as u64;
+                                    read.push((first, first + count, micros()));
+                                }
+                            }
+                            line.clear();
+                        }
+                        (connected, read)
+                    })
+                })
+                .collect();
+            let latencies = &latencies;
+            scope.spawn(move || {
+                let durable: Vec<(u64, u128)> = daily
+                    .lines
+                    .iter()
+                    .filter_map(|l| {
+                        let mut parts = l.strip_prefix("durable ")?.split(' ');
+                        Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+                    })
+                    .collect();
+                let mut daily = daily;
+                assert!(daily.child.wait().unwrap().success());
+                for viewer in reads {
+                    let (connected, read) = viewer.join().unwrap();
+                    for (first, end, at) in read {
+                        for &(events, when) in &durable {
+                            if first < events && events <= end && when > connected {
+                                latencies.lock().unwrap().push(at.saturating_sub(when));
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let mut latencies = latencies.into_inner().unwrap();
+    latencies.sort();
+    let at = |share: f64| latencies[((latencies.len() - 1) as f64 * share) as usize] as f64 / 1e3;
+    println!(
+        "{CLIENTS} clients, {} viewers: {} steps read; from durable to read: median {:.1} ms, \
+         p99 {:.1} ms, longest {:.1} ms",
+        CLIENTS * VIEWERS_EACH,
+        latencies.len(),
+        at(0.5),
+        at(0.99),
+        at(1.0)
+    );
+}

@@ -132,6 +132,18 @@ pub fn named_server(
     Ok((server, name, config))
 }
 
+/// How the bot plays a day's run (`sandglass daily --bot`).
+pub struct BotRun {
+    /// Commands to play at most.
+    pub commands: u64,
+    /// The wait between two commands.
+    pub pace: Duration,
+    /// How long to wait at the end for the server to hold every step.
+    pub patience: Duration,
+    /// Print each step's events and the moment it was durable.
+    pub report_steps: bool,
+}
+
 /// `sandglass daily --bot N`: the built-in bot plays up to N commands of the day's run,
 /// each step sent as it is made durable, `pace` apart; then waits up to `patience` for
 /// the server to hold every step. Prints the run's game and how the sending stood.
@@ -139,10 +151,14 @@ pub fn play_by_bot(
     data_dir: &Path,
     (server, name, config): (String, String, std::path::PathBuf),
     ruleset: Ruleset,
-    commands: u64,
-    pace: Duration,
-    patience: Duration,
+    bot_run: BotRun,
 ) -> anyhow::Result<()> {
+    let BotRun {
+        commands,
+        pace,
+        patience,
+        report_steps,
+    } = bot_run;
     let store = open_store(data_dir)?;
     let (id, open) = open_run(&store, &server, &name, ruleset, &config)?;
     let stream = store
@@ -160,6 +176,14 @@ pub fn play_by_bot(
             }
             played += 1;
             streamer.wake();
+            if report_steps {
+                // When the step was durable, by the wall clock a viewer on this machine
+                // reads too: for the benchmark from a durable step to a viewer.
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                println!("durable {} {}", session.meta().events, now.as_micros());
+            }
             std::thread::sleep(pace);
         }
         println!(

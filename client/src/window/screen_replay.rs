@@ -409,7 +409,16 @@ impl ReplayScreen {
                     (Stream::Refused(why), None) => Verdict::refused(why),
                     _ => crate::live::verdict(timeline),
                 };
-                Some((verdict, live.run.run.clone()))
+                // A run whose seed is not shown yet was folded on its server's word for
+                // its draws, and the line says so.
+                let name = match timeline.checks_draws() {
+                    true => live.run.run.clone(),
+                    false => format!(
+                        "{} (its draws as its server checked them: the seed is not shown yet)",
+                        live.run.run
+                    ),
+                };
+                Some((verdict, name))
             }
             _ => None,
         }
