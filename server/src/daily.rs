@@ -85,6 +85,10 @@ pub(crate) fn parse_day(day: &str) -> Option<String> {
 /// Today's desert for `ruleset`, made if this is the first time it is asked for.
 pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Day, Refusal> {
     let day = today(client).await?;
+    // Made once a day: every later page and start only reads it.
+    if let Some(desert) = find_day(client, &day, ruleset).await? {
+        return Ok(desert);
+    }
     let mut seed_bytes = [0u8; 8];
     let mut salt_bytes = [0u8; 16];
     getrandom::fill(&mut seed_bytes)
@@ -109,7 +113,11 @@ pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Da
             ],
         )
         .await?;
-    Ok(find_day(client, &day, ruleset).await?.expect("made above"))
+    find_day(client, &day, ruleset).await?.ok_or_else(|| {
+        Refusal::internal(anyhow::anyhow!(
+            "the desert of {day} was made and cannot be read"
+        ))
+    })
 }
 
 /// The day's desert for `ruleset`, if it was ever asked for.

@@ -47,8 +47,8 @@ const MOST_LIVE_FOLDS: usize = 4096;
 /// and not the run's: each with how many events it has folded and when it was last used.
 #[derive(Default)]
 pub struct LiveFolds {
-    folds: Mutex<HashMap<i64, LiveFold>>,
-    clock: Mutex<u64>,
+    /// The folds, and a count of uses that orders them by when they were last used.
+    folds: Mutex<(HashMap<i64, LiveFold>, u64)>,
 }
 
 struct LiveFold {
@@ -61,24 +61,22 @@ impl LiveFolds {
     /// The run's fold at `events` events, taken out while a stretch is folded onto it.
     fn take(&self, run: i64, events: u64) -> Option<Verifier> {
         let mut folds = self.folds.lock().unwrap_or_else(|e| e.into_inner());
-        match folds.remove(&run) {
+        match folds.0.remove(&run) {
             Some(fold) if fold.events == events => Some(fold.verifier),
             _ => None,
         }
     }
 
     fn put(&self, run: i64, events: u64, verifier: Verifier) {
-        let used = {
-            let mut clock = self.clock.lock().unwrap_or_else(|e| e.into_inner());
-            *clock += 1;
-            *clock
-        };
-        let mut folds = self.folds.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = self.folds.lock().unwrap_or_else(|e| e.into_inner());
+        let (folds, clock) = &mut *guard;
+        *clock += 1;
         if folds.len() >= MOST_LIVE_FOLDS {
             if let Some(&oldest) = folds.iter().min_by_key(|(_, f)| f.used).map(|(r, _)| r) {
                 folds.remove(&oldest);
             }
         }
+        let used = *clock;
         folds.insert(
             run,
             LiveFold {
@@ -354,7 +352,16 @@ pub async fn append(
     if outcome.is_none() {
         app.live_folds.put(run, events, verifier);
     }
-    held(State(app), Path(run)).await
+    // What the row now says, known here: no second read on every step's way in.
+    Ok(Json(Held {
+        run,
+        player: at.player,
+        day: at.day,
+        ruleset: at.header.ruleset.name().to_owned(),
+        events: events as i64,
+        outcome: outcome.map(str::to_owned),
+        refused: None,
+    }))
 }
 
 /// Folds the run's stretches again from its start: a process that has not folded this
