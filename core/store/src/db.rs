@@ -797,10 +797,13 @@ mod tests {
     }
 
     /// The bytes a directory takes on disk (blocks allocated, not lengths).
-    /// Issue 35: a tree per game made every new game cost more disk than the one before.
-    /// Now each costs about what its replay file does, however many came before: the
-    /// disk the second thousand games add is within twice their `.sgr` bytes and 4 KB a
-    /// game, and no more than the first thousand took (with the directory's fixed costs).
+    /// Issue 35: a tree per game made every new game cost more disk than the one before
+    /// (the second thousand games took tens of megabytes). Now each costs about what its
+    /// replay file does, however many came before: the disk the second thousand games add
+    /// is within twice their `.sgr` bytes and 4 KB a game, and no more than the first
+    /// thousand took (with the directory's fixed costs). Both bounds allow a few of sled's
+    /// 512 KiB segments: where its background flush falls moves the figure by that much
+    /// on a loaded machine.
     #[test]
     fn the_disk_a_game_takes_does_not_grow_with_the_games_before_it() {
         let dir = tempfile::tempdir().unwrap();
@@ -821,12 +824,13 @@ mod tests {
         let (first, _) = stored(0, 1000);
         let (both, second_sgr) = stored(1000, 2000);
         let second = both - first;
+        let segments = 4 * 512 * 1024;
         assert!(
-            second <= 2 * second_sgr + 4096 * 1000,
+            second <= 2 * second_sgr + 4096 * 1000 + segments,
             "the second thousand games took {second} bytes, their files {second_sgr}"
         );
         assert!(
-            second <= first,
+            second <= first + segments,
             "the second thousand games took {second} bytes, the first {first}"
         );
     }
