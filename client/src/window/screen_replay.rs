@@ -248,7 +248,7 @@ impl ReplayScreen {
         };
         let first = match live {
             true => screen.timeline().end(),
-            false => screen.timeline().take_over_at(0),
+            false => screen.timeline().first_stop(),
         };
         screen.jump(first);
         screen
@@ -464,7 +464,7 @@ impl ReplayScreen {
         // At high speed several steps fall in one frame; after a stall (a window drag),
         // play on from now rather than racing to catch up.
         let mut target = self.position();
-        let first = self.timeline().take_over_at(0);
+        let first = self.timeline().first_stop();
         while self.next_step <= time {
             target = match self.backwards {
                 false => self.timeline().next_command(target),
@@ -514,7 +514,7 @@ impl ReplayScreen {
         let here = self.position();
         let timeline = self.timeline();
         let end = timeline.end();
-        let first = timeline.take_over_at(0);
+        let first = timeline.first_stop();
         let next = timeline.next_command(here);
         let previous = timeline.previous_command(here);
         // n and p go through the markers the legend shows.
@@ -632,7 +632,14 @@ impl ReplayScreen {
             return Ok(());
         }
         let timeline = self.timeline();
-        let at = timeline.take_over_at(self.position());
+        let Some(at) = timeline.take_over_at(self.position()) else {
+            self.note = Some(
+                "The first level is still being drawn: a game can be taken over once the \
+                 camel is to act."
+                    .into(),
+            );
+            return Ok(());
+        };
         if at == timeline.end() && timeline.outcome().is_some() {
             self.note = Some("The game is over here: go back a little to take over.".into());
             return Ok(());
@@ -664,8 +671,8 @@ impl ReplayScreen {
             // A take-over from a file or a live game shares no stored history: it is
             // copied, and marked as a branch of the file or the run.
             (tape, live) => {
-                let (header, events) = timeline.take_over(at);
-                let events = events.to_vec();
+                let header = timeline.header().clone();
+                let events = timeline.events()[..at as usize].to_vec();
                 let from = match (tape, live) {
                     (Some(Tape::File(path)), _) => {
                         let name = path.file_name().unwrap_or(path.as_os_str());
@@ -1030,7 +1037,7 @@ fn describe(marker: Marker) -> String {
 fn turn_position(timeline: &Timeline, turn: u64) -> u64 {
     match timeline.position_of_tick(Tick(turn)).checked_sub(1) {
         Some(before) => timeline.next_command(before),
-        None => timeline.take_over_at(0),
+        None => timeline.first_stop(),
     }
 }
 
@@ -1074,7 +1081,7 @@ mod tests {
     fn go_to_turn_lands_where_the_player_first_acts_on_it() {
         let tape = Bot::new(4).record(Rules::newest(Ruleset::NETHACK), 4, 200);
         let timeline = Timeline::new(Recording::record(tape.header, tape.events).unwrap()).unwrap();
-        let first = timeline.take_over_at(0);
+        let first = timeline.first_stop();
         assert_eq!(turn_position(&timeline, 0), first);
         assert_eq!(turn_position(&timeline, 1), first);
         for turn in [2, 10, 57, timeline.last_tick().0] {

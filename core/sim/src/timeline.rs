@@ -411,31 +411,35 @@ impl Timeline {
         &self.scan.markers
     }
 
+    /// The first position where the player is to act: the first command, or the end when
+    /// the tape has none (yet). Where a replay opens, and how far back playing goes.
+    pub fn first_stop(&self) -> u64 {
+        self.commands.first().copied().unwrap_or(self.end())
+    }
+
     /// Where "take over from here" cuts the tape for the cursor at `at`: a new game can only
     /// go on where the player is to act, so this is the last such position at or before
     /// `at` (a command's index, or the end), or the first one when `at` comes before any
-    /// (while the first level is being drawn).
-    pub fn take_over_at(&self, at: u64) -> u64 {
+    /// (while the first level is being drawn). None while there is no such position: a
+    /// growing tape that ends among the draws of its first level. The new game is the
+    /// header and the events before that position (`Store::take_over_file`), or, for a
+    /// stored game, `Store::fork(id, name, position)`, snapshots and all.
+    pub fn take_over_at(&self, at: u64) -> Option<u64> {
         let at = at.min(self.end());
         // A growing tape may end in the middle of a step, where no game can go on.
         let end_is_a_stop = self.end_state().is_none_or(is_a_stop);
         if at == self.end() && end_is_a_stop {
-            return at;
+            return Some(at);
         }
         let i = self.commands.partition_point(|&c| c <= at);
         match i.checked_sub(1) {
-            Some(i) => self.commands[i],
-            None => self.next_command(at),
+            Some(i) => Some(self.commands[i]),
+            None => self
+                .commands
+                .first()
+                .copied()
+                .or(end_is_a_stop.then_some(self.end())),
         }
-    }
-
-    /// The header and tape of a new game forked at `take_over_at(at)`: give them to
-    /// `Store::create_from_tape`. The tape's length is the position it was cut at. (A
-    /// stored game can instead be forked in the store, snapshots and all, with
-    /// `Store::fork(id, name, take_over_at(at))`.)
-    pub fn take_over(&self, at: u64) -> (Header, &[Event]) {
-        let cut = self.take_over_at(at) as usize;
-        (self.header.clone(), &self.events[..cut])
     }
 }
 
