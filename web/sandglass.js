@@ -22,7 +22,8 @@ function sandglass_query(name) {
 // them: 1 header, 2 events (decoded from base64 here), 3 end, 4 the connection dropped,
 // 5 a message the page refuses (its words). The viewer decides when to connect again.
 const SANDGLASS_MOST_LINE = 1 << 20;
-const sandglass_live = { source: null, queue: [] };
+// `heard` is when the source last said anything, `alive` included, or was opened.
+const sandglass_live = { source: null, queue: [], heard: 0 };
 
 function sandglass_live_say(kind, text, first) {
     sandglass_live.queue.push({ kind: kind, first: first || 0, bytes: new TextEncoder().encode(text) });
@@ -65,9 +66,11 @@ function sandglass_live_open(url) {
     console.log("sandglass live: " + url);
     const source = new EventSource(url);
     sandglass_live.source = source;
+    sandglass_live.heard = performance.now();
     const mine = function (listener) {
         return function (event) {
             if (sandglass_live.source === source) {
+                sandglass_live.heard = performance.now();
                 listener(event);
             }
         };
@@ -82,6 +85,9 @@ function sandglass_live_open(url) {
             sandglass_live_close();
         }
     }));
+    // Said every 15 seconds of quiet, so that a silent connection can be told from one
+    // that has nothing to say.
+    source.addEventListener("alive", mine(function () {}));
     source.addEventListener("end", mine(function (event) {
         sandglass_live_say(3, event.data);
         sandglass_live_close();
@@ -96,7 +102,7 @@ function sandglass_live_open(url) {
 
 miniquad_add_plugin({
     name: "sandglass",
-    version: 3,
+    version: 4,
     register_plugin: function (importObject) {
         const env = importObject.env;
         env.sandglass_replay_url_length = function () {
@@ -128,6 +134,10 @@ miniquad_add_plugin({
         };
         // The kind of the oldest message not yet taken (0: none), its first event and its
         // length; taking it copies its bytes and forgets it.
+        // When the stream last said anything (`performance.now()`).
+        env.sandglass_live_heard_ms = function () {
+            return sandglass_live.heard;
+        };
         env.sandglass_live_next = function () {
             return sandglass_live.queue.length ? sandglass_live.queue[0].kind : 0;
         };

@@ -231,8 +231,11 @@ mod command_line {
                 }
             }),
             Some(Cmd::Replay { replay }) => window(Opening::Replay(replay)),
-            Some(Cmd::Watch { url }) => sandglass::live::stream::watch(&url)
-                .and_then(|watched| window(Opening::Watch(Box::new(watched)))),
+            Some(Cmd::Watch { url }) => {
+                use sandglass::live::{stream::watch, SILENT_FOR};
+                watch(&url, sandglass::window::ring, SILENT_FOR)
+                    .and_then(|watched| window(Opening::Watch(Box::new(watched))))
+            }
             None => window(Opening::Menu),
         };
         match result {

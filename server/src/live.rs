@@ -345,7 +345,7 @@ impl Viewer {
             }
             match tokio::time::timeout(KEEP_ALIVE, news.recv()).await {
                 Err(_) => {
-                    if !self.say(": still here\n\n".into()).await {
+                    if !self.say("event: alive\ndata:\n\n".into()).await {
                         return;
                     }
                 }

@@ -940,6 +940,11 @@ fn the_days_board_and_a_run_watched_live_in_a_browser_reach_the_runs_hash() {
     all_sent_and_verified(&site, daily, run, events, &hash);
     let reached = format!("document.getElementById('verdict').textContent.includes('{hash}')");
     browser.wait_for(&reached, "the viewer to reach the run's final hash");
+    let verdict = browser.evaluate("document.getElementById('verdict').textContent");
+    assert!(
+        verdict.starts_with(&format!("ok camel's run of {} (run {run})", today())),
+        "the verdict names the player and the day: {verdict}"
+    );
     std::fs::write(shots.join("3-watched-to-the-end.png"), browser.screenshot()).unwrap();
     browser.go_to(&format!("{}/daily", site.url));
     browser.wait_for(

@@ -34,6 +34,7 @@ fn plan(drop_at: Option<u64>, damage: Damage) -> Plan {
         stretch: 300,
         pause: Duration::from_millis(150),
         drop_at,
+        silent: false,
         overlap: 40,
         damage,
         hide_seed: false,

@@ -491,6 +491,7 @@ fn a_live_game_is_watched_to_its_final_hash() {
         stretch: 300,
         pause: Duration::from_millis(150),
         drop_at: Some(len / 2),
+        silent: false,
         overlap: 40,
         damage: Damage::None,
         hide_seed: false,
@@ -505,12 +506,16 @@ fn a_live_game_is_watched_to_its_final_hash() {
         .iter()
         .filter_map(|l| l.strip_prefix("sandglass status: "))
         .collect();
+    let run = GOLDEN_RUN;
     for status in [
-        "live golden",
-        "reconnecting to golden",
-        "ended golden: died",
+        format!("live: {run}"),
+        format!("reconnecting to {run}"),
+        format!("{run} ended: died"),
     ] {
-        assert!(statuses.contains(&status), "{status}: {statuses:?}");
+        assert!(
+            statuses.contains(&status.as_str()),
+            "{status}: {statuses:?}"
+        );
     }
     let verdict = said
         .iter()
@@ -518,9 +523,52 @@ fn a_live_game_is_watched_to_its_final_hash() {
         .unwrap();
     assert_eq!(
         verdict,
-        format!("ok golden events={len} hash=0x{:016x}", file.final_hash)
+        format!("ok {run} events={len} hash=0x{:016x}", file.final_hash)
     );
     // The second connection asked for what the first had not sent.
+    let requests = live.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    assert!(requests[1].contains("/live?from="), "{requests:?}");
+}
+
+/// A connection that falls silent without closing (a server stopped dead, a network
+/// that lost its packets) is made again after `SILENT_FOR` without news, from the events
+/// held, and the game is followed to its end.
+#[test]
+fn a_silent_connection_is_made_again_and_the_game_followed_to_its_hash() {
+    if !ready() {
+        return;
+    }
+    let file = sandglass_store::sgr::read(&newest_goldens().join("nethack-whole-3.sgr")).unwrap();
+    let len = file.events.len() as u64;
+    let plan = Plan {
+        stretch: 300,
+        pause: Duration::from_millis(50),
+        drop_at: Some(len / 2),
+        silent: true,
+        overlap: 0,
+        damage: Damage::None,
+        hide_seed: false,
+    };
+    let live = LiveServer::start(file.clone(), plan);
+    let address = serve(&[]);
+    let url = format!("http://{address}/?live={}", live.run_url());
+    let said = console(&url, |said| {
+        said.iter().any(|l| l.starts_with("sandglass verdict: "))
+    });
+    let reconnecting = format!("sandglass status: reconnecting to {GOLDEN_RUN}");
+    assert!(said.contains(&reconnecting), "{said:?}");
+    let verdict = said
+        .iter()
+        .find_map(|l| l.strip_prefix("sandglass verdict: "))
+        .unwrap();
+    assert_eq!(
+        verdict,
+        format!(
+            "ok {GOLDEN_RUN} events={len} hash=0x{:016x}",
+            file.final_hash
+        )
+    );
     let requests = live.requests();
     assert_eq!(requests.len(), 2, "{requests:?}");
     assert!(requests[1].contains("/live?from="), "{requests:?}");
@@ -537,6 +585,7 @@ fn a_live_stretch_that_is_no_base64_is_refused_on_the_page() {
         stretch: 300,
         pause: Duration::from_millis(50),
         drop_at: None,
+        silent: false,
         overlap: 0,
         damage: Damage::Base64(1_000),
         hide_seed: false,
@@ -548,12 +597,19 @@ fn a_live_stretch_that_is_no_base64_is_refused_on_the_page() {
         said.iter().any(|l| l.starts_with("sandglass verdict: "))
     });
     assert!(
-        said.iter().any(|l| l == "sandglass status: refused golden"),
+        said.iter()
+            .any(|l| l == &format!("sandglass status: refused: {GOLDEN_RUN}")),
         "{said:?}"
     );
     let verdict = said
         .iter()
         .find_map(|l| l.strip_prefix("sandglass verdict: "))
         .unwrap();
-    assert_eq!(verdict, "FAIL golden: a stretch of events is no base64");
+    assert_eq!(
+        verdict,
+        format!("FAIL {GOLDEN_RUN}: a stretch of events is no base64")
+    );
 }
+
+/// The run `common::live`'s server streams, as the page names it.
+const GOLDEN_RUN: &str = "camel's run of 2026-11-26 (run golden)";

@@ -24,6 +24,12 @@ use serde::Deserialize;
 /// anywhere near it, and a viewer does not hold an endless line in memory.
 pub const MOST_LINE_BYTES: usize = 1 << 20;
 
+/// How long a connection may say nothing before it is taken as lost and another is
+/// made. The server says something at least every 15 seconds (`alive` when there is no
+/// news, docs/live.md): a server that stopped without closing the connection, or a
+/// network that drops its packets, is noticed after two such silences and a margin.
+pub const SILENT_FOR: std::time::Duration = std::time::Duration::from_secs(40);
+
 /// The run being watched, as its `header` message names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
@@ -35,6 +41,13 @@ pub struct Run {
     /// Whether the header's seed is the game's: a server may keep a day's seed until the
     /// day is over (it checks the draws itself), and the header's is then 0.
     pub seed_known: bool,
+}
+
+impl Run {
+    /// The run in words, as the page's status and verdict name it.
+    pub fn name(&self) -> String {
+        format!("{}'s run of {} (run {})", self.player, self.day, self.run)
+    }
 }
 
 /// The `header` message as sent: the seed is a decimal string, since JavaScript numbers

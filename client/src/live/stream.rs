@@ -1,9 +1,10 @@
 //! The native client's reader of a live stream: a thread that connects, reads the
 //! server-sent events a line at a time (each at most `MOST_LINE_BYTES`), and hands the
 //! window what they say through a channel, so that the window never waits on the
-//! network. When the connection drops before `end`, or a stretch comes after a gap, it
-//! connects again a moment later from the events it has handed on (`?from=N`); it stops
-//! at `end`, at what it refuses, and once the window stops listening.
+//! network, and rings the window awake for each (`news`). When the connection drops
+//! before `end`, goes silent, or a stretch comes after a gap, it connects again a moment
+//! later from the events it has handed on (`?from=N`); it stops at `end`, at what it
+//! refuses, and once the window stops listening.
 
 use std::io::{BufRead, BufReader, Read};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -32,14 +33,17 @@ pub struct Watched {
 }
 
 /// Connects to the live game at `url` (`{server}/runs/{run}`, or its `/live` form) and
-/// waits for its header; the rest comes through `Watched::feed`.
-pub fn watch(url: &str) -> anyhow::Result<Watched> {
+/// waits for its header; the rest comes through `Watched::feed`, and `news` is called
+/// after each thing said (the window's `ring`). A connection silent for `silent_for` is
+/// taken as lost (`SILENT_FOR`).
+pub fn watch(url: &str, news: fn(), silent_for: Duration) -> anyhow::Result<Watched> {
     let url = run_url(url);
     let (send, feed) = mpsc::channel();
     let base = url.clone();
+    let feed_out = FeedOut { send, news };
     std::thread::Builder::new()
         .name("live stream".to_owned())
-        .spawn(move || follow(&base, &send))?;
+        .spawn(move || follow(&base, &feed_out, silent_for))?;
     // Connecting and the server's answer are bounded by `TIMEOUT`; a stream that opens
     // and then says nothing, by this.
     match feed.recv_timeout(3 * TIMEOUT) {
@@ -65,12 +69,29 @@ impl From<Refusal> for Stop {
     }
 }
 
+/// The window's end of the stream: the channel, and its bell.
+struct FeedOut {
+    send: Sender<Feed>,
+    news: fn(),
+}
+
+impl FeedOut {
+    /// Hands `said` on and wakes the window for it; an error once the window has
+    /// stopped listening.
+    fn send(&self, said: Feed) -> Result<(), mpsc::SendError<Feed>> {
+        self.send.send(said)?;
+        (self.news)();
+        Ok(())
+    }
+}
+
 /// Reads the run at `base` until it ends, connecting again as often as it drops.
-fn follow(base: &str, feed: &Sender<Feed>) {
+fn follow(base: &str, feed: &FeedOut, silent_for: Duration) {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_connect(Some(TIMEOUT))
         .timeout_recv_response(Some(TIMEOUT))
+        .timeout_per_read(Some(silent_for))
         .build()
         .into();
     let mut follower = Follower::default();
@@ -102,7 +123,7 @@ fn connection(
     base: &str,
     follower: &mut Follower,
     run: &mut Option<Run>,
-    feed: &Sender<Feed>,
+    feed: &FeedOut,
 ) -> Stop {
     let url = live_url(base, follower.held());
     let response = match agent.get(&url).header("Accept", "text/event-stream").call() {
@@ -150,7 +171,8 @@ fn connection(
                     Err(refusal) => refusal.into(),
                 }
             }
-            // Other events (comments, keep-alives) are not the viewer's, as a browser's
+            // `alive` only says the connection holds (each read restarts the silence),
+            // and messages of other names are not the viewer's, as a browser's
             // EventSource leaves them.
             _ => Ok(()),
         };
@@ -223,7 +245,16 @@ fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> Result<bool, Stop
         .by_ref()
         .take(most)
         .read_until(b'\n', line)
-        .map_err(|e| Stop::Lost(format!("the connection failed: {e}")))?;
+        .map_err(|e| {
+            // ureq hands its own errors on inside an `io::Error`.
+            let inner = e.get_ref().and_then(|e| e.downcast_ref::<ureq::Error>());
+            match inner {
+                Some(ureq::Error::Timeout(_)) => {
+                    Stop::Lost("the server has said nothing for too long".to_owned())
+                }
+                _ => Stop::Lost(format!("the connection failed: {e}")),
+            }
+        })?;
     if read == 0 {
         return Ok(false);
     }
@@ -309,6 +340,59 @@ mod tests {
         most.resize(MOST_LINE_BYTES, b'A');
         most.extend_from_slice(b"\r\n\n");
         assert!(matches!(&messages(&most)[..], [Ok(_)]));
+    }
+
+    /// A server whose first connection gives the header and then says nothing, holding
+    /// the connection open, and whose second gives the header and the end.
+    fn a_server_that_falls_silent_once() -> (String, std::thread::JoinHandle<Vec<String>>) {
+        use std::io::Write;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/runs/7", listener.local_addr().unwrap());
+        let header = r#"{"run":"7","player":"camel","day":"2026-11-26","ruleset":"nethack","rules":10,"seed":null}"#;
+        let server = std::thread::spawn(move || {
+            let mut asked = vec![];
+            let mut held = vec![];
+            for ending in ["", "event: end\ndata: {\"outcome\":\"died\"}\n\n"] {
+                let (mut connection, _) = listener.accept().unwrap();
+                let mut request = String::new();
+                let mut reader = BufReader::new(connection.try_clone().unwrap());
+                reader.read_line(&mut request).unwrap();
+                asked.push(request.trim_end().to_owned());
+                write!(
+                    connection,
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\
+                     connection: close\r\n\r\nevent: header\ndata: {header}\n\n{ending}"
+                )
+                .unwrap();
+                held.push(connection);
+            }
+            asked
+        });
+        (url, server)
+    }
+
+    static RINGS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    fn ring() {
+        RINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    #[test]
+    fn a_connection_silent_for_too_long_is_made_again_and_each_news_rings() {
+        let (url, server) = a_server_that_falls_silent_once();
+        let watched = watch(&url, ring, Duration::from_millis(300)).unwrap();
+        assert_eq!(watched.run.player, "camel");
+        let next = || watched.feed.recv_timeout(Duration::from_secs(20)).unwrap();
+        let lost = next();
+        assert!(
+            matches!(&lost, Feed::Reconnecting(why) if why.contains("said nothing")),
+            "the silent connection is taken as lost: {lost:?}"
+        );
+        assert!(matches!(next(), Feed::End(_)));
+        let asked = server.join().unwrap();
+        assert_eq!(asked, ["GET /runs/7/live HTTP/1.1"; 2]);
+        // The header, the reconnecting and the end.
+        assert_eq!(RINGS.load(std::sync::atomic::Ordering::Relaxed), 3);
     }
 
     #[test]

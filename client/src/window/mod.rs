@@ -51,6 +51,9 @@ mod waker {
             None
         }
     }
+
+    /// The window never sleeps: nothing to wake.
+    pub fn ring() {}
 }
 #[cfg(target_arch = "wasm32")]
 pub mod web;
@@ -76,6 +79,8 @@ use options::OptionsScreen;
 pub use bench::BenchArgs;
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::{run, Opening, Options};
+#[cfg(not(target_arch = "wasm32"))]
+pub use waker::ring;
 
 #[cfg(not(target_arch = "wasm32"))]
 use bench::BenchScreen;

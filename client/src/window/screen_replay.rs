@@ -412,11 +412,8 @@ impl ReplayScreen {
                 // A run whose seed is not shown yet was folded on its server's word for
                 // its draws, and the line says so.
                 let name = match timeline.checks_draws() {
-                    true => live.run.run.clone(),
-                    false => format!(
-                        "{} (its draws as its server checked them: the seed is not shown yet)",
-                        live.run.run
-                    ),
+                    true => live.run.name(),
+                    false => format!("{}, seed not yet shown", live.run.name()),
                 };
                 Some((verdict, name))
             }
@@ -428,12 +425,12 @@ impl ReplayScreen {
     #[cfg(target_arch = "wasm32")]
     pub(super) fn live_status(&self) -> Option<String> {
         let live = self.replay.live.as_ref()?;
-        let run = &live.run.run;
+        let run = live.run.name();
         Some(match &live.stream {
-            Stream::Open => format!("live {run}"),
+            Stream::Open => format!("live: {run}"),
             Stream::Reconnecting(_) => format!("reconnecting to {run}"),
-            Stream::Ended(ending) => format!("ended {run}: {}", ending.name()),
-            Stream::Refused(_) => format!("refused {run}"),
+            Stream::Ended(ending) => format!("{run} ended: {}", ending.name()),
+            Stream::Refused(_) => format!("refused: {run}"),
         })
     }
 

@@ -9,11 +9,14 @@
 //! sends it a pointer motion to where the pointer already is: an event that changes
 //! nothing but wakes the loop for one frame (and, the pointer having left the window,
 //! tells it so: miniquad hears of no motion outside, and a hover caption would stay).
+//! Other threads whose news the window must show at once (a live game's next stretch)
+//! wake it the same way through `ring`.
 
+use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
 use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -40,6 +43,19 @@ struct Connection {
 // watching thread; Xlib allows a connection to move between threads that do not share it.
 unsafe impl Send for Connection {}
 
+/// The ringing end of the running waker's bell, if one runs.
+static BELL: Mutex<Option<UnixStream>> = Mutex::new(None);
+
+/// Wakes the window for a frame, from any thread: what another thread has for it is
+/// shown at once rather than at the next `HEARTBEAT`. Nothing to do while the window
+/// cannot sleep.
+pub fn ring() {
+    if let Some(bell) = BELL.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        // Non-blocking: a bell already full has rung, and the waker drains it.
+        let _ = bell.write(&[0]);
+    }
+}
+
 impl Waker {
     /// Starts watching the window whose GL context is current on this thread; `None`
     /// where there is no X window to watch (another platform, or EGL rather than GLX),
@@ -47,10 +63,14 @@ impl Waker {
     pub fn start() -> Option<Waker> {
         let connection = Connection::open()?;
         let (stop, stopped) = UnixStream::pair().ok()?;
+        let (bell, rung) = UnixStream::pair().ok()?;
+        bell.set_nonblocking(true).ok()?;
+        rung.set_nonblocking(true).ok()?;
         let thread = std::thread::Builder::new()
             .name("window waker".to_owned())
-            .spawn(move || connection.watch(&stopped))
+            .spawn(move || connection.watch(&stopped, rung))
             .ok()?;
+        *BELL.lock().unwrap_or_else(|e| e.into_inner()) = Some(bell);
         Some(Waker {
             stop,
             thread: Some(thread),
@@ -60,6 +80,7 @@ impl Waker {
 
 impl Drop for Waker {
     fn drop(&mut self) {
+        *BELL.lock().unwrap_or_else(|e| e.into_inner()) = None;
         // Closing our end makes the thread's end readable: it wakes and returns.
         let _ = self.stop.shutdown(std::net::Shutdown::Both);
         if let Some(thread) = self.thread.take() {
@@ -100,8 +121,9 @@ impl Connection {
         }
     }
 
-    /// Until `stopped` is readable: a wake for every exposure and every `HEARTBEAT`.
-    fn watch(self, stopped: &UnixStream) {
+    /// Until `stopped` is readable: a wake for every exposure, every ring of the bell
+    /// and every `HEARTBEAT`.
+    fn watch(self, stopped: &UnixStream, mut rung: UnixStream) {
         // SAFETY: the connection is this thread's alone.
         let x = unsafe { (self.xlib.XConnectionNumber)(self.display) };
         let mut fds = [
@@ -115,10 +137,21 @@ impl Connection {
                 events: libc::POLLIN,
                 revents: 0,
             },
+            libc::pollfd {
+                fd: rung.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
         ];
         loop {
-            // SAFETY: two valid descriptors, for the length given.
-            let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, HEARTBEAT.as_millis() as i32) };
+            // SAFETY: valid descriptors, for the length given.
+            let ready = unsafe {
+                libc::poll(
+                    fds.as_mut_ptr(),
+                    fds.len() as libc::nfds_t,
+                    HEARTBEAT.as_millis() as i32,
+                )
+            };
             let interrupted = ready < 0
                 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted;
             if (ready < 0 && !interrupted)
@@ -136,6 +169,9 @@ impl Connection {
                     (self.xlib.XNextEvent)(self.display, &mut event);
                 }
             }
+            // Every ring so far is answered by this one wake.
+            let mut rings = [0; 64];
+            while rung.read(&mut rings).is_ok_and(|n| n > 0) {}
             self.nudge();
         }
         // SAFETY: the connection is closed once, by its only user.

@@ -20,6 +20,9 @@ pub struct Plan {
     pub pause: Duration,
     /// The first connection is dropped once it has sent this many events (without `end`).
     pub drop_at: Option<u64>,
+    /// There, rather than closing, it falls silent and stays open: a server that stopped
+    /// without closing, or a network that lost its packets.
+    pub silent: bool,
     /// A reconnection is served from this many events before the one asked for: a
     /// repeat the viewer must skip.
     pub overlap: u64,
@@ -156,6 +159,9 @@ fn serve(
         first = last;
         std::thread::sleep(plan.pause);
         if first_connection && plan.drop_at.is_some_and(|at| first >= at) && first < len {
+            if plan.silent {
+                std::thread::sleep(Duration::from_secs(600));
+            }
             return Ok(());
         }
     }

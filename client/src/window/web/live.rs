@@ -7,6 +7,7 @@
 use macroquad::time::get_time;
 
 use super::page::{self, Message, Said};
+use crate::live::SILENT_FOR;
 use crate::live::{ending, events, header, live_url, Feed, Follower, Refusal, Run, Taken};
 use crate::window::live_view::Source;
 
@@ -88,6 +89,10 @@ impl Source for PageStream {
         if self.reconnect_at.is_some_and(|at| get_time() >= at) {
             self.reconnect_at = None;
             page::live_open(Some(&live_url(&self.url, self.follower.held())));
+        }
+        let silent_ms = page::now_ms() - page::live_heard_ms();
+        if self.reconnect_at.is_none() && silent_ms > SILENT_FOR.as_millis() as f64 {
+            return Some(self.reconnect("the server has said nothing for too long".into()));
         }
         while let Some(said) = page::live_next() {
             match self.take(said) {

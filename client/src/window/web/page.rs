@@ -8,7 +8,7 @@ use sandglass_replay::verdict::Verdict;
 /// loader warns on the console when the two differ (a page left from another build).
 #[no_mangle]
 pub extern "C" fn sandglass_crate_version() -> u32 {
-    3
+    4
 }
 
 extern "C" {
@@ -27,6 +27,7 @@ extern "C" {
     fn sandglass_live_length() -> u32;
     fn sandglass_live_first() -> f64;
     fn sandglass_live_take(ptr: *mut u8, len: u32);
+    fn sandglass_live_heard_ms() -> f64;
 }
 
 /// The replay the page was opened on (`?replay=URL`), if any.
@@ -110,6 +111,13 @@ pub fn live_next() -> Option<Said> {
         4 => text(Message::Dropped),
         _ => text(Message::Refused),
     }
+}
+
+/// When the page's `EventSource` last said anything, an `alive` included (or was
+/// opened), on the page's clock (`now_ms`).
+pub fn live_heard_ms() -> f64 {
+    // SAFETY: a number, nothing shared.
+    unsafe { sandglass_live_heard_ms() }
 }
 
 /// The speed the page was asked to play at (`&speed=64`); 1 unless it was.
