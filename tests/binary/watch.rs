@@ -244,3 +244,56 @@ fn a_run_that_cannot_be_watched_is_said_in_the_terminal() {
         );
     }
 }
+
+/// From a stretch written by the server to the window's taking it in, while the window
+/// sleeps between stretches (none for four seconds, twice the stillness after which it
+/// sleeps): each stretch rings it awake. `SANDGLASS_BENCH_BIN` names another build's
+/// binary to compare with. BENCHMARKS.md quotes it.
+#[test]
+#[ignore = "a benchmark: cargo test --release -p sandglass --test watch -- --ignored --nocapture"]
+fn bench_a_sleeping_window_takes_a_stretch() {
+    let display = Xvfb::start();
+    let file = golden();
+    let plan = Plan {
+        stretch: 800,
+        pause: Duration::from_secs(4),
+        ..plan(None, Damage::None)
+    };
+    let server = LiveServer::start(file, plan);
+    let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let url = server.run_url();
+    let dirs = dir_args(&data, &config);
+    let bin = std::env::var("SANDGLASS_BENCH_BIN").unwrap_or(common::BIN.to_owned());
+    let mut window = Window::open_binary(&bin, &display, &[&dirs[..], &["watch", &url]].concat());
+    let mut taken = vec![];
+    loop {
+        let line = window
+            .next_line(PATIENCE)
+            .unwrap_or_else(|| panic!("no `live end` line; the binary said {:?}", window.said));
+        if let Some(events) = line
+            .strip_prefix("live ")
+            .and_then(|l| l.strip_suffix(" events"))
+        {
+            taken.push((events.parse::<u64>().unwrap(), Instant::now()));
+        } else if line.starts_with("live end ") {
+            break;
+        }
+    }
+    let sent = server.sent.lock().unwrap().clone();
+    let mut millis: Vec<f64> = taken
+        .iter()
+        // The first stretch comes while the window is opening.
+        .skip(1)
+        .map(|(events, at)| {
+            let (_, written) = sent.iter().find(|(e, _)| e == events).unwrap();
+            at.duration_since(*written).as_secs_f64() * 1e3
+        })
+        .collect();
+    millis.sort_by(f64::total_cmp);
+    eprintln!(
+        "{bin}: {} stretches, from written to taken: median {:.1} ms, longest {:.1} ms; all {millis:.1?}",
+        millis.len(),
+        millis[millis.len() / 2],
+        millis[millis.len() - 1],
+    );
+}

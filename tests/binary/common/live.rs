@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use sandglass_sim::{Event, Outcome, Recording, Rules};
@@ -47,6 +47,8 @@ pub struct LiveServer {
     pub addr: SocketAddr,
     /// The request line and `Last-Event-ID` of every connection, in order.
     pub requests: Arc<Mutex<Vec<String>>>,
+    /// When each stretch was written, by the count of events it brought the viewer to.
+    pub sent: Arc<Mutex<Vec<(u64, Instant)>>>,
 }
 
 impl LiveServer {
@@ -55,18 +57,25 @@ impl LiveServer {
         let addr = listener.local_addr().unwrap();
         let requests = Arc::new(Mutex::new(vec![]));
         let seen = Arc::clone(&requests);
+        let sent = Arc::new(Mutex::new(vec![]));
+        let written = Arc::clone(&sent);
         let file = Arc::new(file);
         std::thread::spawn(move || {
             for (n, stream) in listener.incoming().enumerate() {
                 let Ok(stream) = stream else { continue };
                 let (file, plan, seen) = (Arc::clone(&file), plan.clone(), Arc::clone(&seen));
+                let written = Arc::clone(&written);
                 std::thread::spawn(move || {
                     // A viewer that goes away mid-stream is no failure of the server.
-                    let _ = serve(stream, &file, &plan, n == 0, &seen);
+                    let _ = serve(stream, &file, &plan, n == 0, (&seen, &written));
                 });
             }
         });
-        LiveServer { addr, requests }
+        LiveServer {
+            addr,
+            requests,
+            sent,
+        }
     }
 
     /// The run's address, as a viewer is given it.
@@ -84,7 +93,7 @@ fn serve(
     file: &Recording,
     plan: &Plan,
     first_connection: bool,
-    seen: &Mutex<Vec<String>>,
+    (seen, written): (&Mutex<Vec<String>>, &Mutex<Vec<(u64, Instant)>>),
 ) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request = String::new();
@@ -156,6 +165,7 @@ fn serve(
         let message = format!("event: events\nid: {last}\ndata: {first} {text}\n\n");
         out.write_all(message.as_bytes())?;
         out.flush()?;
+        written.lock().unwrap().push((last, Instant::now()));
         first = last;
         std::thread::sleep(plan.pause);
         if first_connection && plan.drop_at.is_some_and(|at| first >= at) && first < len {

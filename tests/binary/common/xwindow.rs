@@ -127,7 +127,12 @@ pub struct Window {
 
 impl Window {
     pub fn open(display: &Xvfb, args: &[&str]) -> Window {
-        let mut process = Command::new(BIN)
+        Window::open_binary(BIN, display, args)
+    }
+
+    /// The window of another build's binary at `bin`, to compare with this build's.
+    pub fn open_binary(bin: &str, display: &Xvfb, args: &[&str]) -> Window {
+        let mut process = Command::new(bin)
             .args(args)
             .env("DISPLAY", &display.name)
             .stdout(Stdio::piped())
