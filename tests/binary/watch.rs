@@ -279,7 +279,7 @@ fn bench_a_sleeping_window_takes_a_stretch() {
             break;
         }
     }
-    let sent = server.sent.lock().unwrap().clone();
+    let sent = server.sent();
     let mut millis: Vec<f64> = taken
         .iter()
         // The first stretch comes while the window is opening.

@@ -45,37 +45,36 @@ pub enum Damage {
 /// The server, on a port of its own on 127.0.0.1, until dropped.
 pub struct LiveServer {
     pub addr: SocketAddr,
+    log: Arc<Log>,
+}
+
+/// What the server's connections did.
+#[derive(Default)]
+struct Log {
     /// The request line and `Last-Event-ID` of every connection, in order.
-    pub requests: Arc<Mutex<Vec<String>>>,
+    requests: Mutex<Vec<String>>,
     /// When each stretch was written, by the count of events it brought the viewer to.
-    pub sent: Arc<Mutex<Vec<(u64, Instant)>>>,
+    sent: Mutex<Vec<(u64, Instant)>>,
 }
 
 impl LiveServer {
     pub fn start(file: Recording, plan: Plan) -> LiveServer {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
-        let requests = Arc::new(Mutex::new(vec![]));
-        let seen = Arc::clone(&requests);
-        let sent = Arc::new(Mutex::new(vec![]));
-        let written = Arc::clone(&sent);
+        let log = Arc::new(Log::default());
+        let kept = Arc::clone(&log);
         let file = Arc::new(file);
         std::thread::spawn(move || {
             for (n, stream) in listener.incoming().enumerate() {
                 let Ok(stream) = stream else { continue };
-                let (file, plan, seen) = (Arc::clone(&file), plan.clone(), Arc::clone(&seen));
-                let written = Arc::clone(&written);
+                let (file, plan, log) = (Arc::clone(&file), plan.clone(), Arc::clone(&kept));
                 std::thread::spawn(move || {
                     // A viewer that goes away mid-stream is no failure of the server.
-                    let _ = serve(stream, &file, &plan, n == 0, (&seen, &written));
+                    let _ = serve(stream, &file, &plan, n == 0, &log);
                 });
             }
         });
-        LiveServer {
-            addr,
-            requests,
-            sent,
-        }
+        LiveServer { addr, log }
     }
 
     /// The run's address, as a viewer is given it.
@@ -84,7 +83,12 @@ impl LiveServer {
     }
 
     pub fn requests(&self) -> Vec<String> {
-        self.requests.lock().unwrap().clone()
+        self.log.requests.lock().unwrap().clone()
+    }
+
+    /// When each stretch was written, by the count of events it brought the viewer to.
+    pub fn sent(&self) -> Vec<(u64, Instant)> {
+        self.log.sent.lock().unwrap().clone()
     }
 }
 
@@ -93,7 +97,7 @@ fn serve(
     file: &Recording,
     plan: &Plan,
     first_connection: bool,
-    (seen, written): (&Mutex<Vec<String>>, &Mutex<Vec<(u64, Instant)>>),
+    log: &Log,
 ) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request = String::new();
@@ -111,7 +115,8 @@ fn serve(
         }
     }
     let request = request.trim().to_owned();
-    seen.lock()
+    log.requests
+        .lock()
         .unwrap()
         .push(format!("{request} last-event-id={last_event_id:?}"));
     let mut out = stream;
@@ -165,7 +170,7 @@ fn serve(
         let message = format!("event: events\nid: {last}\ndata: {first} {text}\n\n");
         out.write_all(message.as_bytes())?;
         out.flush()?;
-        written.lock().unwrap().push((last, Instant::now()));
+        log.sent.lock().unwrap().push((last, Instant::now()));
         first = last;
         std::thread::sleep(plan.pause);
         if first_connection && plan.drop_at.is_some_and(|at| first >= at) && first < len {
