@@ -6,7 +6,8 @@
 //! when the high scores open (P of them still to be folded) and `scores proved` once
 //! they are; `opening shown` when the window opens on a data directory still opening (a
 //! migration, a rewrite) and says how it goes, and `opened` once it is open; `share
-//! WORDS` when the end screen has shared a game, or says why it did not. Watching a live
+//! WORDS` when the end screen has shared a game, or says why it did not; `daily WHY`
+//! when the start screen could not start today's desert. Watching a live
 //! game: `live N events` as its events come (N held in all), `live reconnecting: WHY`,
 //! `live refused WHY` and, at its end, `live end OUTCOME 0xH` (the hash of its last state).
 

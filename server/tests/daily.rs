@@ -1,11 +1,16 @@
 //! The daily desert end to end: the real `sandglass daily` (its built-in bot playing)
 //! streaming a run over HTTP to the real server on a PostgreSQL cluster of the test's
 //! own; viewers reading the run live from another server process; the server killed
-//! and the network cut while the run goes on; and every refusal a run can meet.
+//! and the network cut while the run goes on; every refusal a run can meet; and the
+//! window's own way in, from the start screen.
 
 #[path = "../../tests/binary/browser.rs"]
 mod browser;
 mod common;
+// The display's size is for the window's own tests.
+#[allow(dead_code)]
+#[path = "../../tests/binary/common/xvfb.rs"]
+mod xvfb;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -72,15 +77,23 @@ impl Player {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let (send, lines) = mpsc::channel();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        std::thread::spawn(move || {
-            for line in stdout.lines().map_while(Result::ok) {
-                let _ = send.send(line);
-            }
-        });
-        Daily { child, lines }
+        Daily {
+            lines: lines_of(&mut child),
+            child,
+        }
     }
+}
+
+/// The lines `child` writes on stdout, as they come.
+fn lines_of(child: &mut Child) -> mpsc::Receiver<String> {
+    let (send, lines) = mpsc::channel();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = send.send(line);
+        }
+    });
+    lines
 }
 
 struct Daily {
@@ -952,6 +965,118 @@ fn the_days_board_and_a_run_watched_live_in_a_browser_reach_the_runs_hash() {
         "the day's board",
     );
     std::fs::write(shots.join("4-board-ranked.png"), browser.screenshot()).unwrap();
+}
+
+/// The window's way in: Daily desert on the start screen asks a player who has named
+/// no server for one and for a name, starts the day's run there, and streams it as it is
+/// played; the run, quit, is held whole by the server and verified to the hash the window
+/// reported; the server and name are remembered once the server has taken them.
+#[test]
+fn the_daily_desert_from_the_start_screen_names_the_server_and_streams_the_run() {
+    let Some(client) = client() else { return };
+    let Some(shots) = xvfb::screenshots_or_skip("daily-window") else {
+        return;
+    };
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    site.worker();
+    let player = Player::new();
+    let display = xvfb::Xvfb::start();
+    let mut child = Command::new(&client)
+        .arg("--config-dir")
+        .arg(player.config.path())
+        .arg("--data-dir")
+        .arg(player.data.path())
+        .env("DISPLAY", &display.name)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let window = Daily {
+        lines: lines_of(&mut child),
+        child,
+    };
+    let id = display.find_window();
+    let xdotool = |args: &[&str]| {
+        xvfb::xdotool(&display.name, args);
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let key = |key: &str| xdotool(&["key", "--window", &id, key]);
+    let typed = |text: &str| xdotool(&["type", "--window", &id, "--delay", "30", text]);
+    let shot = |name: &str| {
+        std::thread::sleep(Duration::from_millis(400));
+        xvfb::screenshot(&display.name, &shots.join(format!("{name}.png")));
+    };
+    key("d");
+    typed(&site.url);
+    key("Return");
+    typed("dune");
+    shot("1-naming-the-server");
+    key("Return");
+    window.line("game ");
+    let run = wait_for_run(&site, "dune");
+    // Six turns waited out: commands the camel can always take.
+    for _ in 0..6 {
+        key("period");
+        window.line("ack ");
+    }
+    shot("2-the-days-run-streamed");
+    key("Q");
+    key("y");
+    // Past the last --more--: the game is left for the end screen, its hash said.
+    let hash = 'left: loop {
+        key("space");
+        while let Ok(line) = window.lines.recv_timeout(Duration::from_secs(2)) {
+            if let Some(hash) = line.strip_prefix("hash ") {
+                break 'left hash.to_owned();
+            }
+        }
+    };
+    shot("3-quit-and-sent");
+    wait_for(
+        &site,
+        &format!("SELECT outcome FROM runs WHERE id = {run}"),
+        "quit",
+    );
+    let events: u64 = site
+        .pg
+        .sql(&format!("SELECT events FROM runs WHERE id = {run}"))
+        .parse()
+        .unwrap();
+    let turns = site
+        .pg
+        .sql(&format!("SELECT turns FROM runs WHERE id = {run}"));
+    assert!(turns.parse::<u64>().unwrap() >= 6, "{turns} turns");
+    assert_every_event_once(&site, run, events);
+    let game = site
+        .pg
+        .sql(&format!("SELECT game FROM runs WHERE id = {run}"));
+    let verdict = format!("SELECT final_hash FROM verdicts WHERE game = '{game}'");
+    wait_for(&site, &verdict, &hash);
+    let settings = std::fs::read_to_string(player.config.path().join("settings.json")).unwrap();
+    assert!(
+        settings.contains(&format!("\"server\": \"{}\"", site.url))
+            && settings.contains("\"player\": \"dune\""),
+        "{settings}"
+    );
+    key("q");
+    assert!(window.end().is_ok());
+}
+
+/// The run `player` started today, once the server has made it.
+fn wait_for_run(site: &Site, player: &str) -> i64 {
+    let sql = format!(
+        "SELECT r.id FROM runs r JOIN players p ON p.id = r.player_id WHERE p.name = '{player}'"
+    );
+    let start = Instant::now();
+    loop {
+        if let Ok(run) = site.pg.sql(&sql).parse() {
+            return run;
+        }
+        assert!(start.elapsed() < PATIENCE, "{player} has no run");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// From a step durable on the player's disk to a viewer's read of it: 20 real

@@ -14,7 +14,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::live::{Damage, LiveServer, Plan};
-use common::xwindow::{dir_args, pixels, screenshots_or_skip, Window, Xvfb, PATIENCE};
+use common::xvfb::{screenshots_or_skip, Xvfb};
+use common::xwindow::{dir_args, pixels, Window, PATIENCE};
 use sandglass_sim::{Event, Recording};
 use sandglass_store::{sgr, Store};
 

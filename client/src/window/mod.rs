@@ -37,6 +37,8 @@ mod screen_replay;
 #[cfg(not(target_arch = "wasm32"))]
 mod screen_start;
 #[cfg(not(target_arch = "wasm32"))]
+mod server_entry;
+#[cfg(not(target_arch = "wasm32"))]
 mod share;
 mod view;
 #[cfg(target_os = "linux")]

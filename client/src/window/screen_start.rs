@@ -13,7 +13,8 @@ use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::options::OptionsScreen;
 use super::scoreboard::Board;
-use super::share::{Share, NO_SERVER};
+use super::server_entry::{Entered, ServerEntry};
+use super::share::Share;
 use super::{App, Go, Tape};
 use crate::cli::scores::{self, Proof};
 use crate::cli::{rules_label, utc};
@@ -34,6 +35,12 @@ pub struct StartScreen {
     files: Option<(Vec<PathBuf>, usize)>,
     /// The seed being typed for a new seeded game, while its box is open.
     seeded: Option<SeedEntry>,
+    /// The player's server and name being typed, while that box is open (the daily
+    /// desert asked for them and none were named).
+    naming: Option<ServerEntry>,
+    /// What was last typed in it: the box opens on it again if the server did not take
+    /// it (only what a server took is remembered in the settings).
+    typed: Option<ServerEntry>,
     /// Today's daily run being started on the player's server (or found among the
     /// saved games), on a thread: the game, and whether it is still to be played.
     daily: Option<JoinHandle<anyhow::Result<(GameId, bool)>>>,
@@ -173,6 +180,8 @@ impl StartScreen {
             scores: None,
             files: None,
             seeded: None,
+            naming: None,
+            typed: None,
             daily: None,
             error,
         }
@@ -184,6 +193,17 @@ impl StartScreen {
                 self.seeded = None;
                 Go::Stay
             });
+        }
+        if let Some(entry) = &mut self.naming {
+            match entry.key(key) {
+                Entered::Typing => {}
+                Entered::Closed => self.naming = None,
+                Entered::Named { server, name } => {
+                    self.typed = self.naming.take();
+                    self.start_daily_on(app, server, name);
+                }
+            }
+            return Go::Stay;
         }
         let Some(input) = bind(&app.keymap, Mode::List, key) else {
             return Go::Stay;
@@ -302,18 +322,35 @@ impl StartScreen {
         }
     }
 
-    /// Today's daily desert, on the server the player named: started there (or found
-    /// among the saved games) on a thread, and opened once it is.
+    /// Today's daily desert, on the server the player named; the box to name one and
+    /// oneself first if they have not.
     fn start_daily(&mut self, app: &App) {
         if self.daily.is_some() {
             return;
         }
-        let named = app.config_dir.clone().and_then(|config| {
-            let settings = Settings::load(&config);
-            Some((settings.server?, settings.player?, config))
-        });
-        let Some((server, name, config)) = named else {
-            self.say(NO_SERVER.into());
+        let Some(config) = &app.config_dir else {
+            self.say("This system has no config folder to keep a player's key in.".into());
+            return;
+        };
+        match Settings::load(config) {
+            Settings {
+                server: Some(server),
+                player: Some(name),
+                ..
+            } => self.start_daily_on(app, server, name),
+            settings => {
+                self.error = None;
+                let typed = self.typed.take();
+                self.naming = Some(typed.unwrap_or_else(|| ServerEntry::new(&settings)));
+            }
+        }
+    }
+
+    /// Today's daily desert on `server` as `name`: started there (or found among the
+    /// saved games) on a thread, and opened once it is. The server and name are
+    /// remembered once the server starts the run.
+    fn start_daily_on(&mut self, app: &App, server: String, name: String) {
+        let Some(config) = app.config_dir.clone() else {
             return;
         };
         let store = app.store.clone();
@@ -430,21 +467,24 @@ impl StartScreen {
             DIM,
         );
         y += line * 2.0;
-        match (&self.list, &self.scores, &self.files, &self.seeded) {
-            (Some(list), ..) => draw_list(app, list, x, y, size),
-            (None, Some(board), ..) => draw_scores(app, board, x, y, size),
-            (None, None, Some((files, choice)), _) => draw_files(app, files, *choice, x, y, size),
-            (None, None, None, Some(entry)) => draw_seed_entry(app, entry, x, y, size),
-            (None, None, None, None) => self.draw_menu(app, x, y, size),
+        let lists = (&self.list, &self.scores, &self.files, &self.seeded);
+        match (&self.naming, lists) {
+            (Some(entry), _) => draw_server_entry(app, entry, x, y, size),
+            (None, (Some(list), ..)) => draw_list(app, list, x, y, size),
+            (None, (None, Some(board), ..)) => draw_scores(app, board, x, y, size),
+            (None, (None, None, Some((files, choice)), _)) => {
+                draw_files(app, files, *choice, x, y, size)
+            }
+            (None, (None, None, None, Some(entry))) => draw_seed_entry(app, entry, x, y, size),
+            (None, (None, None, None, None)) => self.draw_menu(app, x, y, size),
         }
         if let Some(error) = &self.error {
-            app.text.draw(
-                &hud::fit(error, w - 2.0 * x, size),
-                x,
-                h - line * 2.0,
-                size,
-                BAD,
-            );
+            // Wrapped, its last line where a short one stands: a long error grows up.
+            let lines = hud::wrap(error, w - 2.0 * x, size);
+            let top = h - line * (1.0 + lines.len() as f32);
+            for (i, text) in lines.iter().enumerate() {
+                app.text.draw(text, x, top + line * i as f32, size, BAD);
+            }
         } else if self.daily.is_some() {
             let starting = "Starting today's desert on your server...";
             app.text.draw(starting, x, h - line * 2.0, size, ASK);
@@ -452,6 +492,7 @@ impl StartScreen {
             && self.scores.is_none()
             && self.files.is_none()
             && self.seeded.is_none()
+            && self.naming.is_none()
             && self.latest.is_none()
         {
             app.text
@@ -502,6 +543,38 @@ fn draw_seed_entry(app: &App, entry: &SeedEntry, x: f32, y: f32, size: f32) {
     rows.footer(
         app,
         "Enter starts the game. The end screen and `sandglass saves` show its seed. Escape: back.",
+    );
+}
+
+/// The box to name the player's server and themselves, from `x`, `y` down.
+fn draw_server_entry(app: &App, entry: &ServerEntry, x: f32, y: f32, size: f32) {
+    let mut rows = Rows::titled(app, "Daily desert: your server", x, y, size, usize::MAX, 3);
+    rows.text(app, "One desert a day, the same for every player,", DIM);
+    rows.text(app, "fixed in advance by the server you name, which", DIM);
+    rows.text(app, "watches your run step by step and ranks it.", DIM);
+    rows.text(app, "", TEXT);
+    let field = |label: &str, text: &str, typing: bool| {
+        let cursor = if typing { "_" } else { "" };
+        (
+            format!("{label}{text}{cursor}"),
+            if typing { TEXT } else { DIM },
+        )
+    };
+    let (server, color) = field("Server:     ", &entry.server, !entry.on_name);
+    rows.text(app, &server, color);
+    let (name, color) = field("Your name:  ", &entry.name, entry.on_name);
+    rows.text(app, &name, color);
+    rows.text(app, "", TEXT);
+    match &entry.problem {
+        Some(problem) => rows.text(app, problem, BAD),
+        None => {
+            rows.text(app, "A name is the first player's to claim it.", DIM);
+            rows.text(app, "Nothing is sent to a server you did not name.", DIM);
+        }
+    }
+    rows.footer(
+        app,
+        "Tab: the other field. Enter starts today's run. Escape: back.",
     );
 }
 

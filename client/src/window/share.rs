@@ -13,10 +13,9 @@ use super::App;
 use crate::settings::Settings;
 
 /// Why the window sends nothing: it sends only to a server the player named.
-pub const NO_SERVER: &str =
-    "No server named yet: `sandglass submit GAME --server URL --name NAME` \
-     (or `sandglass daily --server URL --name NAME`) names one, and the window uses it after. \
-     Nothing is sent to a server you did not name.";
+const NO_SERVER: &str = "No server named yet: Daily desert on the start screen names \
+     yours, as does `sandglass submit GAME --server URL --name NAME`. Nothing is sent to a \
+     server you did not name.";
 
 /// Why a game still in play is not sent: the server ranks only finished games.
 const NOT_FINISHED: &str =

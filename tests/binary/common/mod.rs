@@ -12,6 +12,7 @@ use std::process::{Command, Output};
 use sandglass_store::{GameId, Store};
 
 pub mod live;
+pub mod xvfb;
 pub mod xwindow;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_sandglass");

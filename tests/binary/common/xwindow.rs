@@ -1,9 +1,9 @@
-//! The binary's window on a virtual X display (`Xvfb`), driven with key presses from
-//! `xdotool` and looked at through screenshots (ImageMagick's `import`): for the tests
-//! that open windows (`window`, `watch`).
+//! The binary's window on a virtual X display (`common::xvfb`), driven with key presses
+//! from `xdotool` and looked at through screenshots: for the tests that open windows
+//! (`window`, `watch`).
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use macroquad::texture::Image;
 use sandglass_store::GameId;
 
+use super::xvfb::{self, Xvfb};
 use super::BIN;
 
 /// How long any one thing may take before the test gives up on it.
@@ -18,102 +19,6 @@ pub const PATIENCE: Duration = Duration::from_secs(10);
 /// The window's size, as the binary opens it.
 pub const WIDTH: usize = 1280;
 pub const HEIGHT: usize = 720;
-
-/// Where the test `name` keeps its screenshots (`target/tmp/NAME/`), if the tools it
-/// needs are here; without them it fails when `CI` is set (`.ci/run` installs them) and
-/// is skipped, saying why, otherwise.
-pub fn screenshots_or_skip(name: &str) -> Option<PathBuf> {
-    if let Err(missing) = tools() {
-        if std::env::var_os("CI").is_some() {
-            panic!("{missing}: the {name} test needs Xvfb, xdotool and ImageMagick (.ci/run installs them)");
-        }
-        eprintln!("skipped: {missing} (install xvfb, xdotool and imagemagick to run it)");
-        return None;
-    }
-    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::create_dir_all(&shots).unwrap();
-    Some(shots)
-}
-
-/// `Err` names the first tool missing.
-fn tools() -> Result<(), String> {
-    for tool in ["Xvfb", "xdotool", "import"] {
-        let found = std::env::var_os("PATH")
-            .map(|path| std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()))
-            .unwrap_or(false);
-        if !found {
-            return Err(format!("`{tool}` is not installed"));
-        }
-    }
-    Ok(())
-}
-
-/// A virtual X display of its own, so the test never touches a real one.
-pub struct Xvfb {
-    pub process: Child,
-    pub name: String,
-}
-
-impl Xvfb {
-    pub fn start() -> Xvfb {
-        // The window opens on most of the display: 1280 x 720 of this screen
-        // (`display::first_window`), the size the screenshots are read at.
-        Xvfb::with_screen("1506x848x24")
-    }
-
-    /// The size of the display's screen.
-    pub fn size(&self) -> (u32, u32) {
-        let output = Command::new("xdotool")
-            .arg("getdisplaygeometry")
-            .env("DISPLAY", &self.name)
-            .output()
-            .expect("xdotool runs");
-        let said = String::from_utf8_lossy(&output.stdout);
-        let mut sides = said.split_whitespace().map(|n| n.parse().unwrap());
-        (sides.next().unwrap(), sides.next().unwrap())
-    }
-
-    /// A display whose one screen is `screen` (`WIDTHxHEIGHTxDEPTH`).
-    pub fn with_screen(screen: &str) -> Xvfb {
-        let number = (90..200)
-            .find(|n| {
-                !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-                    && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
-            })
-            .expect("a free X display number");
-        let name = format!(":{number}");
-        let process = Command::new("Xvfb")
-            // -noreset: by default Xvfb resets when its last client leaves, and a window
-            // opening during the reset fails to connect.
-            .args([
-                &name,
-                "-screen",
-                "0",
-                screen,
-                "-nolisten",
-                "tcp",
-                "-noreset",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb starts");
-        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
-        let deadline = Instant::now() + PATIENCE;
-        while !socket.exists() {
-            assert!(Instant::now() < deadline, "Xvfb did not open {name}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Xvfb { process, name }
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-    }
-}
 
 /// The binary with its window, and what it says on stdout.
 pub struct Window {
@@ -157,19 +62,7 @@ impl Window {
             window: String::new(),
             last_hash: None,
         };
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let found = window.xdotool(&["search", "--name", "^Sandglass$"]);
-            if let Some(id) = found.lines().next() {
-                window.window = id.to_owned();
-                break;
-            }
-            assert!(Instant::now() < deadline, "no window appeared");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        window.xdotool(&["windowfocus", "--sync", &window.window.clone()]);
-        // The first frames: fonts and the egui context are made then.
-        std::thread::sleep(Duration::from_millis(800));
+        window.window = display.find_window();
         window
     }
 
@@ -198,12 +91,7 @@ impl Window {
     }
 
     pub fn xdotool(&self, args: &[&str]) -> String {
-        let output = Command::new("xdotool")
-            .args(args)
-            .env("DISPLAY", &self.display)
-            .output()
-            .expect("xdotool runs");
-        String::from_utf8_lossy(&output.stdout).into_owned()
+        xvfb::xdotool(&self.display, args)
     }
 
     pub fn key(&self, key: &str) {
@@ -296,13 +184,7 @@ impl Window {
         // A few frames for the last key to show.
         std::thread::sleep(Duration::from_millis(400));
         let path = dir.join(format!("{name}.png"));
-        let status = Command::new("import")
-            .args(["-window", "root"])
-            .arg(&path)
-            .env("DISPLAY", &self.display)
-            .status()
-            .expect("import runs");
-        assert!(status.success(), "import failed");
+        xvfb::screenshot(&self.display, &path);
         let bytes = std::fs::read(&path).unwrap();
         Image::from_file_with_format(&bytes, None).expect("import writes a PNG")
     }
