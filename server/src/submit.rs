@@ -73,6 +73,15 @@ pub async fn submit(
         }
         None => {}
     }
+    if let Some(day) = unrevealed_day(&tx, file.header.seed).await? {
+        return Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "this game's seed is the daily desert of {day}, kept secret until that day is \
+                 over: send it after (a daily run is on the day's board already, as it was played)"
+            ),
+        ));
+    }
     // The bytes are kept before the row that names them is committed, so that no row
     // ever names bytes that are missing; bytes whose row never commits are harmless,
     // found under their hash by the next to send them.
@@ -87,6 +96,20 @@ pub async fn submit(
     tx.commit().await?;
     let headers = [(header::LOCATION, format!("/games/{hash}"))];
     Ok((StatusCode::ACCEPTED, headers, format!("queued: {url}\n")).into_response())
+}
+
+/// The day whose daily desert `seed` is, if that day is not over: its seed is kept
+/// secret until then, so no game played from it is shown before (the day's run sent
+/// again from the client, or a game played from a seed passed on).
+async fn unrevealed_day(tx: &Transaction<'_>, seed: u64) -> Result<Option<String>, Refusal> {
+    let row = tx
+        .query_opt(
+            "SELECT to_char(day, 'YYYY-MM-DD') FROM days
+             WHERE seed = $1 AND day >= (now() AT TIME ZONE 'UTC')::date LIMIT 1",
+            &[&seed.to_string()],
+        )
+        .await?;
+    Ok(row.map(|row| row.get(0)))
 }
 
 /// The claim's name, public key and signature, from the request's headers.

@@ -27,7 +27,7 @@ use sandglass_claim::{
     Identity, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
 };
 use sandglass_sim::drive::Verifier;
-use sandglass_sim::{bot::Bot, Event, LiveTape, Rules, Ruleset};
+use sandglass_sim::{bot::Bot, Event, Header, LiveTape, Recording, Rules, Ruleset};
 
 /// How long anything the test waits for may take.
 const PATIENCE: Duration = Duration::from_secs(120);
@@ -368,6 +368,12 @@ fn a_daily_run_is_streamed_watched_from_another_server_verified_and_ranked_and_i
     assert_eq!(hex(&content_hash(line.as_bytes())), commitment);
     // The revealed seed is the run's: every draw the viewer received is its generator's.
     assert_eq!(verified_hash(rules, seed, watched.events), hash);
+    // Once the day is over, a game played from its seed may be sent as any other.
+    let header = Header::of(rules, seed, 0);
+    let from_the_seed = Recording::record(header, bot_events(seed, 5)).unwrap();
+    let bytes = sandglass_replay::to_bytes(&from_the_seed);
+    let (status, said) = site.submit(&bytes, &Identity::generate().unwrap(), "jerboa");
+    assert_eq!(status, 202, "{said}");
     let (status, page) = site.get(&format!("/games/{game}"));
     assert_eq!(status, 200);
     assert!(page.contains(&hash), "{page}");
@@ -680,6 +686,19 @@ fn forged_seeds_gaps_changed_events_second_tries_and_strangers_are_refused_in_wo
     let (status, said) = start(&site, &camel, "camel", &day);
     assert_eq!(status, 409, "{said}");
     assert!(said.as_str().unwrap().contains("one try a day"), "{said}");
+    // A game played from the day's seed is not published while the day lasts: sent to
+    // the boards, it is refused, and nothing of it is kept.
+    let header = Header::of(Rules::newest(Ruleset::NETHACK), seed, 0);
+    let game = Recording::record(header, events.clone()).unwrap();
+    let kept = site.objects_kept();
+    let (status, said) = site.submit(&sandglass_replay::to_bytes(&game), &camel, "camel");
+    assert_eq!(status, 403, "{said}");
+    assert!(
+        said.contains(&format!("the daily desert of {day}, kept secret")),
+        "{said}"
+    );
+    assert_eq!(site.objects_kept(), kept);
+    assert_eq!(site.pg.sql("SELECT count(*) FROM games"), "0");
 
     // A run played from another seed than the day's: refused at its first draw, and
     // stopped there.
