@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use macroquad::prelude::*;
 use sandglass_sim::{fold, State};
-use sandglass_store::{Branch, GameId, GameMeta, Status};
+use sandglass_store::{Branch, GameId, GameMeta, Status, Stream};
 
 use super::animate::Frame;
 use super::draw_map::{Layout, Sight};
 use super::hud::{self, ASK, BAD, DIM, GOOD, TEXT};
-use super::share::Share;
+use super::share::{day_board, Share};
 use super::{App, Go, Tape};
 use crate::input::keys::{bind, Input, Key, Mode};
 use crate::morgue;
@@ -24,6 +24,8 @@ pub struct EndScreen {
     morgue: Option<PathBuf>,
     /// Where the game came from, if it was taken over from a replay or saved as another.
     branch: Option<Branch>,
+    /// Where a daily run was sent as it was played: it is not shared again.
+    stream: Option<Stream>,
     share: Share,
 }
 
@@ -35,12 +37,14 @@ impl EndScreen {
         let state = fold(meta.rules()?, events, &mut tally)?;
         let morgue = Some(morgue::path(app.store.dir(), &meta)).filter(|path| path.is_file());
         let branch = app.store.branch_of(&meta)?;
+        let stream = app.store.stream_of(id)?;
         Ok(EndScreen {
             meta,
             state,
             tally,
             morgue,
             branch,
+            stream,
             share: Share::Idle,
         })
     }
@@ -48,7 +52,7 @@ impl EndScreen {
     pub fn key(&mut self, app: &App, key: Key) -> Go {
         match bind(&app.keymap, Mode::List, key) {
             Some(Input::Letter('r')) => Go::Watch(Tape::Game(self.meta.id)),
-            Some(Input::Letter('s')) => {
+            Some(Input::Letter('s')) if self.stream.is_none() => {
                 self.share.start(app, &self.meta);
                 Go::Stay
             }
@@ -127,10 +131,17 @@ impl EndScreen {
             lines.push((String::new(), TEXT));
             lines.push(said);
         }
+        if let Some(stream) = &self.stream {
+            lines.push((format!("Day's board    {}", day_board(stream)), DIM));
+        }
         lines.extend([
             (String::new(), TEXT),
             ("r  watch the replay".to_owned(), ASK),
-            ("s  share it on your server".to_owned(), TEXT),
+        ]);
+        if self.stream.is_none() {
+            lines.push(("s  share it on your server".to_owned(), TEXT));
+        }
+        lines.extend([
             ("n  new game".to_owned(), TEXT),
             ("Enter  back to the menu".to_owned(), TEXT),
             ("q  quit".to_owned(), TEXT),
@@ -184,6 +195,7 @@ mod tests {
             tally: Tally::default(),
             morgue: None,
             branch: None,
+            stream: None,
             share: Share::Idle,
         };
         end.tally.death = Some(Death::By(Species::Elephant));
@@ -200,5 +212,18 @@ mod tests {
             .0
             .starts_with("Game last crossing (nethack, seed 3)"));
         assert!(lines.iter().all(|(l, _)| !l.contains('`')), "{lines:?}");
+        assert!(lines.iter().any(|(l, _)| l.starts_with("s  share")));
+
+        // A daily run says where it is ranked, and is not offered to be shared again.
+        end.stream = Some(Stream {
+            server: "https://sand.example/".into(),
+            run: 4,
+            player: "camel".into(),
+            day: "2026-11-26".into(),
+        });
+        let (_, lines) = end.lines();
+        let board = "Day's board    https://sand.example/daily/2026-11-26";
+        assert!(lines.iter().any(|(l, _)| l == board), "{lines:?}");
+        assert!(lines.iter().all(|(l, _)| !l.starts_with("s  share")));
     }
 }

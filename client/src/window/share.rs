@@ -6,7 +6,7 @@
 use std::thread::JoinHandle;
 
 use macroquad::prelude::Color;
-use sandglass_store::{GameMeta, Status};
+use sandglass_store::{GameMeta, Status, Stream};
 
 use super::hud::{BAD, DIM, GOOD};
 use super::App;
@@ -20,6 +20,16 @@ const NO_SERVER: &str = "No server named yet: Daily desert on the start screen n
 /// Why a game still in play is not sent: the server ranks only finished games.
 const NOT_FINISHED: &str =
     "That game is still in play: finish it first (a game in play is not ranked).";
+
+/// The page of the day's board a daily run is ranked on, from the steps it was sent as
+/// it was played: where it is, rather than shared again.
+pub fn day_board(stream: &Stream) -> String {
+    format!(
+        "{}/daily/{}",
+        stream.server.trim_end_matches('/'),
+        stream.day
+    )
+}
 
 /// One game's sending, from asked for to what came of it.
 #[derive(Default)]
@@ -41,6 +51,12 @@ impl Share {
         }
         if meta.status == Status::Alive {
             self.say(NOT_FINISHED.into(), DIM);
+            return;
+        }
+        if let Ok(Some(stream)) = app.store.stream_of(meta.id) {
+            let board = day_board(&stream);
+            let why = format!("A daily run is sent as it is played: it is on {board}.");
+            self.say(why, DIM);
             return;
         }
         let Some(config) = app.config_dir.clone() else {
