@@ -228,6 +228,12 @@ impl GameController {
         let mut messages = Messages::default();
         let log = state.world().messages();
         let name = &session.meta().name;
+        // A game opened before its first command (a daily run the server has just
+        // started) is new to the player: nothing to welcome them back to.
+        let start = match start {
+            Start::Resumed(_) if session.meta().commands == 0 => Start::New,
+            start => start,
+        };
         match start {
             Start::New => {
                 for message in log.recent() {
@@ -884,5 +890,18 @@ mod tests {
             last(Start::TakenOver(vec![])),
             format!("You take over at turn {turn}, as camel. Every move is saved.")
         );
+    }
+
+    #[test]
+    fn a_game_opened_before_its_first_command_greets_as_a_new_one() {
+        let (_dir, store, game) = new_game();
+        let id = game.meta().id;
+        let greeting = game.messages().page().to_vec();
+        drop(game);
+        let opened = GameController::new(store.resume(id).unwrap(), Start::Resumed(vec![]));
+        assert_eq!(opened.messages().page(), greeting);
+        assert!(greeting
+            .iter()
+            .all(|line| !line.starts_with("Welcome back")));
     }
 }
