@@ -78,9 +78,16 @@ enum Cmd {
 struct Shared {
     #[command(flatten)]
     database: Database,
-    /// The folder the replay bytes are kept in (made if missing).
+    /// Where the replay bytes are kept: a folder (made if missing), or an S3 bucket,
+    /// `s3://BUCKET[/PREFIX]`, any store that speaks S3 (its region, credentials and
+    /// endpoint from the `AWS_*` environment variables, as the AWS tools read them).
     #[arg(long)]
-    objects: PathBuf,
+    objects: String,
+    /// A setting of an S3 store, over the environment's: `KEY=VALUE` with the names of
+    /// object_store's `AmazonS3ConfigKey` (`aws_endpoint=http://127.0.0.1:9000`,
+    /// `aws_allow_http=true`, `aws_region=...`). Repeat for each.
+    #[arg(long = "objects-option", value_name = "KEY=VALUE")]
+    objects_options: Vec<String>,
 }
 
 #[derive(Args)]
@@ -106,7 +113,7 @@ async fn main() -> anyhow::Result<()> {
             live_delay_turns,
         } => {
             let pool = db::connect(&shared.database.database).await?;
-            let objects = Objects::open(&shared.objects)?;
+            let objects = Objects::open(&shared.objects, &shared.objects_options).await?;
             let listener = tokio::net::TcpListener::bind(listen).await?;
             let listen = listener.local_addr()?;
             let public_url = public_url.unwrap_or_else(|| format!("http://{listen}"));
@@ -128,7 +135,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Cmd::Worker { shared, idle_ms } => {
             let pool = db::connect(&shared.database.database).await?;
-            let objects = Objects::open(&shared.objects)?;
+            let objects = Objects::open(&shared.objects, &shared.objects_options).await?;
             worker::run(pool, objects, Duration::from_millis(idle_ms)).await
         }
         Cmd::Migrate { database } => {

@@ -604,6 +604,140 @@ fn bytes_damaged_in_storage_are_never_folded_and_hold_up_nothing() {
     assert!(site.verdict(first).contains("<strong>Verified"));
 }
 
+/// The replay bytes in an S3 bucket, on moto's S3-compatible server (`.ci/run` installs
+/// it in `target/moto/`): a game sent is kept there, not in a folder; a worker reads it
+/// back from there and verifies it to the hash `sandglass verify` prints; the viewer is
+/// served the same bytes; the same game sent again is kept once. A bucket that is not
+/// there stops the server as it starts, in words.
+#[test]
+fn the_bytes_can_be_kept_in_an_s3_bucket() {
+    let Some(moto) = Moto::start() else { return };
+    moto.make_bucket("sand");
+    let objects = |bucket: &str| {
+        let endpoint = format!("aws_endpoint={}", moto.url);
+        let mut args = vec![
+            "--objects".to_owned(),
+            format!("s3://{bucket}/games-of-a-site"),
+        ];
+        for option in [
+            &endpoint,
+            "aws_allow_http=true",
+            "aws_region=us-east-1",
+            "aws_access_key_id=sandglass",
+            "aws_secret_access_key=sandglass",
+        ] {
+            args.extend(["--objects-option".to_owned(), option.to_owned()]);
+        }
+        args
+    };
+    let Some(mut site) = Site::start_on_objects(Some(objects("sand")), &[]) else {
+        return;
+    };
+    site.worker();
+    let me = Identity::generate().unwrap();
+    let (name, bytes) = &goldens()[0];
+    assert_eq!(site.submit(bytes, &me, "camel").0, 202, "{name}");
+    let page = site.verdict(bytes);
+    let Verdict::Ok { hash, .. } = verify(bytes) else {
+        panic!("{name} does not verify")
+    };
+    assert!(page.contains(&format!("0x{hash:016x}")), "{page}");
+    assert_eq!(site.objects_kept(), 0, "nothing in a folder");
+    let replay = format!("/replays/{}.sgr", hex(&content_hash(bytes)));
+    assert_eq!(&site.get_bytes(&replay), bytes);
+    let (status, words) = site.submit(bytes, &me, "camel");
+    assert_eq!(
+        (status, words.starts_with("already sent")),
+        (200, true),
+        "{words}"
+    );
+
+    let mut serve = std::process::Command::new(common::BIN)
+        .args([
+            "serve",
+            "--database",
+            &site.pg.url(),
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .args(objects("no-such-bucket"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = serve.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = serve.kill();
+            panic!("a server on a bucket that is not there started");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut serve.stderr.take().unwrap(), &mut said).unwrap();
+    assert!(!status.success(), "{said}");
+    assert!(said.contains("cannot reach s3://no-such-bucket"), "{said}");
+}
+
+/// moto's S3-compatible server on a port of its own, until dropped.
+struct Moto {
+    url: String,
+    process: std::process::Child,
+}
+
+impl Moto {
+    /// `None` (the test skipped, saying why) where moto is not installed, unless `CI`
+    /// is set: `.ci/run` installs it.
+    fn start() -> Option<Moto> {
+        let server =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/moto/bin/moto_server");
+        if !server.is_file() {
+            let why = "moto is not installed: .ci/run puts it in target/moto";
+            assert!(std::env::var_os("CI").is_none(), "{why}");
+            eprintln!("SKIPPED: {why}");
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let process = std::process::Command::new(server)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "moto did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Some(Moto {
+            url: format!("http://127.0.0.1:{port}"),
+            process,
+        })
+    }
+
+    fn make_bucket(&self, bucket: &str) {
+        let made = ureq::put(format!("{}/{bucket}", self.url)).send_empty();
+        assert!(made.is_ok(), "{made:?}");
+    }
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
 #[test]
 fn a_server_stops_on_sigterm() {
     let Some(mut site) = Site::start(&[]) else {

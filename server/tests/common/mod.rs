@@ -174,7 +174,10 @@ fn free_port() -> u16 {
 /// stops when it is dropped.
 pub struct Site {
     pub url: String,
+    /// The folder the bytes are kept in, unless `objects_args` name another store.
     pub objects: PathBuf,
+    /// Where every process is told the bytes are kept: `--objects` and its options.
+    objects_args: Vec<String>,
     server: Child,
     workers: Vec<Child>,
     pub pg: Postgres,
@@ -184,13 +187,22 @@ pub struct Site {
 impl Site {
     /// A server with `options` on a new cluster; `None` when PostgreSQL is missing.
     pub fn start(options: &[&str]) -> Option<Site> {
+        Site::start_on_objects(None, options)
+    }
+
+    /// A server with `options` on a new cluster, keeping the bytes where `objects` says
+    /// (`--objects` and its options), or in a folder of its own.
+    pub fn start_on_objects(objects: Option<Vec<String>>, options: &[&str]) -> Option<Site> {
         let pg = Postgres::start()?;
         let dir = tempfile::tempdir().unwrap();
-        let objects = dir.path().join("objects");
-        let (server, url) = serve(&pg, &objects, options);
+        let folder = dir.path().join("objects");
+        let objects_args = objects
+            .unwrap_or_else(|| vec!["--objects".to_owned(), folder.to_str().unwrap().to_owned()]);
+        let (server, url) = serve(&pg, &objects_args, options);
         Some(Site {
             url,
-            objects,
+            objects: folder,
+            objects_args,
             server,
             workers: vec![],
             pg,
@@ -203,7 +215,7 @@ impl Site {
     pub fn restart_server(&mut self) {
         self.server.kill().unwrap();
         self.server.wait().unwrap();
-        (self.server, self.url) = serve(&self.pg, &self.objects, &[]);
+        (self.server, self.url) = serve(&self.pg, &self.objects_args, &[]);
     }
 
     /// The processor time the server process has used so far.
@@ -220,13 +232,13 @@ impl Site {
     /// A server started again at the same address, after `kill_server`, with `options`.
     pub fn start_again(&mut self, options: &[&str]) {
         let listen = self.url.strip_prefix("http://").unwrap().to_owned();
-        (self.server, _) = serve_at(&self.pg, &self.objects, &listen, options);
+        (self.server, _) = serve_at(&self.pg, &self.objects_args, &listen, options);
     }
 
     /// A second server process on the same database and objects, at its own address;
     /// killed when dropped.
     pub fn another_server(&self, options: &[&str]) -> OtherServer {
-        let (child, url) = serve(&self.pg, &self.objects, options);
+        let (child, url) = serve(&self.pg, &self.objects_args, options);
         OtherServer { child, url }
     }
 
@@ -256,8 +268,7 @@ impl Site {
     pub fn worker(&mut self) -> (usize, Receiver<String>) {
         let mut child = Command::new(BIN)
             .args(["worker", "--database", &self.pg.url(), "--idle-ms", "50"])
-            .arg("--objects")
-            .arg(&self.objects)
+            .args(&self.objects_args)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
@@ -407,16 +418,16 @@ impl Drop for Site {
     }
 }
 
-/// A server on `pg` and `objects` with `options`, at a free port: the process and its URL.
-fn serve(pg: &Postgres, objects: &Path, options: &[&str]) -> (Child, String) {
+/// A server on `pg`, told where the bytes are by `objects`, with `options`, at a free
+/// port: the process and its URL.
+fn serve(pg: &Postgres, objects: &[String], options: &[&str]) -> (Child, String) {
     serve_at(pg, objects, "127.0.0.1:0", options)
 }
 
-fn serve_at(pg: &Postgres, objects: &Path, listen: &str, options: &[&str]) -> (Child, String) {
+fn serve_at(pg: &Postgres, objects: &[String], listen: &str, options: &[&str]) -> (Child, String) {
     let mut server = Command::new(BIN)
         .args(["serve", "--database", &pg.url(), "--listen", listen])
-        .arg("--objects")
-        .arg(objects)
+        .args(objects)
         .args(options)
         .stdout(Stdio::piped())
         .spawn()
