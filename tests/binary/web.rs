@@ -484,10 +484,7 @@ fn a_live_game_is_watched_to_its_final_hash() {
     if !ready() {
         return;
     }
-    let name = "nethack-whole-3.sgr";
-    let file = sandglass_store::sgr::read(&newest_goldens().join(name)).unwrap();
-    let len = file.events.len() as u64;
-    let plan = Plan {
+    let live = watched(|len| Plan {
         stretch: 300,
         pause: Duration::from_millis(150),
         drop_at: Some(len / 2),
@@ -495,14 +492,9 @@ fn a_live_game_is_watched_to_its_final_hash() {
         overlap: 40,
         damage: Damage::None,
         hide_seed: false,
-    };
-    let live = LiveServer::start(file.clone(), plan);
-    let address = serve(&[]);
-    let url = format!("http://{address}/?live={}", live.run_url());
-    let said = console(&url, |said| {
-        said.iter().any(|l| l.starts_with("sandglass verdict: "))
     });
-    let statuses: Vec<&str> = said
+    let statuses: Vec<&str> = live
+        .said
         .iter()
         .filter_map(|l| l.strip_prefix("sandglass status: "))
         .collect();
@@ -517,18 +509,9 @@ fn a_live_game_is_watched_to_its_final_hash() {
             "{status}: {statuses:?}"
         );
     }
-    let verdict = said
-        .iter()
-        .find_map(|l| l.strip_prefix("sandglass verdict: "))
-        .unwrap();
-    assert_eq!(
-        verdict,
-        format!("ok {run} events={len} hash=0x{:016x}", file.final_hash)
-    );
+    assert_eq!(live.verdict, live.reached_the_end());
     // The second connection asked for what the first had not sent.
-    let requests = live.requests();
-    assert_eq!(requests.len(), 2, "{requests:?}");
-    assert!(requests[1].contains("/live?from="), "{requests:?}");
+    live.reconnected_from_what_it_held();
 }
 
 /// A connection that falls silent without closing (a server stopped dead, a network
@@ -539,9 +522,7 @@ fn a_silent_connection_is_made_again_and_the_game_followed_to_its_hash() {
     if !ready() {
         return;
     }
-    let file = sandglass_store::sgr::read(&newest_goldens().join("nethack-whole-3.sgr")).unwrap();
-    let len = file.events.len() as u64;
-    let plan = Plan {
+    let live = watched(|len| Plan {
         stretch: 300,
         pause: Duration::from_millis(50),
         drop_at: Some(len / 2),
@@ -549,29 +530,11 @@ fn a_silent_connection_is_made_again_and_the_game_followed_to_its_hash() {
         overlap: 0,
         damage: Damage::None,
         hide_seed: false,
-    };
-    let live = LiveServer::start(file.clone(), plan);
-    let address = serve(&[]);
-    let url = format!("http://{address}/?live={}", live.run_url());
-    let said = console(&url, |said| {
-        said.iter().any(|l| l.starts_with("sandglass verdict: "))
     });
     let reconnecting = format!("sandglass status: reconnecting to {GOLDEN_RUN}");
-    assert!(said.contains(&reconnecting), "{said:?}");
-    let verdict = said
-        .iter()
-        .find_map(|l| l.strip_prefix("sandglass verdict: "))
-        .unwrap();
-    assert_eq!(
-        verdict,
-        format!(
-            "ok {GOLDEN_RUN} events={len} hash=0x{:016x}",
-            file.final_hash
-        )
-    );
-    let requests = live.requests();
-    assert_eq!(requests.len(), 2, "{requests:?}");
-    assert!(requests[1].contains("/live?from="), "{requests:?}");
+    assert!(live.said.contains(&reconnecting), "{:?}", live.said);
+    assert_eq!(live.verdict, live.reached_the_end());
+    live.reconnected_from_what_it_held();
 }
 
 /// A stretch that is no base64 stops the stream with words on the page.
@@ -580,8 +543,7 @@ fn a_live_stretch_that_is_no_base64_is_refused_on_the_page() {
     if !ready() {
         return;
     }
-    let file = sandglass_store::sgr::read(&newest_goldens().join("nethack-whole-3.sgr")).unwrap();
-    let plan = Plan {
+    let live = watched(|_| Plan {
         stretch: 300,
         pause: Duration::from_millis(50),
         drop_at: None,
@@ -589,26 +551,61 @@ fn a_live_stretch_that_is_no_base64_is_refused_on_the_page() {
         overlap: 0,
         damage: Damage::Base64(1_000),
         hide_seed: false,
-    };
-    let live = LiveServer::start(file, plan);
+    });
+    let refused = format!("sandglass status: refused: {GOLDEN_RUN}");
+    assert!(live.said.contains(&refused), "{:?}", live.said);
+    assert_eq!(
+        live.verdict,
+        format!("FAIL {GOLDEN_RUN}: a stretch of events is no base64")
+    );
+}
+
+/// A golden watched live on the page, to its verdict.
+struct Watched {
+    file: sandglass_sim::Recording,
+    server: LiveServer,
+    /// What the page said on its console.
+    said: Vec<String>,
+    /// The page's verdict line.
+    verdict: String,
+}
+
+/// The newest whole golden streamed by `common::live`'s server as the plan made for its
+/// length says, watched on the page until the page gives its verdict.
+fn watched(plan: impl FnOnce(u64) -> Plan) -> Watched {
+    let file = sandglass_store::sgr::read(&newest_goldens().join("nethack-whole-3.sgr")).unwrap();
+    let server = LiveServer::start(file.clone(), plan(file.events.len() as u64));
     let address = serve(&[]);
-    let url = format!("http://{address}/?live={}", live.run_url());
+    let url = format!("http://{address}/?live={}", server.run_url());
     let said = console(&url, |said| {
         said.iter().any(|l| l.starts_with("sandglass verdict: "))
     });
-    assert!(
-        said.iter()
-            .any(|l| l == &format!("sandglass status: refused: {GOLDEN_RUN}")),
-        "{said:?}"
-    );
     let verdict = said
         .iter()
         .find_map(|l| l.strip_prefix("sandglass verdict: "))
-        .unwrap();
-    assert_eq!(
+        .unwrap()
+        .to_owned();
+    Watched {
+        file,
+        server,
+        said,
         verdict,
-        format!("FAIL {GOLDEN_RUN}: a stretch of events is no base64")
-    );
+    }
+}
+
+impl Watched {
+    /// The verdict line of the whole golden, folded to its final hash.
+    fn reached_the_end(&self) -> String {
+        let (events, hash) = (self.file.events.len(), self.file.final_hash);
+        format!("ok {GOLDEN_RUN} events={events} hash=0x{hash:016x}")
+    }
+
+    /// Two connections, the second asking for what the first had not sent.
+    fn reconnected_from_what_it_held(&self) {
+        let requests = self.server.requests();
+        assert_eq!(requests.len(), 2, "{requests:?}");
+        assert!(requests[1].contains("/live?from="), "{requests:?}");
+    }
 }
 
 /// The run `common::live`'s server streams, as the page names it.

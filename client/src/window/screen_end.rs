@@ -52,7 +52,8 @@ impl EndScreen {
     pub fn key(&mut self, app: &App, key: Key) -> Go {
         match bind(&app.keymap, Mode::List, key) {
             Some(Input::Letter('r')) => Go::Watch(Tape::Game(self.meta.id)),
-            Some(Input::Letter('s')) if self.stream.is_none() => {
+            // A daily run is not offered, and Share says where it is instead.
+            Some(Input::Letter('s')) => {
                 self.share.start(app, &self.meta);
                 Go::Stay
             }
