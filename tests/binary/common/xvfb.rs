@@ -3,8 +3,10 @@
 //! ImageMagick's `import`. Only the standard library, so that the server's tests (which
 //! play the daily desert in the window) include it too (`#[path]`).
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// How long the display, or a window on it, may take to appear.
@@ -59,20 +61,17 @@ impl Xvfb {
         (sides.next().unwrap(), sides.next().unwrap())
     }
 
-    /// A display whose one screen is `screen` (`WIDTHxHEIGHTxDEPTH`).
+    /// A display whose one screen is `screen` (`WIDTHxHEIGHTxDEPTH`), on a number Xvfb
+    /// picks itself (`-displayfd`): it skips the numbers in use and clears the locks a
+    /// killed server left, where a number chosen here would have to guess at both.
     pub fn with_screen(screen: &str) -> Xvfb {
-        let number = (90..200)
-            .find(|n| {
-                !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-                    && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
-            })
-            .expect("a free X display number");
-        let name = format!(":{number}");
-        let process = Command::new("Xvfb")
-            // -noreset: by default Xvfb resets when its last client leaves, and a window
-            // opening during the reset fails to connect.
+        let mut process = Command::new("Xvfb")
+            // -displayfd 1: the number, once it can be connected to, is written to the
+            // standard output. -noreset: by default Xvfb resets when its last client
+            // leaves, and a window opening during the reset fails to connect.
             .args([
-                &name,
+                "-displayfd",
+                "1",
                 "-screen",
                 "0",
                 screen,
@@ -80,17 +79,28 @@ impl Xvfb {
                 "tcp",
                 "-noreset",
             ])
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("Xvfb starts");
-        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
-        let deadline = Instant::now() + APPEAR;
-        while !socket.exists() {
-            assert!(Instant::now() < deadline, "Xvfb did not open {name}");
-            std::thread::sleep(Duration::from_millis(50));
+        let mut said = BufReader::new(process.stdout.take().unwrap());
+        let (tell, told) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = said.read_line(&mut line);
+            let _ = tell.send(line);
+        });
+        let number = told.recv_timeout(APPEAR).unwrap_or_default();
+        let number = number.trim();
+        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+            let _ = process.kill();
+            let _ = process.wait();
+            panic!("Xvfb did not say which display it opened (it said {number:?})");
         }
-        Xvfb { process, name }
+        Xvfb {
+            process,
+            name: format!(":{number}"),
+        }
     }
 }
 
@@ -115,8 +125,16 @@ impl Xvfb {
 }
 
 impl Drop for Xvfb {
+    /// Stops the server with SIGTERM, on which it removes its lock and socket (SIGKILL
+    /// would leave them behind for every run), and SIGKILL only if that cannot be sent.
     fn drop(&mut self) {
-        let _ = self.process.kill();
+        let asked = Command::new("kill")
+            .arg(self.process.id().to_string())
+            .status()
+            .is_ok_and(|status| status.success());
+        if !asked {
+            let _ = self.process.kill();
+        }
         let _ = self.process.wait();
     }
 }
