@@ -14,6 +14,7 @@ use common::{bot_game, have, sandglass, stdout, BIN};
 /// whether the line is its start, its end, or both.
 #[derive(Debug, Clone)]
 struct Call {
+    thread: String,
     name: String,
     first: String,
     result: Option<i64>,
@@ -22,11 +23,12 @@ struct Call {
 }
 
 fn parse(line: &str) -> Option<Call> {
-    let (_pid, rest) = line.split_once(char::is_whitespace)?;
+    let (thread, rest) = line.split_once(char::is_whitespace)?;
     let rest = rest.trim_start();
     if let Some(resumed) = rest.strip_prefix("<... ") {
         let (name, tail) = resumed.split_once(" resumed>")?;
         return Some(Call {
+            thread: thread.to_owned(),
             name: name.to_owned(),
             first: String::new(),
             result: result(tail),
@@ -37,8 +39,14 @@ fn parse(line: &str) -> Option<Call> {
     let (name, args) = rest.split_once('(')?;
     let unfinished = args.ends_with("<unfinished ...>");
     Some(Call {
+        thread: thread.to_owned(),
         name: name.to_owned(),
-        first: args.split([',', ')']).next().unwrap_or_default().to_owned(),
+        // A call cut in two may end its line at its first argument: `fdatasync(5 <unfinished`.
+        first: args
+            .split([',', ')', ' '])
+            .next()
+            .unwrap_or_default()
+            .to_owned(),
         result: if unfinished { None } else { result(args) },
         starts: true,
         ends: !unfinished,
@@ -60,6 +68,9 @@ fn result(tail: &str) -> Option<i64> {
 /// not covered.
 fn acks_follow_syncs(trace: &str) -> Result<usize, String> {
     let mut log_fds: Vec<String> = vec![];
+    // The threads whose open of the log another thread's call cut in two: the file
+    // descriptor is on the line that resumes it.
+    let mut opening: Vec<String> = vec![];
     // Since the last write to the log ended: a sync begun, and one finished with success.
     let (mut sync_begun, mut synced) = (false, false);
     let mut pending_sync = 0usize;
@@ -67,7 +78,9 @@ fn acks_follow_syncs(trace: &str) -> Result<usize, String> {
     for line in trace.lines() {
         let Some(call) = parse(line) else { continue };
         match call.name.as_str() {
-            "openat" if line.contains("/db\"") && call.ends => {
+            "openat" if line.contains("/db\"") && !call.ends => opening.push(call.thread),
+            "openat" if call.ends && (line.contains("/db\"") || opening.contains(&call.thread)) => {
+                opening.retain(|thread| *thread != call.thread);
                 if let Some(fd) = call.result {
                     log_fds.push(fd.to_string());
                 }
@@ -130,6 +143,33 @@ fn every_ack_follows_a_sync_of_the_log_after_its_last_write() {
         .collect();
     let caught = acks_follow_syncs(&unsynced).unwrap_err();
     assert!(caught.contains("\"ack 1\\n\""), "{caught}");
+}
+
+/// The check follows the log through an open that another thread's call cut in two, as
+/// `strace -f` shows it when threads run at once (a loaded machine): its descriptor is on
+/// the line that resumes it.
+#[test]
+fn an_open_of_the_log_cut_in_two_is_still_followed() {
+    let trace = r#"100 openat(AT_FDCWD, "/d/db", O_RDWR|O_CREAT|O_CLOEXEC, 0666) = 3
+100 openat(AT_FDCWD, "/d/db", O_RDONLY|O_CLOEXEC <unfinished ...>
+101 openat(AT_FDCWD, "/d/conf", O_RDONLY|O_CLOEXEC) = 4
+100 <... openat resumed>)              = 5
+101 pwrite64(3, "\336\204", 883, 115) = 883
+100 fdatasync(5)                      = 0
+100 write(1, "ack 1\n", 6)            = 6
+101 pwrite64(3, "\336\204", 165, 998) = 165
+100 fdatasync(5 <unfinished ...>
+101 openat(AT_FDCWD, "/d/snap.tmp", O_RDONLY|O_CLOEXEC) = 6
+100 <... fdatasync resumed>)          = 0
+100 write(1, "ack 2\n", 6)            = 6
+"#;
+    assert_eq!(acks_follow_syncs(trace), Ok(2));
+    // The resumed open is of the log: a write through it after the last sync is caught.
+    let written = trace.replace(
+        "100 write(1, \"ack 2",
+        "100 pwrite64(5, \"\", 1, 0) = 1\n100 write(1, \"ack 2",
+    );
+    assert!(acks_follow_syncs(&written).unwrap_err().contains("ack 2"));
 }
 
 /// `fiu-run` failing every `fdatasync` of the bot's process from the start.
