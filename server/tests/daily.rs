@@ -138,7 +138,12 @@ impl Daily {
             .unwrap()
             .read_to_string(&mut stderr)
             .unwrap();
-        let rest: Vec<String> = self.lines.try_iter().collect();
+        // The last lines may still be on their way from the reading thread, which ends
+        // once the pipe is closed: read to that end, not only what has come so far.
+        let mut rest = vec![];
+        while let Ok(line) = self.lines.recv_timeout(PATIENCE) {
+            rest.push(line);
+        }
         match status.success() {
             true => Ok(rest.join("\n")),
             false => Err(stderr),
