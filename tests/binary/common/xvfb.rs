@@ -126,15 +126,21 @@ impl Xvfb {
 
 impl Drop for Xvfb {
     /// Stops the server with SIGTERM, on which it removes its lock and socket (SIGKILL
-    /// would leave them behind for every run), and SIGKILL only if that cannot be sent.
+    /// would leave them behind for every run); with SIGKILL if that cannot be sent or
+    /// the server has not ended `APPEAR` later.
     fn drop(&mut self) {
         let asked = Command::new("kill")
             .arg(self.process.id().to_string())
             .status()
             .is_ok_and(|status| status.success());
-        if !asked {
-            let _ = self.process.kill();
+        let deadline = Instant::now() + APPEAR;
+        while asked && Instant::now() < deadline {
+            if !matches!(self.process.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
+        let _ = self.process.kill();
         let _ = self.process.wait();
     }
 }
