@@ -120,6 +120,23 @@ pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Da
     })
 }
 
+/// The day whose desert `seed` is, if that day is not over: its seed is kept secret until
+/// then, so no game played from it is shown before (a day's run sent again as a game, or
+/// a game played from a seed passed on).
+pub async fn unrevealed_day(
+    client: &impl GenericClient,
+    seed: u64,
+) -> Result<Option<String>, Refusal> {
+    let row = client
+        .query_opt(
+            "SELECT to_char(day, 'YYYY-MM-DD') FROM days
+             WHERE seed = $1 AND day >= (now() AT TIME ZONE 'UTC')::date LIMIT 1",
+            &[&seed.to_string()],
+        )
+        .await?;
+    Ok(row.map(|row| row.get(0)))
+}
+
 /// The day's desert for `ruleset`, if it was ever asked for.
 pub async fn find_day(
     client: &impl GenericClient,

@@ -18,6 +18,7 @@ use sandglass_claim::{
 use sandglass_sim::Recording;
 use tokio_postgres::Transaction;
 
+use crate::daily;
 use crate::limits::{self, Bucket};
 use crate::refusal::Refusal;
 use crate::serve::{ruleset_label, App};
@@ -73,7 +74,7 @@ pub async fn submit(
         }
         None => {}
     }
-    if let Some(day) = unrevealed_day(&tx, file.header.seed).await? {
+    if let Some(day) = daily::unrevealed_day(&tx, file.header.seed).await? {
         return Err(Refusal::new(
             StatusCode::FORBIDDEN,
             format!(
@@ -96,20 +97,6 @@ pub async fn submit(
     tx.commit().await?;
     let headers = [(header::LOCATION, format!("/games/{hash}"))];
     Ok((StatusCode::ACCEPTED, headers, format!("queued: {url}\n")).into_response())
-}
-
-/// The day whose daily desert `seed` is, if that day is not over: its seed is kept
-/// secret until then, so no game played from it is shown before (the day's run sent
-/// again from the client, or a game played from a seed passed on).
-async fn unrevealed_day(tx: &Transaction<'_>, seed: u64) -> Result<Option<String>, Refusal> {
-    let row = tx
-        .query_opt(
-            "SELECT to_char(day, 'YYYY-MM-DD') FROM days
-             WHERE seed = $1 AND day >= (now() AT TIME ZONE 'UTC')::date LIMIT 1",
-            &[&seed.to_string()],
-        )
-        .await?;
-    Ok(row.map(|row| row.get(0)))
 }
 
 /// The claim's name, public key and signature, from the request's headers.

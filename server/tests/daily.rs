@@ -1049,7 +1049,9 @@ fn the_daily_desert_from_the_start_screen_names_the_server_and_streams_the_run()
     key("Q");
     key("y");
     // Past the last --more--: the game is left for the end screen, its hash said.
+    let leaving = Instant::now();
     let hash = 'left: loop {
+        assert!(leaving.elapsed() < PATIENCE, "the game was not left");
         key("space");
         while let Ok(line) = window.lines.recv_timeout(Duration::from_secs(2)) {
             if let Some(hash) = line.strip_prefix("hash ") {

@@ -700,11 +700,7 @@ impl Moto {
             eprintln!("SKIPPED: {why}");
             return None;
         }
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = common::free_port();
         let process = std::process::Command::new(server)
             .args(["-H", "127.0.0.1", "-p", &port.to_string()])
             .stdout(std::process::Stdio::null())

@@ -14,7 +14,7 @@ use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::options::OptionsScreen;
 use super::scoreboard::Board;
 use super::server_entry::{Entered, ServerEntry};
-use super::share::Share;
+use super::share::{Share, NO_CONFIG};
 use super::{App, Go, Tape};
 use crate::cli::scores::{self, Proof};
 use crate::cli::{rules_label, utc};
@@ -329,7 +329,7 @@ impl StartScreen {
             return;
         }
         let Some(config) = &app.config_dir else {
-            self.say("This system has no config folder to keep a player's key in.".into());
+            self.say(NO_CONFIG.into());
             return;
         };
         match Settings::load(config) {

@@ -6,6 +6,7 @@
 use std::thread::JoinHandle;
 
 use macroquad::prelude::Color;
+use sandglass_claim::server_base;
 use sandglass_store::{GameMeta, Status, Stream};
 
 use super::hud::{BAD, DIM, GOOD};
@@ -17,6 +18,9 @@ const NO_SERVER: &str = "No server named yet: Daily desert on the start screen n
      yours, as does `sandglass submit GAME --server URL --name NAME`. Nothing is sent to a \
      server you did not name.";
 
+/// Why nothing can be sent from this system: the player's key is kept in the config folder.
+pub const NO_CONFIG: &str = "This system has no config folder to keep a player's key in.";
+
 /// Why a game still in play is not sent: the server ranks only finished games.
 const NOT_FINISHED: &str =
     "That game is still in play: finish it first (a game in play is not ranked).";
@@ -24,11 +28,7 @@ const NOT_FINISHED: &str =
 /// The page of the day's board a daily run is ranked on, from the steps it was sent as
 /// it was played: where it is, rather than shared again.
 pub fn day_board(stream: &Stream) -> String {
-    format!(
-        "{}/daily/{}",
-        stream.server.trim_end_matches('/'),
-        stream.day
-    )
+    format!("{}/daily/{}", server_base(&stream.server), stream.day)
 }
 
 /// One game's sending, from asked for to what came of it.
@@ -60,8 +60,7 @@ impl Share {
             return;
         }
         let Some(config) = app.config_dir.clone() else {
-            let why = "This system has no config folder to keep a player's key in.";
-            self.say(why.into(), BAD);
+            self.say(NO_CONFIG.into(), BAD);
             return;
         };
         let Settings {

@@ -162,7 +162,8 @@ fn binaries() -> Option<PathBuf> {
         .find(|bin| bin.join("initdb").is_file() && bin.join("pg_ctl").is_file())
 }
 
-fn free_port() -> u16 {
+/// A port nobody listens on now, for a process of a test's to listen on.
+pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
