@@ -276,7 +276,8 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     }
 }
 
-/// A box in the middle of `area` holding a title and `lines`; `pad` pixels inside.
+/// A box in the middle of `area` holding a title and `lines` (a line wider than the area
+/// wrapped onto the next); `pad` pixels inside.
 pub fn dialog(text: &Text, area: Rect, size: f32, title: &str, lines: &[(String, Color)]) {
     let line = line_height(size);
     let pad = size;
@@ -285,6 +286,19 @@ pub fn dialog(text: &Text, area: Rect, size: f32, title: &str, lines: &[(String,
         .map(|(s, _)| width(s, size))
         .fold(width(title, size), f32::max);
     let w = (widest + 2.0 * pad).min(area.w);
+    // A line wider than the area goes on over the next ones rather than being cut: the
+    // end of a message is often what it asks of the player.
+    let room = w - 2.0 * pad;
+    let lines: Vec<(String, Color)> = lines
+        .iter()
+        .flat_map(|(s, color)| match width(s, size) <= room {
+            true => vec![(s.clone(), *color)],
+            false => wrap(s, room, size)
+                .into_iter()
+                .map(|l| (l, *color))
+                .collect(),
+        })
+        .collect();
     let h = ((lines.len() + 2) as f32 * line + 2.0 * pad).min(area.h);
     let rect = Rect::new(
         (area.x + (area.w - w) / 2.0).round(),
@@ -300,7 +314,7 @@ pub fn dialog(text: &Text, area: Rect, size: f32, title: &str, lines: &[(String,
         if y + line > rect.bottom() {
             break;
         }
-        text.draw(&fit(s, w - 2.0 * pad, size), x, y, size, *color);
+        text.draw(&s, x, y, size, color);
         y += line;
     }
 }
