@@ -126,6 +126,10 @@ mod command_line {
             /// (default: the last one used).
             #[arg(long)]
             name: Option<String>,
+            /// Send to this server over plain HTTP, not on this machine, though anyone on
+            /// the way could read the game and send it first as theirs (remembered for it).
+            #[arg(long)]
+            over_plain_http: bool,
         },
         /// Play today's daily desert: one seed a day for every player, fixed in advance
         /// by the server named (--server, or the one remembered) and given only to those
@@ -141,6 +145,10 @@ mod command_line {
             /// The name to play under there (default: the last one used).
             #[arg(long)]
             name: Option<String>,
+            /// Play against this server over plain HTTP, not on this machine, though anyone
+            /// on the way could read and take the run's steps (remembered for it).
+            #[arg(long)]
+            over_plain_http: bool,
             /// Let the built-in bot play up to this many commands of the run, headless
             /// (for tests and demonstrations: it spends the day's one try).
             #[arg(long, hide = true)]
@@ -187,7 +195,17 @@ mod command_line {
                 replay,
                 server,
                 name,
-            }) => cli::submit::run(&replay, server, name, data_dir, config_dir.as_deref()),
+                over_plain_http,
+            }) => cli::submit::run(
+                &replay,
+                cli::submit::Named {
+                    server,
+                    name,
+                    over_plain_http,
+                },
+                data_dir,
+                config_dir.as_deref(),
+            ),
             Some(Cmd::Completions { shell }) => completions(shell),
             Some(Cmd::Keys { write }) => cli::keys::run(
                 sandglass::settings::config_dir(config_dir.as_deref()).as_deref(),
@@ -202,11 +220,20 @@ mod command_line {
                 ruleset,
                 server,
                 name,
+                over_plain_http,
                 bot,
                 pace_ms,
                 wait_s,
                 report_steps,
-            }) => cli::daily::named_server(server, name, config_dir.as_deref()).and_then(|named| {
+            }) => cli::daily::named_server(
+                cli::submit::Named {
+                    server,
+                    name,
+                    over_plain_http,
+                },
+                config_dir.as_deref(),
+            )
+            .and_then(|named| {
                 let dir = cli::data_dir_or_default(data_dir)?;
                 match bot {
                     Some(commands) => cli::daily::play_by_bot(

@@ -41,6 +41,9 @@ pub struct Settings {
     pub server: Option<String>,
     /// The name the player's games are sent under (`--name NAME`, remembered here).
     pub player: Option<String>,
+    /// Servers the player agreed to send to over plain HTTP (`--over-plain-http`),
+    /// knowing that anyone on the way could read and take what is sent.
+    pub plain_http: Vec<String>,
 }
 
 /// How quickly moves play on the map.
@@ -98,7 +101,7 @@ impl Settings {
     }
 
     /// Writes the window's choices to `dir`, keeping what `sandglass submit` remembered
-    /// there (the server and the player's name), which the window never changes: a
+    /// there (the server, the player's name, plain HTTP agreed to), which the window never changes: a
     /// submit made while the window is open is not written over by the window's older
     /// copy of them.
     pub fn save_window_choices(&self, dir: &Path) -> io::Result<()> {
@@ -106,6 +109,7 @@ impl Settings {
         let settings = Settings {
             server: on_disk.server,
             player: on_disk.player,
+            plain_http: on_disk.plain_http,
             ..self.clone()
         };
         settings.save(dir)
@@ -140,6 +144,7 @@ mod tests {
             high_contrast: true,
             server: Some("http://127.0.0.1:8080".into()),
             player: Some("camel".into()),
+            plain_http: vec!["http://sandglass.example".into()],
         };
         settings.save(dir.path()).unwrap();
         assert_eq!(Settings::load(dir.path()), settings);

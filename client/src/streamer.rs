@@ -170,12 +170,13 @@ impl Courier {
                     }
                 }
                 Err(Trouble::Refused(words)) => return self.tell(Sending::Refused(words)),
-                Err(Trouble::Again(why)) => {
+                Err(Trouble::Again(why, asked)) => {
                     let sent = held.unwrap_or(0);
                     self.tell(Sending::Waiting { sent, why });
                     // The server is asked again where it stands before anything is sent.
                     held = None;
-                    std::thread::sleep(backoff);
+                    // A server that said how long to leave it is left that long.
+                    std::thread::sleep(asked.map_or(backoff, |asked| asked.max(backoff)));
                     backoff = (backoff * 2).min(MOST_BACKOFF);
                     if matches!(self.woken.try_recv(), Err(mpsc::TryRecvError::Disconnected)) {
                         closing = true;
@@ -189,16 +190,16 @@ impl Courier {
     fn ask(&self, server: &Server) -> Result<u64, Trouble> {
         let answer = server
             .get(&format!("/runs/{}", self.stream.run))
-            .map_err(|e| Trouble::Again(e.to_string()))?;
+            .map_err(|e| Trouble::Again(e.to_string(), None))?;
         match answer.status {
             200 => serde_json::from_str::<Held>(&answer.words)
                 .map(|held| held.events)
-                .map_err(|_| Trouble::Again("the server's answer does not read".into())),
+                .map_err(|_| Trouble::Again("the server's answer does not read".into(), None)),
             404 => Err(Trouble::Refused(format!(
                 "{} has no run {}",
                 server.base, self.stream.run
             ))),
-            _ => Err(Trouble::Again(answer.words)),
+            _ => Err(Trouble::Again(answer.words, answer.retry_after)),
         }
     }
 
@@ -221,22 +222,22 @@ impl Courier {
                 stretch_content(run, from, &bytes),
                 &bytes,
             )
-            .map_err(|e| Trouble::Again(e.to_string()))?;
+            .map_err(|e| Trouble::Again(e.to_string(), None))?;
         match answer.status {
             200 => serde_json::from_str::<Held>(&answer.words)
                 .map(|held| Some(held.events))
-                .map_err(|_| Trouble::Again("the server's answer does not read".into())),
+                .map_err(|_| Trouble::Again("the server's answer does not read".into(), None)),
             // A gap or a repeat that differs: where the server stands is asked again.
-            409 if answer.words.contains("a gap") => Err(Trouble::Again(answer.words)),
-            500..=599 | 429 => Err(Trouble::Again(answer.words)),
+            409 if answer.words.contains("a gap") => Err(Trouble::Again(answer.words, None)),
+            500..=599 | 429 => Err(Trouble::Again(answer.words, answer.retry_after)),
             _ => Err(Trouble::Refused(answer.words)),
         }
     }
 }
 
 enum Trouble {
-    /// Worth trying again later.
-    Again(String),
+    /// Worth trying again later; as soon as the server said, if it did.
+    Again(String, Option<Duration>),
     /// The server will not take the run.
     Refused(String),
 }

@@ -20,10 +20,10 @@ use sandglass_sim::rules::NEWEST;
 use sandglass_sim::Ruleset;
 use serde::Serialize;
 
-use crate::limits::Bucket;
+use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
 use crate::serve::{ruleset_label, App};
-use crate::submit::{bind_name, signed_by, take};
+use crate::submit::{bind_name, signed_by};
 
 /// A day's desert as the server tells it: the seed and salt only once the day is over.
 #[derive(Serialize)]
@@ -196,9 +196,11 @@ pub async fn start(
     Path((day, ruleset)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Json<Started>, Refusal> {
-    take(&app, &Bucket::Address(peer.ip())).await?;
     let ruleset = ruleset_label(&named_ruleset(&ruleset)?);
     let (player, key, signature) = signed_by(&headers)?;
+    let limits = app.config.limits;
+    let key = key.to_ascii_lowercase();
+    limits::admit(&app.pool, limits, Post::DailyStart, peer.ip(), &key).await?;
     let claim = Claim {
         server: &app.config.public_url,
         player: &player,
@@ -207,8 +209,7 @@ pub async fn start(
     claim
         .check(&key, &signature)
         .map_err(|e| Refusal::new(StatusCode::UNAUTHORIZED, e))?;
-    let key = key.to_ascii_lowercase();
-    take(&app, &Bucket::Key(&key)).await?;
+    limits::take(&app.pool, limits, Post::DailyStart, Bucket::Key(&key)).await?;
     let mut client = app.pool.get().await?;
     let tx = client.transaction().await?;
     let today = today(&tx).await?;

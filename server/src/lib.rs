@@ -4,14 +4,17 @@
 pub mod daily;
 mod day_pages;
 pub mod db;
+pub mod edge;
 mod html;
 pub mod limits;
 pub mod live;
 pub mod objects;
 mod pages;
+mod plays;
 mod refusal;
 pub mod runs;
 pub mod serve;
 mod submit;
+mod upload;
 pub mod viewer;
 pub mod worker;

@@ -5,12 +5,13 @@
 //! verdicts and the queue, and the replay bytes live in object storage. Any number of
 //! each may run against the same database and store.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+use sandglass_server::edge::Edge;
 use sandglass_server::{db, limits::Limits, objects::Objects, serve, viewer, worker};
 
 #[derive(Parser)]
@@ -20,6 +21,8 @@ struct Cli {
     cmd: Cmd,
 }
 
+// Parsed once, at start: the size of its largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Cmd {
     /// Answer HTTP: take signed games, queue them, and show the boards and games.
@@ -45,6 +48,25 @@ enum Cmd {
         /// The largest upload taken, in bytes.
         #[arg(long, default_value_t = 32 << 20)]
         most_bytes: u64,
+        /// The bytes all uploads in flight may hold at once; past it, an upload is
+        /// answered 503 with Retry-After before its body is read.
+        #[arg(long, default_value_t = 256 << 20)]
+        uploads_in_flight: u64,
+        /// Connections one address may hold open at once (a trusted proxy's are not
+        /// counted: the proxy keeps its own).
+        #[arg(long, default_value_t = 32)]
+        connections_per_address: usize,
+        /// Serve HTTPS with this certificate chain (PEM), with --tls-key.
+        #[arg(long, value_name = "FILE", requires = "tls_key")]
+        tls_cert: Option<PathBuf>,
+        /// The private key (PEM) of --tls-cert.
+        #[arg(long, value_name = "FILE", requires = "tls_cert")]
+        tls_key: Option<PathBuf>,
+        /// A reverse proxy in front of the server (its address): requests from it are
+        /// taken to come from the address its X-Forwarded-For names last. Believed from
+        /// no other peer.
+        #[arg(long, value_name = "ADDR")]
+        trust_proxy: Option<IpAddr>,
         /// Submissions a key may make at once before it must wait (an address, which
         /// may be shared, four times as many).
         #[arg(long, default_value_t = 30)]
@@ -100,6 +122,10 @@ struct Database {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
     match Cli::parse().cmd {
         Cmd::Serve {
             shared,
@@ -108,15 +134,30 @@ async fn main() -> anyhow::Result<()> {
             web,
             viewer,
             most_bytes,
+            uploads_in_flight,
+            connections_per_address,
+            tls_cert,
+            tls_key,
+            trust_proxy,
             burst,
             per_minute,
             live_delay_turns,
         } => {
+            let tls = match (tls_cert, tls_key) {
+                (Some(cert), Some(key)) => Some(Edge::tls(&cert, &key)?),
+                _ => None,
+            };
+            let edge = Edge {
+                per_address: connections_per_address,
+                tls,
+                trust_proxy,
+            };
             let pool = db::connect(&shared.database.database).await?;
             let objects = Objects::open(&shared.objects, &shared.objects_options).await?;
             let listener = tokio::net::TcpListener::bind(listen).await?;
             let listen = listener.local_addr()?;
-            let public_url = public_url.unwrap_or_else(|| format!("http://{listen}"));
+            let scheme = if edge.tls.is_some() { "https" } else { "http" };
+            let public_url = public_url.unwrap_or_else(|| format!("{scheme}://{listen}"));
             let public_url = sandglass_claim::server_base(&public_url).to_owned();
             let viewer = viewer.unwrap_or_else(|| match web {
                 Some(_) => format!("{public_url}{}", viewer::PATH),
@@ -127,11 +168,12 @@ async fn main() -> anyhow::Result<()> {
                 viewer,
                 web,
                 most_bytes,
+                uploads_in_flight,
                 limits: Limits { burst, per_minute },
                 live_delay_turns,
             };
             let database = db::config(&shared.database.database)?;
-            serve::run(listener, database, pool, objects, config).await
+            serve::run(listener, database, pool, objects, config, edge).await
         }
         Cmd::Worker { shared, idle_ms } => {
             let pool = db::connect(&shared.database.database).await?;

@@ -16,23 +16,27 @@
 //! over, and a verifier folds it again for the day's board.
 
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Mutex;
 
 use axum::body::Body;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use bytes::Bytes;
 use sandglass_claim::{content_hash, hex, stretch_content, Claim};
+use sandglass_replay::play::Play;
 use sandglass_sim::drive::Verifier;
 use sandglass_sim::tape::FORMAT_VERSION;
 use sandglass_sim::{Event, Header, Recording, Rules, Ruleset};
 use serde::{Deserialize, Serialize};
 use tokio_postgres::{GenericClient, Transaction};
 
+use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
 use crate::serve::App;
 use crate::submit::{add_game, signed_by};
+use crate::upload;
 use crate::worker::outcome_name;
 
 /// The largest stretch taken at once: a client sends what it has in stretches of at
@@ -92,7 +96,6 @@ impl LiveFolds {
 struct Run {
     player_id: i64,
     player: String,
-    key: String,
     day: String,
     header: Header,
     events: u64,
@@ -114,7 +117,7 @@ fn header_of(rules_version: i32, ruleset: &str, seed: &str, started: i64) -> Opt
 async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Refusal> {
     let row = tx
         .query_opt(
-            "SELECT r.player_id, p.name, p.public_key, to_char(r.day, 'YYYY-MM-DD'),
+            "SELECT r.player_id, p.name, to_char(r.day, 'YYYY-MM-DD'),
                     d.rules_version, r.ruleset, d.seed,
                     EXTRACT(EPOCH FROM r.started_at)::bigint,
                     r.events, r.outcome IS NOT NULL, r.refused
@@ -125,17 +128,16 @@ async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Refusal> {
         )
         .await?
         .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
-    let header = header_of(row.get(4), row.get(5), row.get(6), row.get(7))
+    let header = header_of(row.get(3), row.get(4), row.get(5), row.get(6))
         .ok_or_else(|| Refusal::internal(anyhow::anyhow!("run {run}'s day is unreadable")))?;
     Ok(Run {
         player_id: row.get(0),
         player: row.get(1),
-        key: row.get(2),
-        day: row.get(3),
+        day: row.get(2),
         header,
-        events: row.get::<_, i64>(8) as u64,
-        ended: row.get(9),
-        refused: row.get(10),
+        events: row.get::<_, i64>(7) as u64,
+        ended: row.get(8),
+        refused: row.get(9),
     })
 }
 
@@ -210,20 +212,54 @@ pub async fn held(State(app): State<App>, Path(run): Path<i64>) -> Result<Json<H
 /// by the run's player. Answers how many events the server holds after it.
 pub async fn append(
     State(app): State<App>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(run): Path<i64>,
     Query(From { from }): Query<From>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Json<Held>, Refusal> {
-    let bytes = axum::body::to_bytes(body, MOST_STRETCH_BYTES)
-        .await
-        .map_err(|_| {
-            Refusal::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("a stretch is at most {MOST_STRETCH_BYTES} bytes: send it in parts"),
-            )
-        })?;
-    let (player, key, signature) = signed_by(&headers)?;
+    // Everything that needs no body first, and the row is locked only for a stretch
+    // its player signed: a flood of junk costs a bucket's row, never the run's.
+    upload::check_declared(&headers, "stretch", MOST_STRETCH_BYTES as u64)?;
+    let (player, key, signature) = match signed_by(&headers) {
+        Ok(signed) => signed,
+        Err(refusal) => return Err(upload::drained(body, refusal).await),
+    };
+    let key = key.to_ascii_lowercase();
+    let limits = app.config.limits;
+    if let Err(refusal) = limits::admit(&app.pool, limits, Post::Stretch, peer.ip(), &key).await {
+        return Err(upload::drained(body, refusal).await);
+    }
+    let most = MOST_STRETCH_BYTES as u64;
+    let upload = upload::read(&app, &headers, body, "stretch", most).await?;
+    let bytes = upload.bytes.clone();
+    let owner = app
+        .pool
+        .get()
+        .await?
+        .query_opt(
+            "SELECT p.name, p.public_key FROM runs r JOIN players p ON p.id = r.player_id
+             WHERE r.id = $1",
+            &[&run],
+        )
+        .await?
+        .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
+    let (owner, owner_key): (String, String) = (owner.get(0), owner.get(1));
+    if player != owner || key != owner_key {
+        return Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            format!("run {run} is {owner}'s: only their key sends its events"),
+        ));
+    }
+    let claim = Claim {
+        server: &app.config.public_url,
+        player: &player,
+        content: stretch_content(run, from, &bytes),
+    };
+    claim
+        .check(&key, &signature)
+        .map_err(|e| Refusal::new(StatusCode::UNAUTHORIZED, e))?;
+    limits::take(&app.pool, limits, Post::Stretch, Bucket::Key(&key)).await?;
     let decoded = bytes.clone();
     let stretch =
         tokio::task::spawn_blocking(move || sandglass_replay::events_from_bytes(&decoded))
@@ -233,23 +269,6 @@ pub async fn append(
     let mut client = app.pool.get().await?;
     let tx = client.transaction().await?;
     let at = locked_run(&tx, run).await?;
-    let claim = Claim {
-        server: &app.config.public_url,
-        player: &player,
-        content: stretch_content(run, from, &bytes),
-    };
-    if player != at.player || key.to_ascii_lowercase() != at.key {
-        return Err(Refusal::new(
-            StatusCode::FORBIDDEN,
-            format!(
-                "run {run} is {}'s: only their key sends its events",
-                at.player
-            ),
-        ));
-    }
-    claim
-        .check(&key, &signature)
-        .map_err(|e| Refusal::new(StatusCode::UNAUTHORIZED, e))?;
     if let Some(why) = &at.refused {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
@@ -405,7 +424,8 @@ async fn finish(app: &App, tx: &Transaction<'_>, run: i64, at: &Run) -> Result<(
     let bytes = sandglass_replay::to_bytes(&recording);
     let hash = hex(&content_hash(&bytes));
     app.objects.keep(&hash, Bytes::from(bytes.clone())).await?;
-    add_game(tx, &hash, at.player_id, bytes.len(), &recording).await?;
+    let play = Play::of(&recording.header, &recording.events);
+    add_game(tx, &hash, at.player_id, bytes.len(), &recording, &play).await?;
     tx.execute(
         "UPDATE games SET hidden_until = $2::text::date + 1 WHERE hash = $1",
         &[&hash, &at.day],

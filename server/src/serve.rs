@@ -1,7 +1,6 @@
 //! The HTTP server: the routes, and what every handler shares. It keeps nothing of its
 //! own between requests; PostgreSQL and the object store hold everything.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -15,13 +14,15 @@ use sandglass_sim::tape::{TimeModel, TurnOrder};
 use sandglass_sim::Ruleset;
 use tokio::net::TcpListener;
 use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::{watch, Semaphore};
 
+use crate::edge::{self, Edge};
 use crate::limits::Limits;
 use crate::live::{self, Fanout};
 use crate::objects::Objects;
 use crate::refusal::Refusal;
 use crate::runs::LiveFolds;
-use crate::{daily, day_pages, pages, runs, submit, viewer};
+use crate::{daily, day_pages, pages, plays, runs, submit, viewer};
 
 pub struct Config {
     /// The URL players reach this server at, without a slash at its end: what their
@@ -32,6 +33,8 @@ pub struct Config {
     /// The viewer's folder, served at `/viewer/`, if the server was given it.
     pub web: Option<PathBuf>,
     pub most_bytes: u64,
+    /// The bytes all uploads in flight may hold at once.
+    pub uploads_in_flight: u64,
     pub limits: Limits,
     /// Turns a live view is held behind the game (for tournaments); 0 for none.
     pub live_delay_turns: u64,
@@ -46,6 +49,10 @@ pub struct App {
     pub live_folds: Arc<LiveFolds>,
     /// The runs watched live through this process.
     pub fanout: Arc<Fanout>,
+    /// The bytes that uploads in flight may hold, all together: a permit a byte.
+    pub uploads: Arc<Semaphore>,
+    /// Becomes true when the server is stopping.
+    pub stop: watch::Receiver<bool>,
 }
 
 pub async fn run(
@@ -54,15 +61,23 @@ pub async fn run(
     pool: Pool,
     objects: Objects,
     config: Config,
+    edge: Edge,
 ) -> anyhow::Result<()> {
+    let (stopping, stop) = watch::channel(false);
+    let config_uploads = usize::try_from(config.uploads_in_flight)
+        .unwrap_or(usize::MAX)
+        .min(Semaphore::MAX_PERMITS);
     let app = App {
         pool: pool.clone(),
         objects,
         config: Arc::new(config),
         live_folds: Arc::default(),
         fanout: Arc::default(),
+        uploads: Arc::new(Semaphore::new(config_uploads)),
+        stop,
     };
     let listening = tokio::spawn(live::listen(database, pool, app.fanout.clone()));
+    let learning = tokio::spawn(plays::learn_older(app.pool.clone(), app.objects.clone()));
     let router = Router::new()
         .route("/", get(pages::board))
         .route("/games", post(submit::submit))
@@ -79,24 +94,26 @@ pub async fn run(
         .route(viewer::PATH, get(viewer::index))
         .route(&format!("{}{{file}}", viewer::PATH), get(viewer::file))
         .with_state(app);
-    let service = router.into_make_service_with_connect_info::<SocketAddr>();
     // Listened for before the address is announced, so that a stop sent the moment the
     // server is up is a stop, not a kill.
     let mut interrupt = signal(SignalKind::interrupt())?;
     let mut terminate = signal(SignalKind::terminate())?;
-    println!("listening on http://{}", listener.local_addr()?);
-    // On Ctrl-C or SIGTERM (what a service manager or a container runtime sends),
-    // requests under way are answered, and no new one is taken.
+    let scheme = if edge.tls.is_some() { "https" } else { "http" };
+    println!("listening on {scheme}://{}", listener.local_addr()?);
+    // On Ctrl-C or SIGTERM (what a service manager or a container runtime sends), no new
+    // connection is taken, live viewers are told the server is stopping (they go on from
+    // another), and the requests under way are answered.
     let stopped = async move {
         tokio::select! {
             _ = interrupt.recv() => {}
             _ = terminate.recv() => {}
         }
+        tracing::info!("stopping");
+        let _ = stopping.send(true);
     };
-    axum::serve(listener, service)
-        .with_graceful_shutdown(stopped)
-        .await?;
+    edge::serve(listener, router, edge, stopped).await?;
     listening.abort();
+    learning.abort();
     Ok(())
 }
 

@@ -11,17 +11,19 @@ use axum::body::Body;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use bytes::Bytes;
 use sandglass_claim::{
     content_hash, hex, Claim, ClaimError, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
 };
+use sandglass_replay::play::Play;
+use sandglass_replay::ReplayError;
 use sandglass_sim::Recording;
 use tokio_postgres::Transaction;
 
-use crate::daily;
-use crate::limits::{self, Bucket};
+use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
 use crate::serve::{ruleset_label, App};
+use crate::upload;
+use crate::{daily, plays};
 
 pub async fn submit(
     State(app): State<App>,
@@ -29,16 +31,29 @@ pub async fn submit(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Refusal> {
-    // Read before anything is refused, so that a client still sending its game hears
-    // why rather than finding the connection closed under it.
-    let bytes = read_body(&app, &headers, body).await?;
-    take(&app, &Bucket::Address(peer.ip())).await?;
-    let (player, key, signature) = signed_by(&headers)?;
+    // Refused before a byte of the body is held: the limits, and a claim's headers.
+    upload::check_declared(&headers, "file", app.config.most_bytes)?;
+    let (player, key, signature) = match signed_by(&headers) {
+        Ok(signed) => signed,
+        Err(refusal) => return Err(upload::drained(body, refusal).await),
+    };
+    // One key, one spelling: hexadecimal's either case.
+    let key = key.to_ascii_lowercase();
+    let limits = app.config.limits;
+    if let Err(refusal) = limits::admit(&app.pool, limits, Post::Game, peer.ip(), &key).await {
+        return Err(upload::drained(body, refusal).await);
+    }
+    let upload = upload::read(&app, &headers, body, "file", app.config.most_bytes).await?;
+    let bytes = upload.bytes.clone();
     let checked = bytes.clone();
-    let file = tokio::task::spawn_blocking(move || sandglass_replay::from_bytes(&checked))
-        .await
-        .map_err(|e| Refusal::internal(e.into()))?
-        .map_err(|e| Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    let (file, play) = tokio::task::spawn_blocking(move || {
+        let file = sandglass_replay::from_bytes(&checked)?;
+        let play = Play::of(&file.header, &file.events);
+        Ok::<_, ReplayError>((file, play))
+    })
+    .await
+    .map_err(|e| Refusal::internal(e.into()))?
+    .map_err(|e| Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let hash = content_hash(&bytes);
     let claim = Claim {
         server: &app.config.public_url,
@@ -54,24 +69,18 @@ pub async fn submit(
         };
         Refusal::new(StatusCode::UNAUTHORIZED, words)
     })?;
-    // One key, one spelling: hexadecimal's either case.
-    let key = key.to_ascii_lowercase();
-    take(&app, &Bucket::Key(&key)).await?;
+    limits::take(&app.pool, limits, Post::Game, Bucket::Key(&key)).await?;
     let hash = hex(&hash);
     let mut client = app.pool.get().await?;
     let tx = client.transaction().await?;
     let player_id = bind_name(&tx, &player, &key).await?;
-    let url = format!("{}/games/{hash}", app.config.public_url);
-    match owner(&tx, &hash).await? {
-        Some((owner_id, _)) if owner_id == player_id => {
+    plays::lock_seed(&tx, &file.header).await?;
+    match plays::kin(&tx, &play, player_id).await? {
+        Some(kin) if kin.player_id == player_id => {
+            let url = format!("{}/games/{}", app.config.public_url, kin.game);
             return Ok((StatusCode::OK, format!("already sent: {url}\n")).into_response());
         }
-        Some((_, owner)) => {
-            return Err(Refusal::new(
-                StatusCode::CONFLICT,
-                format!("this game was sent already, by {owner}: it is theirs"),
-            ));
-        }
+        Some(kin) => return Err(Refusal::new(StatusCode::CONFLICT, kin.refusal_words())),
         None => {}
     }
     if let Some(day) = daily::unrevealed_day(&tx, file.header.seed).await? {
@@ -87,74 +96,45 @@ pub async fn submit(
     // ever names bytes that are missing; bytes whose row never commits are harmless,
     // found under their hash by the next to send them.
     app.objects.keep(&hash, bytes.clone()).await?;
-    if !add_game(&tx, &hash, player_id, bytes.len(), &file).await? {
-        // Sent at the same moment by someone else, whose row came first.
+    if !add_game(&tx, &hash, player_id, bytes.len(), &file, &play).await? {
+        // These very bytes are held, kept before the server knew games by their play and
+        // not yet worked out (`plays::learn_older`).
         return Err(Refusal::new(
             StatusCode::CONFLICT,
-            "this game was sent at the same moment by another; look for it on the server",
+            "this game's bytes are held here already; look for it on the server",
         ));
     }
     tx.commit().await?;
+    let url = format!("{}/games/{hash}", app.config.public_url);
     let headers = [(header::LOCATION, format!("/games/{hash}"))];
     Ok((StatusCode::ACCEPTED, headers, format!("queued: {url}\n")).into_response())
 }
 
 /// The claim's name, public key and signature, from the request's headers.
 pub(crate) fn signed_by(headers: &HeaderMap) -> Result<(String, String, String), Refusal> {
-    let [player, key, signature] = [PLAYER_HEADER, KEY_HEADER, SIGNATURE_HEADER].map(|name| {
-        headers
-            .get(name)
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or("")
-            .to_owned()
-    });
-    if player.is_empty() || key.is_empty() || signature.is_empty() {
-        return Err(Refusal::new(
+    let unsigned = || {
+        Refusal::new(
             StatusCode::UNAUTHORIZED,
             format!(
                 "a game must be sent signed: the player's name, public key and signature in \
                  {PLAYER_HEADER}, {KEY_HEADER} and {SIGNATURE_HEADER} (`sandglass submit` does this)"
             ),
-        ));
-    }
-    Ok((player, key, signature))
-}
-
-/// Takes a submission from `bucket`, or refuses with 429.
-pub(crate) async fn take(app: &App, bucket: &Bucket<'_>) -> Result<(), Refusal> {
-    if limits::take(&app.pool, app.config.limits, bucket).await? {
-        return Ok(());
-    }
-    Err(Refusal::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        format!(
-            "too many games sent from this {}: at most {} a minute; try again later",
-            bucket.what(),
-            bucket.limits(app.config.limits).per_minute
-        ),
-    ))
-}
-
-/// The body, refused unread when it says it is too large and cut off when it grows
-/// past the limit: no upload makes the server hold more than `most_bytes`.
-async fn read_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, Refusal> {
-    let most = app.config.most_bytes;
-    let too_large = |size: String| {
-        Refusal::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the file is {size} bytes, more than this server takes (at most {most})"),
         )
     };
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
-    if let Some(size) = declared.filter(|&size| size > most) {
-        return Err(too_large(size.to_string()));
-    }
-    let most_usize = usize::try_from(most).unwrap_or(usize::MAX);
-    axum::body::to_bytes(body, most_usize)
-        .await
-        .map_err(|_| too_large("more than that".into()))
+    let field = |name: &str, unreadable: ClaimError| match headers.get(name) {
+        None => Err(unsigned()),
+        Some(value) => match value.to_str() {
+            Ok("") => Err(unsigned()),
+            Ok(text) => Ok(text.to_owned()),
+            // Bytes a header may carry but no name, key or signature holds (a name
+            // outside ASCII, say): said as what is wrong with it.
+            Err(_) => Err(Refusal::new(StatusCode::BAD_REQUEST, unreadable)),
+        },
+    };
+    let player = field(PLAYER_HEADER, ClaimError::BadName)?;
+    let key = field(KEY_HEADER, ClaimError::BadKey)?;
+    let signature = field(SIGNATURE_HEADER, ClaimError::BadSignature)?;
+    Ok((player, key, signature))
 }
 
 /// The player `name` as `key`: the name is bound to the first key that claims it, and a
@@ -194,18 +174,6 @@ pub(crate) async fn bind_name(tx: &Transaction<'_>, name: &str, key: &str) -> Re
     ))
 }
 
-/// Who sent the game `hash` already, if anyone: their id and name.
-async fn owner(tx: &Transaction<'_>, hash: &str) -> Result<Option<(i64, String)>, Refusal> {
-    let row = tx
-        .query_opt(
-            "SELECT p.id, p.name FROM games g JOIN players p ON p.id = g.player_id
-             WHERE g.hash = $1",
-            &[&hash],
-        )
-        .await?;
-    Ok(row.map(|row| (row.get(0), row.get(1))))
-}
-
 /// The game's row, with what its header says, and its place in the queue; `false` if
 /// another transaction added the game first.
 pub(crate) async fn add_game(
@@ -214,6 +182,7 @@ pub(crate) async fn add_game(
     player_id: i64,
     size: usize,
     file: &Recording,
+    play: &Play,
 ) -> Result<bool, Refusal> {
     let header = &file.header;
     let added = tx
@@ -234,6 +203,7 @@ pub(crate) async fn add_game(
     if added == 0 {
         return Ok(false);
     }
+    plays::keep(tx, hash, play).await?;
     tx.execute("INSERT INTO queue (game) VALUES ($1)", &[&hash])
         .await?;
     Ok(true)

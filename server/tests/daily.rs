@@ -373,11 +373,20 @@ fn a_daily_run_is_streamed_watched_from_another_server_verified_and_ranked_and_i
     assert_eq!(hex(&content_hash(line.as_bytes())), commitment);
     // The revealed seed is the run's: every draw the viewer received is its generator's.
     assert_eq!(verified_hash(rules, seed, watched.events), hash);
-    // Once the day is over, a game played from its seed may be sent as any other.
+    // Once the day is over, a game played from its seed may be sent as any other; but
+    // the run's own moves stay camel's: its first five commands, sent by another, are
+    // the beginning of camel's game.
     let header = Header::of(rules, seed, 0);
-    let from_the_seed = Recording::record(header, bot_events(seed, 5)).unwrap();
+    let jerboa = Identity::generate().unwrap();
+    let copied = Recording::record(header.clone(), bot_events(seed, 5)).unwrap();
+    let (status, said) = site.submit(&sandglass_replay::to_bytes(&copied), &jerboa, "jerboa");
+    assert_eq!(status, 409, "{said}");
+    assert!(said.contains("the beginning of camel's game"), "{said}");
+    let mut own = LiveTape::new(rules, seed);
+    Bot::new(seed ^ 1).play(&mut own, 5).unwrap();
+    let from_the_seed = Recording::record(header, own.into_tape().events).unwrap();
     let bytes = sandglass_replay::to_bytes(&from_the_seed);
-    let (status, said) = site.submit(&bytes, &Identity::generate().unwrap(), "jerboa");
+    let (status, said) = site.submit(&bytes, &jerboa, "jerboa");
     assert_eq!(status, 202, "{said}");
     let (status, page) = site.get(&format!("/games/{game}"));
     assert_eq!(status, 200);

@@ -370,19 +370,94 @@ fn floods_from_a_key_or_an_address_are_answered_429() {
         .map(|bytes| site.submit(bytes, &other, "dromedary").0)
         .collect();
     assert_eq!(statuses, [202, 202]);
+    // Junk counts too, before a byte of it is read: the address has taken 6 posts (the
+    // refused ones among them), so a third player may send 2 more from it.
+    let third = Identity::generate().unwrap();
     let statuses: Vec<u16> = (0..3)
         .map(|i| {
-            site.submit(format!("junk {i}").as_bytes(), &other, "dromedary")
+            site.submit(format!("junk {i}").as_bytes(), &third, "bactrian")
                 .0
         })
         .collect();
     assert_eq!(statuses, [422, 422, 429]);
-    let (status, words) = site.submit(b"junk", &other, "dromedary");
+    let (status, words) = site.submit(b"junk", &third, "bactrian");
     assert_eq!(status, 429);
     assert!(
         words.contains("too many games sent from this address"),
         "{words}"
     );
+}
+
+/// Behind a proxy the server was told to trust, each player is their own address: a
+/// flood of junk from one address in an honest player's name spends that address's
+/// allowance, never the player's own; and the address a client writes itself into
+/// X-Forwarded-For is not believed, nor the header from any other peer. Every 429
+/// says when to try again.
+#[test]
+fn junk_in_an_honest_name_from_elsewhere_spends_nothing_of_theirs() {
+    let Some(site) = Site::start(&[
+        "--burst",
+        "2",
+        "--per-minute",
+        "1",
+        "--trust-proxy",
+        "127.0.0.1",
+    ]) else {
+        return;
+    };
+    let shorts: Vec<Vec<u8>> = goldens()
+        .into_iter()
+        .filter(|(name, _)| name.contains("short"))
+        .map(|(_, bytes)| bytes)
+        .collect();
+    let honest = Identity::generate().unwrap();
+    let from = |address: &str, bytes: &[u8], signature: &str| {
+        let claim = sandglass_claim::Claim {
+            server: &site.url,
+            player: "camel",
+            content: content_hash(bytes),
+        };
+        let signed = honest.sign(&claim);
+        let signature = if signature.is_empty() {
+            &signed
+        } else {
+            signature
+        };
+        let mut response = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .new_agent()
+            .post(format!("{}/games", site.url))
+            .header("x-forwarded-for", address)
+            .header("x-sandglass-player", "camel")
+            .header("x-sandglass-key", honest.public_hex())
+            .header("x-sandglass-signature", signature)
+            .send(bytes)
+            .unwrap();
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .map(|v| v.to_str().unwrap().to_owned());
+        let words = response.body_mut().read_to_string().unwrap();
+        (response.status().as_u16(), words, retry_after)
+    };
+    let forged = "ab".repeat(64);
+    // Mallory, at 10.0.0.66, floods in camel's name: two are read and refused (not a
+    // replay), then her address's allowance of the name is spent.
+    let statuses: Vec<u16> = (0..4)
+        .map(|i| from("10.0.0.66", format!("junk {i}").as_bytes(), &forged).0)
+        .collect();
+    assert_eq!(statuses, [422, 422, 429, 429]);
+    let (_, words, retry_after) = from("10.0.0.66", b"junk", &forged);
+    assert!(words.contains("key from this address"), "{words}");
+    assert_eq!(retry_after.as_deref(), Some("60"));
+    // Camel, at 10.0.0.7, sends as much as ever; writing another address first in the
+    // header changes nothing (the proxy's own entry, the last, is the one believed).
+    assert_eq!(from("10.0.0.7", &shorts[0], "").0, 202);
+    assert_eq!(from("10.0.0.66, 10.0.0.7", &shorts[1], "").0, 202);
+    let (status, words, retry_after) = from("10.0.0.7", &shorts[2], "");
+    assert_eq!(status, 429, "{words}");
+    assert!(retry_after.is_some());
 }
 
 #[test]
@@ -860,4 +935,103 @@ fn bot_games(count: u64, commands: u64) -> Vec<Vec<u8>> {
             sandglass_replay::to_bytes(&file)
         })
         .collect()
+}
+
+/// A game's first `commands` commands and their draws, as a file of its own.
+fn cut(file: &sandglass_sim::Recording, commands: usize) -> Vec<u8> {
+    let end = file
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Event::Command(_)))
+        .nth(commands)
+        .map_or(file.events.len(), |(i, _)| i);
+    let events = file.events[..end].to_vec();
+    let recording = sandglass_sim::Recording::record(file.header.clone(), events).unwrap();
+    sandglass_replay::to_bytes(&recording)
+}
+
+/// A bot's game of `seed`: `shared` commands of one bot, then `then` of a bot of
+/// `other`, as `.sgr` bytes.
+fn branch(seed: u64, shared: u64, other: u64, then: u64) -> Vec<u8> {
+    use sandglass_sim::{bot::Bot, LiveTape, Recording, Rules, Ruleset};
+    let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+    Bot::new(seed).play(&mut game, shared).unwrap();
+    Bot::new(other).play(&mut game, then).unwrap();
+    let tape = game.into_tape();
+    sandglass_replay::to_bytes(&Recording::record(tape.header, tape.events).unwrap())
+}
+
+/// A game is its play, not its bytes: a copy of a public game re-stamped (another
+/// `created_at`, so other bytes and another SHA-256), cut short, continued or taken over
+/// part way, sent from a stranger's key, is never ranked as the stranger's; the bytes
+/// served stay the first sender's. Two games that only begin alike (the same seed, the
+/// same first few moves) are two games.
+#[test]
+fn a_game_is_known_by_its_play_and_a_stranger_cannot_take_any_of_it() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    site.worker();
+    let alice = Identity::generate().unwrap();
+    let mallory = Identity::generate().unwrap();
+    let (_, good) = goldens()
+        .into_iter()
+        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
+        .unwrap();
+    assert_eq!(site.submit(&good, &alice, "alice").0, 202);
+    let refused = |bytes: &[u8], words: &str| {
+        let (status, said) = site.submit(bytes, &mallory, "mallory");
+        assert_eq!(status, 409, "{said}");
+        assert!(said.contains(words), "{said:?} should say {words:?}");
+    };
+
+    // Downloaded, re-stamped and sent again: other bytes, the same play.
+    let served = site.get_bytes(&format!("/replays/{}.sgr", hex(&content_hash(&good))));
+    assert_eq!(served, good);
+    let mut file = sandglass_replay::from_bytes(&served).unwrap();
+    file.header.created_at += 86_400;
+    let restamped = sandglass_replay::to_bytes(&file);
+    assert_ne!(content_hash(&restamped), content_hash(&good));
+    refused(&restamped, "sent already, by alice");
+    // Cut short, within the opening and past it (where its first moves are what give it
+    // away).
+    refused(&cut(&file, 7), "the beginning of alice's game");
+    refused(&cut(&file, 60), "first 50 commands are those of alice's");
+    // Its owner sending her own copy is told it is held, and where.
+    let (status, said) = site.submit(&restamped, &alice, "alice");
+    assert_eq!(status, 200, "{said}");
+    assert!(said.contains(&game_path(&good)), "{said}");
+
+    // A game sent in play (alice's first 20 commands), then continued by another.
+    let whole = branch(77, 120, 77, 0);
+    let in_play = cut(&sandglass_replay::from_bytes(&whole).unwrap(), 20);
+    assert_eq!(site.submit(&in_play, &alice, "alice").0, 202);
+    refused(&whole, "begins with alice's game");
+    // Taken over from alice's game after 60 commands, and played on otherwise.
+    let alices = branch(78, 100, 78, 0);
+    assert_eq!(site.submit(&alices, &alice, "alice").0, 202);
+    refused(
+        &branch(78, 60, 9_999, 40),
+        "first 50 commands are those of alice's",
+    );
+    // Alice may branch her own games.
+    assert_eq!(
+        site.submit(&branch(78, 60, 9_999, 40), &alice, "alice").0,
+        202
+    );
+    // Two games that part within the first moves are two players' own.
+    let (status, said) = site.submit(&branch(78, 5, 4_242, 60), &mallory, "mallory");
+    assert_eq!(status, 202, "{said}");
+
+    // Nothing of mallory's copies was kept: the only bytes under her name are her own
+    // game, and alice's game's page is hers.
+    let (_, page) = site.get("/players/mallory");
+    assert_eq!(page.matches("/games/").count(), 1, "{page}");
+    assert!(site.verdict(&good).contains("/players/alice"));
+    assert_eq!(
+        site.get(&format!("/replays/{}.sgr", hex(&content_hash(&restamped))))
+            .0,
+        404
+    );
 }

@@ -115,17 +115,17 @@ fn local_run(
 
 /// The server and name from the flags or the settings, and the config folder.
 pub fn named_server(
-    server: Option<String>,
-    name: Option<String>,
+    named: super::submit::Named,
     config_dir: Option<&Path>,
 ) -> anyhow::Result<(String, String, std::path::PathBuf)> {
     let config = settings::config_dir(config_dir)
         .context("cannot find this system's config folder; choose one with --config-dir DIR")?;
     let settings = Settings::load(&config);
-    let server = server.or(settings.server).context(
+    let server = named.server.clone().or(settings.server).context(
         "name the server whose daily desert to play with --server URL (it is remembered)",
     )?;
-    let name = name.or(settings.player).context(
+    named.remember_plain_http(&server, &config);
+    let name = named.name.or(settings.player).context(
         "name yourself with --name NAME: the server gives the name to the first key that \
          claims it (it is remembered)",
     )?;

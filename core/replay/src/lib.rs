@@ -16,6 +16,7 @@
 //! and its desyncs detectable, whatever happens to the generator.
 
 mod error;
+pub mod play;
 pub mod verdict;
 
 use sandglass_sim::rules::VersionError;
@@ -296,6 +297,13 @@ fn put_varint(out: &mut Vec<u8>, mut value: u64) {
         value >>= 7;
     }
     out.push(value as u8);
+}
+
+/// A header or a command in bincode 2's standard configuration, as the file writes it.
+fn serde_bytes(value: &impl Serialize) -> Vec<u8> {
+    let mut out = vec![];
+    put_serde(&mut out, value);
+    out
 }
 
 /// bincode 2's standard configuration (varint integers), as the event log uses.
