@@ -88,6 +88,12 @@ function sandglass_live_open(url) {
     // Said every 15 seconds of quiet, so that a silent connection can be told from one
     // that has nothing to say.
     source.addEventListener("alive", mine(function () {}));
+    // The server is stopping: the viewer connects again from what it holds, as on a
+    // drop, and says why.
+    source.addEventListener("stopping", mine(function (event) {
+        sandglass_live_close();
+        sandglass_live_say(4, event.data);
+    }));
     source.addEventListener("end", mine(function (event) {
         sandglass_live_say(3, event.data);
         sandglass_live_close();

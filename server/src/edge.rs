@@ -164,7 +164,11 @@ async fn handshake(
 /// The address a trusted proxy says a request came from: the last in `X-Forwarded-For`,
 /// which is the one the proxy appended (those before it are the client's to write).
 fn forwarded_for<B>(request: &Request<B>) -> Option<SocketAddr> {
-    let value = request.headers().get_all("x-forwarded-for").iter().next_back()?;
+    let value = request
+        .headers()
+        .get_all("x-forwarded-for")
+        .iter()
+        .next_back()?;
     let last = value.to_str().ok()?.rsplit(',').next()?.trim();
     let ip: IpAddr = last.parse().ok()?;
     Some(SocketAddr::new(ip, 0))

@@ -8,6 +8,7 @@ pub mod edge;
 mod html;
 pub mod limits;
 pub mod live;
+mod metrics;
 pub mod objects;
 mod pages;
 mod plays;

@@ -31,9 +31,10 @@ use bytes::Bytes;
 use deadpool_postgres::Pool;
 use futures_util::StreamExt;
 use serde::Deserialize;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, watch};
 use tokio_postgres::{AsyncMessage, NoTls};
 
+use crate::metrics::ViewerHeld;
 use crate::refusal::Refusal;
 use crate::serve::App;
 
@@ -119,7 +120,7 @@ impl Fanout {
 pub async fn listen(database: tokio_postgres::Config, pool: Pool, fanout: Arc<Fanout>) {
     loop {
         if let Err(error) = listen_once(&database, &pool, &fanout).await {
-            eprintln!("error: the live listener: {error:#}; connecting again");
+            tracing::error!("the live listener: {error:#}; connecting again");
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
@@ -283,6 +284,8 @@ pub async fn live(
             held: VecDeque::new(),
             newest_turn: 0,
             delay,
+            stop: app.stop.clone(),
+            _counted: app.counters.viewer(),
         };
         if viewer.say(format!("event: header\ndata: {head}\n\n")).await {
             viewer.follow(news).await;
@@ -313,7 +316,14 @@ struct Viewer {
     held: VecDeque<Arc<Stretch>>,
     newest_turn: u64,
     delay: u64,
+    /// Becomes true when the server is stopping.
+    stop: watch::Receiver<bool>,
+    /// Counted among the live viewers while it lasts.
+    _counted: ViewerHeld,
 }
+
+/// What a viewer is told when the server stops under it.
+pub const STOPPING: &str = "the server is stopping; connect again to go on";
 
 impl Viewer {
     /// Sends `text`; false once the viewer has gone.
@@ -325,7 +335,7 @@ impl Viewer {
         // Everything the table holds from where the viewer stands.
         let mut queued = match self.catch_up().await {
             Ok(queued) => queued,
-            Err(error) => return eprintln!("error: run {}: {error:#}", self.run),
+            Err(error) => return tracing::error!("run {}: {error:#}", self.run),
         };
         loop {
             for item in std::mem::take(&mut queued) {
@@ -343,7 +353,17 @@ impl Viewer {
                     }
                 }
             }
-            match tokio::time::timeout(KEEP_ALIVE, news.recv()).await {
+            let mut stop = self.stop.clone();
+            let heard = tokio::select! {
+                heard = tokio::time::timeout(KEEP_ALIVE, news.recv()) => heard,
+                // The server is stopping: the viewer is told so, and goes on from another
+                // (or this one, restarted) from the events it holds.
+                _ = async { stop.wait_for(|stopping| *stopping).await.map(drop) } => {
+                    let _ = self.say(format!("event: stopping\ndata: {STOPPING}\n\n")).await;
+                    return;
+                }
+            };
+            match heard {
                 Err(_) => {
                     if !self.say("event: alive\ndata:\n\n".into()).await {
                         return;
@@ -353,7 +373,7 @@ impl Viewer {
                 // Fallen behind the process's backlog: read from the table instead.
                 Ok(Err(broadcast::error::RecvError::Lagged(_))) => match self.catch_up().await {
                     Ok(more) => queued = more,
-                    Err(error) => return eprintln!("error: run {}: {error:#}", self.run),
+                    Err(error) => return tracing::error!("run {}: {error:#}", self.run),
                 },
                 Ok(Err(broadcast::error::RecvError::Closed)) => return,
             }

@@ -5,6 +5,7 @@
 //! verdicts and the queue, and the replay bytes live in object storage. Any number of
 //! each may run against the same database and store.
 
+use std::io::IsTerminal;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -122,8 +123,10 @@ struct Database {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // A line an event, `key=value` fields; colours only for a person at a terminal.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .init();
     match Cli::parse().cmd {

@@ -30,12 +30,17 @@ impl Objects {
             None if options.is_empty() => folder(Path::new(location))?,
             None => anyhow::bail!("--objects-option sets an s3:// store, not a folder"),
         };
-        // A listing is never "not found" but for a bucket that is not there.
-        let games = Key::from("games");
-        match objects.0.list_with_delimiter(Some(&games)).await {
-            Ok(_) => Ok(objects),
+        match objects.reach().await {
+            Ok(()) => Ok(objects),
             Err(error) => Err(error).with_context(|| format!("cannot reach {location}")),
         }
+    }
+
+    /// Whether the store answers: it is asked for its games.
+    pub async fn reach(&self) -> Result<(), object_store::Error> {
+        // A listing is never "not found" but for a bucket that is not there.
+        let games = Key::from("games");
+        self.0.list_with_delimiter(Some(&games)).await.map(drop)
     }
 
     /// Keeps `bytes` under `hash` (theirs): written once, whole or not at all; bytes kept

@@ -157,7 +157,7 @@ pub async fn learn_older(pool: Pool, objects: Objects) {
             Ok(0) => return,
             Ok(_) => {}
             Err(error) => {
-                eprintln!("error: working out the plays of older games: {error:#}");
+                tracing::error!("working out the plays of older games: {error:#}");
                 tokio::time::sleep(Duration::from_secs(10)).await;
             }
         }

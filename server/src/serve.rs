@@ -8,7 +8,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
+use axum::{middleware, Router};
 use deadpool_postgres::Pool;
 use sandglass_sim::tape::{TimeModel, TurnOrder};
 use sandglass_sim::Ruleset;
@@ -19,6 +19,7 @@ use tokio::sync::{watch, Semaphore};
 use crate::edge::{self, Edge};
 use crate::limits::Limits;
 use crate::live::{self, Fanout};
+use crate::metrics::{self, Counters};
 use crate::objects::Objects;
 use crate::refusal::Refusal;
 use crate::runs::LiveFolds;
@@ -53,6 +54,8 @@ pub struct App {
     pub uploads: Arc<Semaphore>,
     /// Becomes true when the server is stopping.
     pub stop: watch::Receiver<bool>,
+    /// What this process has counted, for `/metrics`.
+    pub counters: Arc<Counters>,
 }
 
 pub async fn run(
@@ -75,6 +78,7 @@ pub async fn run(
         fanout: Arc::default(),
         uploads: Arc::new(Semaphore::new(config_uploads)),
         stop,
+        counters: Arc::default(),
     };
     let listening = tokio::spawn(live::listen(database, pool, app.fanout.clone()));
     let learning = tokio::spawn(plays::learn_older(app.pool.clone(), app.objects.clone()));
@@ -93,6 +97,12 @@ pub async fn run(
         .route("/replays/{file}", get(replay))
         .route(viewer::PATH, get(viewer::index))
         .route(&format!("{}{{file}}", viewer::PATH), get(viewer::file))
+        .route("/healthz", get(metrics::healthz))
+        .route("/metrics", get(metrics::metrics))
+        .layer(middleware::from_fn_with_state(
+            app.clone(),
+            metrics::log_and_count,
+        ))
         .with_state(app);
     // Listened for before the address is announced, so that a stop sent the moment the
     // server is up is a stop, not a kill.

@@ -28,13 +28,13 @@ pub async fn run(pool: Pool, objects: Objects, idle: Duration) -> anyhow::Result
                 if tidied.elapsed() > TIDY_EVERY {
                     tidied = Instant::now();
                     if let Err(error) = tidy_buckets(&pool).await {
-                        eprintln!("error: {error:#}");
+                        tracing::error!("{error:#}");
                     }
                 }
                 tokio::time::sleep(idle).await
             }
             Err(error) => {
-                eprintln!("error: {error:#}");
+                tracing::error!("{error:#}");
                 tokio::time::sleep(idle).await;
             }
         }

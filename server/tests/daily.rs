@@ -1219,3 +1219,95 @@ fn bench_from_a_durable_step_to_a_viewer() {
         at(1.0)
     );
 }
+
+/// The event names a live stream sends until it ends, read from a viewer's connection.
+fn stream_until_closed(url: &str) -> Vec<String> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(PATIENCE))
+        .build()
+        .into();
+    let response = agent.get(url).call().unwrap();
+    let reader = BufReader::new(response.into_body().into_reader());
+    reader
+        .lines()
+        .map_while(Result::ok)
+        .filter_map(|line| line.strip_prefix("event: ").map(str::to_owned))
+        .collect()
+}
+
+/// SIGTERM with viewers watching a run that has not ended: each is told the server is
+/// stopping and its stream closed, so the server stops at once rather than waiting for
+/// viewers who would never leave; a viewer that connects again to the server started
+/// anew goes on from the events it held.
+#[test]
+fn a_server_stopping_tells_its_live_viewers_and_they_go_on_from_the_next() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    let camel = Identity::generate().unwrap();
+    let (status, started) = start(&site, &camel, "camel", &today());
+    assert_eq!(status, 200, "{started}");
+    let run = started["run"].as_i64().unwrap();
+    let seed: u64 = started["seed"].as_str().unwrap().parse().unwrap();
+    let events = bot_events(seed, 6);
+    let half = events.len() / 2;
+    let (status, words) = send(&site, run, 0, &events[..half], &camel, "camel");
+    assert_eq!(status, 200, "{words}");
+    let live = format!("{}/runs/{run}/live", site.url);
+    let viewers: Vec<_> = (0..3)
+        .map(|_| {
+            let live = live.clone();
+            std::thread::spawn(move || stream_until_closed(&live))
+        })
+        .collect();
+    wait_until("the server to count its three live viewers", || {
+        site.get("/metrics").1.contains("sandglass_live_viewers 3")
+    });
+    let asked = Instant::now();
+    assert!(site.terminate_server().success());
+    let stopped_in = asked.elapsed();
+    assert!(
+        stopped_in < sandglass_server::edge::STOP_PATIENCE,
+        "the server waited {stopped_in:?} for its viewers to leave"
+    );
+    for viewer in viewers {
+        let said = viewer.join().unwrap();
+        assert_eq!(said.first().map(String::as_str), Some("header"), "{said:?}");
+        assert_eq!(
+            said.last().map(String::as_str),
+            Some("stopping"),
+            "{said:?}"
+        );
+    }
+    // Started again at the same address: a viewer goes on from what it held, and the
+    // rest of the run reaches it.
+    site.start_again(&[]);
+    let (status, words) = send(&site, run, half as u64, &events[half..], &camel, "camel");
+    assert_eq!(status, 200, "{words}");
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(PATIENCE))
+        .build()
+        .into();
+    let response = agent.get(format!("{live}?from={half}")).call().unwrap();
+    let mut reader = BufReader::new(response.into_body().into_reader());
+    let mut line = String::new();
+    let mut first = None;
+    while first.is_none() && reader.read_line(&mut line).unwrap() > 0 {
+        first = line
+            .strip_prefix("data: ")
+            .and_then(|data| data.split_once(' '))
+            .and_then(|(first, _)| first.parse::<usize>().ok());
+        line.clear();
+    }
+    assert_eq!(first, Some(half), "the stream went on from the events held");
+}
+
+/// Waits for `done`, up to the tests' patience, and names what it waited for if it
+/// never came.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < PATIENCE, "gave up waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -1035,3 +1035,56 @@ fn a_game_is_known_by_its_play_and_a_stranger_cannot_take_any_of_it() {
         404
     );
 }
+
+/// What a server's keeper reads: `/healthz` while the database answers (503 once it
+/// does not), `/metrics` in Prometheus's text format, and a log line for each request
+/// and its status.
+#[test]
+fn the_server_says_how_it_is_doing() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    assert_eq!(site.get("/healthz"), (200, "ok\n".to_owned()));
+    site.worker();
+    let (_, good) = goldens()
+        .into_iter()
+        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
+        .unwrap();
+    let alice = Identity::generate().unwrap();
+    assert_eq!(site.submit(&good, &alice, "alice").0, 202);
+    site.verdict(&good);
+    assert_eq!(site.get("/no/such/page").0, 404);
+    let (status, metrics) = site.get("/metrics");
+    assert_eq!(status, 200);
+    for line in [
+        "# TYPE sandglass_queue_depth gauge",
+        "sandglass_queue_depth 0",
+        "# TYPE sandglass_verdicts_total counter",
+        "sandglass_requests_total{status=\"202\"} 1",
+        "sandglass_requests_total{status=\"404\"} 1",
+        "sandglass_live_viewers 0",
+    ] {
+        assert!(metrics.contains(line), "{line:?} missing from\n{metrics}");
+    }
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l.starts_with("sandglass_verdicts_total{outcome=")),
+        "{metrics}"
+    );
+    let log = site.server_log();
+    let line = log
+        .lines()
+        .find(|l| l.contains("path=\"/games\"") || l.contains("path=/games "))
+        .unwrap_or_else(|| panic!("no line for the game sent in\n{log}"));
+    assert!(
+        line.contains("status=202") && line.contains("method=POST"),
+        "{line}"
+    );
+    site.pg.stop();
+    let (status, words) = site.get("/healthz");
+    assert_eq!(
+        (status, words.as_str()),
+        (503, "the database does not answer\n")
+    );
+}

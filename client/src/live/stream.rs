@@ -171,6 +171,9 @@ fn connection(
                     Err(refusal) => refusal.into(),
                 }
             }
+            // The server is going away: connect again (to the next server behind the same
+            // address, or this one restarted) from the events held.
+            ("stopping", _) => return Stop::Lost(message.data),
             // `alive` only says the connection holds (each read restarts the silence),
             // and messages of other names are not the viewer's, as a browser's
             // EventSource leaves them.

@@ -36,6 +36,11 @@ pub struct Postgres {
 }
 
 impl Postgres {
+    /// The file every server on this cluster logs to.
+    pub fn server_log(&self) -> PathBuf {
+        self._dir.path().join("server.log")
+    }
+
     /// A new cluster, or `None` (said on stderr) when PostgreSQL is not installed
     /// here; under CI it must be, and its absence fails the test.
     pub fn start() -> Option<Postgres> {
@@ -86,6 +91,16 @@ impl Postgres {
             c.arg(cluster.home.join("log")).arg("start");
         });
         Some(cluster)
+    }
+
+    /// Stops the cluster at once, as a crashed or unreachable database is met.
+    pub fn stop(&self) {
+        let data = self.home.join("data");
+        self.run("pg_ctl", |c| {
+            c.arg("-D")
+                .arg(&data)
+                .args(["-m", "immediate", "-w", "stop"]);
+        });
     }
 
     pub fn url(&self) -> String {
@@ -217,6 +232,11 @@ impl Site {
         self.server.kill().unwrap();
         self.server.wait().unwrap();
         (self.server, self.url) = serve(&self.pg, &self.objects_args, &[]);
+    }
+
+    /// What the servers of this site have logged so far.
+    pub fn server_log(&self) -> String {
+        fs::read_to_string(self.pg.server_log()).unwrap_or_default()
     }
 
     /// The processor time the server process has used so far.
@@ -426,11 +446,19 @@ fn serve(pg: &Postgres, objects: &[String], options: &[&str]) -> (Child, String)
 }
 
 fn serve_at(pg: &Postgres, objects: &[String], listen: &str, options: &[&str]) -> (Child, String) {
+    // Its log (a line a request) goes beside the cluster, where `Site::server_log`
+    // reads it, rather than into the tests' output.
+    let log = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(pg.server_log())
+        .unwrap();
     let mut server = Command::new(BIN)
         .args(["serve", "--database", &pg.url(), "--listen", listen])
         .args(objects)
         .args(options)
         .stdout(Stdio::piped())
+        .stderr(log)
         .spawn()
         .unwrap();
     let mut first = String::new();
