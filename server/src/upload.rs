@@ -80,7 +80,9 @@ pub async fn read(
         )
         .await);
     };
-    let mut bytes = BytesMut::new();
+    // Room for what it says it is, at once: grown by doubling, a body would pass
+    // through buffers up to twice its size.
+    let mut bytes = BytesMut::with_capacity(reserve as usize);
     let mut stream = body.into_data_stream();
     let deadline = Instant::now() + BODY_WHOLE;
     loop {

@@ -1088,3 +1088,213 @@ fn the_server_says_how_it_is_doing() {
         (503, "the database does not answer\n")
     );
 }
+
+/// Lets this process hold as many files as it may: a test that opens a thousand
+/// connections needs more than the usual 1,024 descriptors.
+fn raise_open_files() {
+    // SAFETY: getrlimit and setrlimit on a struct of this frame.
+    unsafe {
+        let mut limit = std::mem::zeroed::<libc::rlimit>();
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
+        limit.rlim_cur = limit.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+    }
+}
+
+/// A thousand connections from one address, each a request's headers half sent and
+/// held: the server keeps at most its cap of them (the rest are closed at once), closes
+/// those it keeps once the header timeout passes, and answers another address's pages
+/// all the while.
+#[test]
+fn a_thousand_idle_connections_from_one_address_hold_up_nobody_else() {
+    use std::io::{Read, Write};
+    use std::net::Ipv4Addr;
+    let Some(site) = Site::start(&["--connections-per-address", "32"]) else {
+        return;
+    };
+    raise_open_files();
+    let stalling = Ipv4Addr::new(127, 0, 0, 1);
+    let mut idle: Vec<_> = (0..1000)
+        .map(|_| {
+            let mut stream = site.connect_from(stalling);
+            let _ = stream.write_all(b"GET / HTTP/1.1\r\nhost: x\r\n");
+            stream
+        })
+        .collect();
+    let patience = sandglass_server::edge::HEADER_TIMEOUT + Duration::from_secs(20);
+    // Another player, at another address, is answered while they are held.
+    for _ in 0..5 {
+        let mut page = site.connect_from(Ipv4Addr::new(127, 0, 0, 2));
+        page.set_read_timeout(Some(patience)).unwrap();
+        page.write_all(b"GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+            .unwrap();
+        let mut answer = String::new();
+        page.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    // The last of the thousand was past the cap: closed at once, nothing read.
+    let last = idle.last_mut().unwrap();
+    last.set_read_timeout(Some(patience)).unwrap();
+    let mut rest = vec![];
+    let closed = last.read_to_end(&mut rest);
+    assert!(
+        matches!(closed, Ok(0))
+            || closed.is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset),
+        "a connection past the cap was kept"
+    );
+    // The first was kept, and is let go once its headers are overdue.
+    let first = &mut idle[0];
+    first.set_read_timeout(Some(patience)).unwrap();
+    let mut said = vec![];
+    match first.read_to_end(&mut said) {
+        Ok(_) => {}
+        Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "{e}"),
+    }
+}
+
+/// Thirty large uploads at once, each sent slowly: only as many are read as the
+/// server's bound on the bytes in flight holds (the rest are refused 503 with
+/// Retry-After, before their bodies are held), so the server's memory stays within that
+/// bound and a margin whatever the uploads do. The figures are printed for
+/// BENCHMARKS.md.
+#[test]
+fn thirty_slow_large_uploads_are_held_within_the_servers_bound() {
+    use std::io::{Read, Write};
+    const BOUND: u64 = 64 << 20;
+    const SIZE: usize = 30_000_000;
+    let bound = BOUND.to_string();
+    let Some(site) = Site::start(&["--uploads-in-flight", &bound]) else {
+        return;
+    };
+    let (before, _) = site.server_memory();
+    let url = site.url.clone();
+    let uploads: Vec<_> = (0..30)
+        .map(|i| {
+            let mut stream = site.connect();
+            let url = url.clone();
+            std::thread::spawn(move || {
+                let who = Identity::generate().unwrap();
+                let junk = vec![i as u8; SIZE];
+                let claim = sandglass_claim::Claim {
+                    server: &url,
+                    player: "camel",
+                    content: content_hash(&junk),
+                };
+                let head = format!(
+                    "POST /games HTTP/1.1\r\nhost: x\r\ncontent-length: {SIZE}\r\n\
+                     x-sandglass-player: camel{i}\r\nx-sandglass-key: {}\r\n\
+                     x-sandglass-signature: {}\r\nconnection: close\r\n\r\n",
+                    who.public_hex(),
+                    who.sign(&claim)
+                );
+                stream.write_all(head.as_bytes()).unwrap();
+                // A megabyte every tenth of a second: three seconds an upload.
+                for chunk in junk.chunks(1 << 20) {
+                    if stream.write_all(chunk).is_err() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                let mut answer = String::new();
+                let _ = stream.read_to_string(&mut answer);
+                answer
+            })
+        })
+        .collect();
+    let answers: Vec<String> = uploads.into_iter().map(|t| t.join().unwrap()).collect();
+    let (_, peak) = site.server_memory();
+    let read = answers
+        .iter()
+        .filter(|a| a.starts_with("HTTP/1.1 422"))
+        .count();
+    let busy = answers
+        .iter()
+        .filter(|a| a.starts_with("HTTP/1.1 503") && a.contains("retry-after: 5"))
+        .count();
+    println!(
+        "30 slow uploads of {SIZE} bytes, --uploads-in-flight {BOUND}: {read} read whole, \
+         {busy} refused busy; server memory {:.1} MiB before, {:.1} MiB at its peak",
+        before as f64 / (1 << 20) as f64,
+        peak as f64 / (1 << 20) as f64
+    );
+    assert!(read >= 2, "{answers:?}");
+    assert!(busy > 0, "{answers:?}");
+    // The bound, and a margin for the server's own buffers and the uploads' last
+    // megabyte each in the sockets.
+    let margin = 48 << 20;
+    assert!(
+        peak <= before + BOUND + margin,
+        "the server reached {peak} bytes from {before}"
+    );
+}
+
+/// HTTPS served by the server itself (`--tls-cert`, `--tls-key`): pages and a signed
+/// game over it, the claim naming the https:// URL; plain HTTP to the same port gets
+/// nothing but a closed connection.
+#[test]
+fn the_server_speaks_https_when_given_a_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    let made = std::process::Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+        ])
+        .args(["-nodes", "-days", "2", "-subj", "/CN=127.0.0.1"])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1"])
+        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .expect("openssl (Debian's openssl) makes the test's certificate");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let (cert_arg, key_arg) = (cert.to_str().unwrap(), key.to_str().unwrap());
+    let Some(mut site) = Site::start(&["--tls-cert", cert_arg, "--tls-key", key_arg]) else {
+        return;
+    };
+    assert!(site.url.starts_with("https://127.0.0.1:"), "{}", site.url);
+    site.worker();
+    let pem = std::fs::read(&cert).unwrap();
+    let roots = ureq::tls::RootCerts::Specific(std::sync::Arc::new(vec![
+        ureq::tls::Certificate::from_pem(&pem).unwrap().to_owned(),
+    ]));
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .tls_config(ureq::tls::TlsConfig::builder().root_certs(roots).build())
+        .build()
+        .into();
+    let mut health = agent.get(format!("{}/healthz", site.url)).call().unwrap();
+    assert_eq!(health.body_mut().read_to_string().unwrap(), "ok\n");
+    let (_, good) = goldens()
+        .into_iter()
+        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
+        .unwrap();
+    let alice = Identity::generate().unwrap();
+    let claim = sandglass_claim::Claim {
+        server: &site.url,
+        player: "alice",
+        content: content_hash(&good),
+    };
+    let mut sent = agent
+        .post(format!("{}/games", site.url))
+        .header("x-sandglass-player", "alice")
+        .header("x-sandglass-key", alice.public_hex())
+        .header("x-sandglass-signature", alice.sign(&claim))
+        .send(&good[..])
+        .unwrap();
+    let status = sent.status().as_u16();
+    assert_eq!(status, 202, "{}", sent.body_mut().read_to_string().unwrap());
+    // Plain HTTP to it is not understood.
+    let plain = format!("http://{}/healthz", &site.url["https://".len()..]);
+    assert!(agent.get(plain).call().is_err());
+}

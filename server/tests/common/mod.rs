@@ -239,6 +239,48 @@ impl Site {
         fs::read_to_string(self.pg.server_log()).unwrap_or_default()
     }
 
+    /// The server process's resident memory now and at its peak (`VmRSS`, `VmHWM`), in
+    /// bytes.
+    pub fn server_memory(&self) -> (u64, u64) {
+        let status = fs::read_to_string(format!("/proc/{}/status", self.server.id())).unwrap();
+        let field = |name: &str| {
+            let line = status.lines().find(|l| l.starts_with(name)).unwrap();
+            let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+            kib << 10
+        };
+        (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// A connection to the server from the loopback address `source` (any of 127.0.0.0/8
+    /// is this machine), so that a test can be several clients at several addresses.
+    pub fn connect_from(&self, source: std::net::Ipv4Addr) -> std::net::TcpStream {
+        use std::os::fd::FromRawFd;
+        let to: std::net::SocketAddrV4 = self.url["http://".len()..].parse().unwrap();
+        let address = |ip: std::net::Ipv4Addr, port: u16| libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: port.to_be(),
+            sin_addr: libc::in_addr {
+                s_addr: u32::from(ip).to_be(),
+            },
+            sin_zero: [0; 8],
+        };
+        let size = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        // SAFETY: a socket made, bound and connected with addresses that outlive each
+        // call, and handed to a TcpStream that owns it from then on.
+        unsafe {
+            let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+            assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+            let stream = std::net::TcpStream::from_raw_fd(fd);
+            let from = address(source, 0);
+            let bound = libc::bind(fd, (&raw const from).cast(), size);
+            assert_eq!(bound, 0, "bind: {}", std::io::Error::last_os_error());
+            let to = address(*to.ip(), to.port());
+            let connected = libc::connect(fd, (&raw const to).cast(), size);
+            assert_eq!(connected, 0, "connect: {}", std::io::Error::last_os_error());
+            stream
+        }
+    }
+
     /// The processor time the server process has used so far.
     pub fn server_cpu(&self) -> Duration {
         cpu_time(self.server.id())
