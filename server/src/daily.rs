@@ -78,6 +78,11 @@ pub fn named_ruleset(name: &str) -> Result<Ruleset, Refusal> {
 /// A day as written in a path, `YYYY-MM-DD`, a real one; `None` for anything else.
 pub(crate) fn parse_day(day: &str) -> Option<String> {
     let date: jiff::civil::Date = day.parse().ok()?;
+    // No desert was made before the Unix epoch; and days PostgreSQL cannot hold (the
+    // year 0, which its calendar lacks) are no days at all, not the database's failure.
+    if date.year() < 1970 {
+        return None;
+    }
     let written = date.strftime("%Y-%m-%d").to_string();
     (written == day).then_some(written)
 }
@@ -286,6 +291,8 @@ mod tests {
             "2026-11-26x",
             "",
             "today",
+            "0000-01-01",
+            "1969-12-31",
         ] {
             assert_eq!(parse_day(wrong), None, "{wrong}");
         }

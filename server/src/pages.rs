@@ -49,7 +49,9 @@ pub async fn board(
         .await?;
     let kinds = client
         .query(
-            "SELECT DISTINCT rules_version, ruleset FROM shown_games ORDER BY rules_version, ruleset",
+            "SELECT DISTINCT g.rules_version, g.ruleset
+             FROM verdicts v JOIN shown_games g ON g.hash = v.game
+             WHERE v.ok AND v.outcome IS NOT NULL ORDER BY g.rules_version, g.ruleset",
             &[],
         )
         .await?;
@@ -109,7 +111,8 @@ pub async fn board(
     Ok(Html(page(&title, &body)))
 }
 
-/// `GET /players/NAME`: the player's key and every game they sent, verified or not.
+/// `GET /players/NAME`: the player's key and every game they sent, verified or not
+/// (linked unless refused).
 pub async fn player(
     State(app): State<App>,
     Path(name): Path<String>,
@@ -144,15 +147,17 @@ pub async fn player(
              <th>depth</th><th>turns</th><th>kills</th><th>rules</th><th>ruleset</th>\
              <th>seed</th></tr>\n";
     for row in &games {
-        let verdict = match row.get::<_, Option<bool>>(4) {
-            None => "waiting",
-            Some(true) => "verified",
-            Some(false) => "refused",
+        let hash: &str = row.get(0);
+        // A refused game is named, not linked: its page is for whoever has its hash.
+        let (verdict, game) = match row.get::<_, Option<bool>>(4) {
+            None => ("waiting", game_link(hash)),
+            Some(true) => ("verified", game_link(hash)),
+            Some(false) => ("refused", escape(&hash[..12.min(hash.len())])),
         };
         let _ = writeln!(
             body,
             "<tr><td>{}</td><td>{verdict}</td>{}<td>{}</td><td>{}</td><td>{}</td></tr>",
-            game_link(row.get(0)),
+            game,
             score_cells(row, 5),
             row.get::<_, i32>(1),
             escape(row.get(2)),

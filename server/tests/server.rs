@@ -335,6 +335,19 @@ fn bad_uploads_get_words_and_change_nothing() {
     assert!(page.contains(&what), "{page} should say {what}");
     let (_, board) = site.get("/");
     assert!(!board.contains(&game_path(&crafted)), "{board}");
+    let (_, alices) = site.get("/players/alice");
+    assert!(!alices.contains(&game_path(&crafted)), "{alices}");
+    // Nor does a refused game of rules of its own make a link on the board.
+    let mut odd = sandglass_replay::from_bytes(&good).unwrap();
+    odd.header.ruleset.time = sandglass_sim::tape::TimeModel::Classic {
+        gain: 50,
+        threshold: 100,
+    };
+    let odd = sandglass_replay::to_bytes(&odd);
+    assert_eq!(site.submit(&odd, &alice, "alice").0, 202);
+    assert!(site.verdict(&odd).contains("<strong>Refused"));
+    let (_, board) = site.get("/");
+    assert!(!board.contains("classic-50-100"), "{board}");
     // The game it was made from is as it was: changed bytes are another game.
     assert_eq!(site.verdict(&good), page_before);
 }
@@ -1297,4 +1310,26 @@ fn the_server_speaks_https_when_given_a_certificate() {
     // Plain HTTP to it is not understood.
     let plain = format!("http://{}/healthz", &site.url["https://".len()..]);
     assert!(agent.get(plain).call().is_err());
+}
+
+/// A day that cannot be (the year 0, which PostgreSQL's calendar lacks; before any
+/// desert) is not found, as any other page that is not there, rather than a failure.
+#[test]
+fn a_day_that_cannot_be_is_not_found() {
+    let Some(site) = Site::start(&[]) else {
+        return;
+    };
+    for path in [
+        "/daily/0000-01-01",
+        "/daily/0000-01-01/nethack.json",
+        "/daily/1969-12-31",
+    ] {
+        let (status, words) = site.get(path);
+        assert_eq!(status, 404, "{path}: {words}");
+    }
+    assert!(
+        !site.server_log().contains("ERROR"),
+        "{}",
+        site.server_log()
+    );
 }
