@@ -89,7 +89,9 @@ pub(super) fn to_current(
     found: u16,
     progress: &mut dyn FnMut(Stage, u64),
 ) -> Result<(), StoreError> {
-    let whole = replace::build_beside(dir, |new| build(&old, found, new, progress))?;
+    let whole = replace::build_beside(dir, replace::Flushes::Background, |new| {
+        build(&old, found, new, progress)
+    })?;
     replace::put_in_place(old, dir, !whole)
 }
 

@@ -19,12 +19,26 @@ use sled::Db;
 
 use super::error::StoreError;
 
+/// Who makes what a build writes stable as it goes (its end is flushed either way).
+pub(super) enum Flushes {
+    /// sled's background flusher too, every 500 ms, as in any database of the store.
+    Background,
+    /// The fill alone, with `Db::flush` at points of its own choosing. How large sled's log
+    /// grows depends on how far the writes made stable lag behind the writer: a segment
+    /// is reused only once a later segment's header says it is stable. A flusher that
+    /// runs on a clock puts that lag where the scheduler lets it; a fill that flushes
+    /// after every few kilobytes keeps it small and the same in every run, so the file it
+    /// leaves depends on what it wrote alone (`compact`).
+    ByTheFill,
+}
+
 /// Builds a new database in the staging folder of `dir` with `fill`, then closes and syncs
 /// it; nothing of the old database is touched. What `fill` returns is handed back (a
 /// migration says whether the old database may be removed). Should it fail, what was built
 /// is cleared (or, if that fails too, the next open clears it: it is not marked ready).
 pub(super) fn build_beside<T>(
     dir: &Path,
+    flushes: Flushes,
     fill: impl FnOnce(&Db) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
     let staged = dir.join(STAGED);
@@ -34,7 +48,12 @@ pub(super) fn build_beside<T>(
             fs::remove_dir_all(&staged).map_err(io)?;
         }
         fs::create_dir(&staged).map_err(io)?;
-        let db = sled::Config::new().path(&staged).open()?;
+        let config = sled::Config::new().path(&staged);
+        let config = match flushes {
+            Flushes::Background => config,
+            Flushes::ByTheFill => config.flush_every_ms(None),
+        };
+        let db = config.open()?;
         let filled = fill(&db)?;
         db.flush()?;
         drop(db);
