@@ -15,7 +15,7 @@ use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use deadpool_postgres::GenericClient;
-use sandglass_claim::{content_hash, daily_commitment_line, daily_start_content, hex, Claim};
+use sandglass_claim::{content_hash, daily_commitment_line, daily_start_content, hex};
 use sandglass_sim::rules::NEWEST;
 use sandglass_sim::Ruleset;
 use serde::Serialize;
@@ -206,14 +206,12 @@ pub async fn start(
     let limits = app.config.limits;
     let key = key.to_ascii_lowercase();
     limits::admit(&app.pool, limits, Post::DailyStart, peer.ip(), &key).await?;
-    let claim = Claim {
-        server: &app.config.public_url,
-        player: &player,
-        content: daily_start_content(&day, &ruleset),
-    };
-    claim
-        .check(&key, &signature)
-        .map_err(|e| Refusal::new(StatusCode::UNAUTHORIZED, e))?;
+    app.check_claim(
+        &player,
+        daily_start_content(&day, &ruleset),
+        &key,
+        &signature,
+    )?;
     limits::take(&app.pool, limits, Post::DailyStart, Bucket::Key(&key)).await?;
     let mut client = app.pool.get().await?;
     let tx = client.transaction().await?;

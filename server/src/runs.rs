@@ -24,7 +24,7 @@ use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use bytes::Bytes;
-use sandglass_claim::{content_hash, hex, stretch_content, Claim};
+use sandglass_claim::{content_hash, hex, stretch_content};
 use sandglass_replay::play::Play;
 use sandglass_sim::drive::Verifier;
 use sandglass_sim::tape::FORMAT_VERSION;
@@ -251,14 +251,12 @@ pub async fn append(
             format!("run {run} is {owner}'s: only their key sends its events"),
         ));
     }
-    let claim = Claim {
-        server: &app.config.public_url,
-        player: &player,
-        content: stretch_content(run, from, &bytes),
-    };
-    claim
-        .check(&key, &signature)
-        .map_err(|e| Refusal::new(StatusCode::UNAUTHORIZED, e))?;
+    app.check_claim(
+        &player,
+        stretch_content(run, from, &bytes),
+        &key,
+        &signature,
+    )?;
     limits::take(&app.pool, limits, Post::Stretch, Bucket::Key(&key)).await?;
     let decoded = bytes.clone();
     let stretch =

@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Router};
 use deadpool_postgres::Pool;
+use sandglass_claim::{Claim, ClaimError};
 use sandglass_sim::tape::{TimeModel, TurnOrder};
 use sandglass_sim::Ruleset;
 use tokio::net::TcpListener;
@@ -39,6 +40,72 @@ pub struct Config {
     pub limits: Limits,
     /// Turns a live view is held behind the game (for tournaments); 0 for none.
     pub live_delay_turns: u64,
+}
+
+impl Config {
+    /// The server URLs a signature may name for this server: its public URL and, when
+    /// that is on this machine, the same port under this machine's other names (a
+    /// player who typed `localhost` for `127.0.0.1`). A claim naming any of them can be
+    /// sent to no other server.
+    pub fn names(&self) -> Vec<String> {
+        const LOCAL: [&str; 3] = ["127.0.0.1", "localhost", "[::1]"];
+        let mut names = vec![self.public_url.clone()];
+        for scheme in ["http://", "https://"] {
+            let Some(rest) = self.public_url.strip_prefix(scheme) else {
+                continue;
+            };
+            let (host, port) = match rest.rsplit_once(':') {
+                Some((host, port)) if !port.contains(']') => (host, format!(":{port}")),
+                _ => (rest, String::new()),
+            };
+            if LOCAL.contains(&host) {
+                names.extend(
+                    LOCAL
+                        .iter()
+                        .filter(|other| **other != host)
+                        .map(|other| format!("{scheme}{other}{port}")),
+                );
+            }
+        }
+        names
+    }
+}
+
+impl App {
+    /// Checks that `player`, under `key`, signed a claim over `content` to this server.
+    pub fn check_claim(
+        &self,
+        player: &str,
+        content: [u8; 32],
+        key: &str,
+        signature: &str,
+    ) -> Result<(), Refusal> {
+        let mut error = None;
+        for server in self.config.names() {
+            let claim = Claim {
+                server: &server,
+                player,
+                content,
+            };
+            match claim.check(key, signature) {
+                Ok(()) => return Ok(()),
+                Err(e) => error = Some(e),
+            }
+        }
+        let words = match error.expect("a server has at least one name") {
+            // A client that signed for another URL (the server behind a proxy, named
+            // another way) is told which one this server goes by.
+            ClaimError::Forged => {
+                format!(
+                    "{} (this server is {})",
+                    ClaimError::Forged,
+                    self.config.public_url
+                )
+            }
+            e => e.to_string(),
+        };
+        Err(Refusal::new(StatusCode::UNAUTHORIZED, words))
+    }
 }
 
 #[derive(Clone)]
@@ -177,6 +244,46 @@ pub fn ruleset_label(ruleset: &Ruleset) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn config(public_url: &str) -> Config {
+        Config {
+            public_url: public_url.to_owned(),
+            viewer: String::new(),
+            web: None,
+            most_bytes: 0,
+            uploads_in_flight: 0,
+            limits: Limits {
+                burst: 1,
+                per_minute: 1,
+            },
+            live_delay_turns: 0,
+        }
+    }
+
+    #[test]
+    fn a_server_on_this_machine_goes_by_each_of_its_names() {
+        assert_eq!(
+            config("http://127.0.0.1:8080").names(),
+            [
+                "http://127.0.0.1:8080",
+                "http://localhost:8080",
+                "http://[::1]:8080"
+            ]
+        );
+        assert_eq!(
+            config("https://localhost").names(),
+            ["https://localhost", "https://127.0.0.1", "https://[::1]"]
+        );
+        assert_eq!(config("http://[::1]:80").names().len(), 3);
+        assert_eq!(
+            config("https://sandglass.example").names(),
+            ["https://sandglass.example"]
+        );
+        assert_eq!(
+            config("http://127.0.0.1.example:80").names(),
+            ["http://127.0.0.1.example:80"]
+        );
+    }
 
     #[test]
     fn rulesets_are_named_apart_by_every_figure_that_differs() {

@@ -11,9 +11,7 @@ use axum::body::Body;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use sandglass_claim::{
-    content_hash, hex, Claim, ClaimError, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
-};
+use sandglass_claim::{content_hash, hex, ClaimError, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER};
 use sandglass_replay::play::Play;
 use sandglass_replay::ReplayError;
 use sandglass_sim::Recording;
@@ -55,20 +53,7 @@ pub async fn submit(
     .map_err(|e| Refusal::internal(e.into()))?
     .map_err(|e| Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let hash = content_hash(&bytes);
-    let claim = Claim {
-        server: &app.config.public_url,
-        player: &player,
-        content: hash,
-    };
-    claim.check(&key, &signature).map_err(|e| {
-        let words = match e {
-            // A client that signed for another URL (the server behind a proxy, named
-            // another way) is told which one this server goes by.
-            ClaimError::Forged => format!("{e} (this server is {})", app.config.public_url),
-            e => e.to_string(),
-        };
-        Refusal::new(StatusCode::UNAUTHORIZED, words)
-    })?;
+    app.check_claim(&player, hash, &key, &signature)?;
     limits::take(&app.pool, limits, Post::Game, Bucket::Key(&key)).await?;
     let hash = hex(&hash);
     let mut client = app.pool.get().await?;

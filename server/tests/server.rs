@@ -1333,3 +1333,43 @@ fn a_day_that_cannot_be_is_not_found() {
         site.server_log()
     );
 }
+
+/// A player who names a server on their own machine `localhost` where it calls itself
+/// `127.0.0.1` is the same server's player: their signature is taken. One naming any
+/// other server is not, and is told the name this one goes by.
+#[test]
+fn a_server_on_this_machine_takes_a_claim_under_any_of_its_names() {
+    let Some(site) = Site::start(&[]) else {
+        return;
+    };
+    let shorts: Vec<Vec<u8>> = goldens()
+        .into_iter()
+        .filter(|(name, _)| name.contains("short"))
+        .map(|(_, bytes)| bytes)
+        .collect();
+    let camel = Identity::generate().unwrap();
+    let signed_for = |server: &str, bytes: &[u8]| {
+        let claim = sandglass_claim::Claim {
+            server,
+            player: "camel",
+            content: content_hash(bytes),
+        };
+        site.post(
+            bytes,
+            &[
+                ("x-sandglass-player", "camel"),
+                ("x-sandglass-key", &camel.public_hex()),
+                ("x-sandglass-signature", &camel.sign(&claim)),
+            ],
+        )
+    };
+    let localhost = site.url.replace("127.0.0.1", "localhost");
+    assert_eq!(signed_for(&localhost, &shorts[0]).0, 202);
+    let elsewhere = site.url.replace("127.0.0.1", "10.0.0.1");
+    let (status, words) = signed_for(&elsewhere, &shorts[1]);
+    assert_eq!(status, 401, "{words}");
+    assert!(
+        words.contains(&format!("(this server is {})", site.url)),
+        "{words}"
+    );
+}
