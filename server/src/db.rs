@@ -40,11 +40,46 @@ pub fn config(database: &str) -> anyhow::Result<tokio_postgres::Config> {
         .with_context(|| format!("the database {database:?} is not a PostgreSQL URL"))
 }
 
+/// Where `config` points, in words, without its password: what a failed connection
+/// tried.
+fn described(config: &tokio_postgres::Config) -> String {
+    use tokio_postgres::config::Host;
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .map(|host| match host {
+            Host::Tcp(name) => name.clone(),
+            Host::Unix(path) => path.display().to_string(),
+        })
+        .collect();
+    let ports: Vec<String> = config.get_ports().iter().map(u16::to_string).collect();
+    format!(
+        "{:?} on {} port {} as user {:?}{}",
+        config.get_dbname().unwrap_or("(the user's name)"),
+        if hosts.is_empty() {
+            "localhost".to_owned()
+        } else {
+            hosts.join(",")
+        },
+        if ports.is_empty() {
+            "5432".to_owned()
+        } else {
+            ports.join(",")
+        },
+        config.get_user().unwrap_or("(this system user)"),
+        if config.get_password().is_some() {
+            " with a password"
+        } else {
+            " with no password"
+        },
+    )
+}
+
 async fn migrate(config: &tokio_postgres::Config) -> anyhow::Result<()> {
     let (mut client, connection) = config
         .connect(NoTls)
         .await
-        .context("cannot reach the database")?;
+        .with_context(|| format!("cannot reach the database {}", described(config)))?;
     let connection = tokio::spawn(connection);
     client
         .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
@@ -56,4 +91,20 @@ async fn migrate(config: &tokio_postgres::Config) -> anyhow::Result<()> {
     drop(client);
     let _ = connection.await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_is_described_as_it_was_tried_without_its_password() {
+        let url = "postgres://keeper:secret@db.example:5433/sandglass";
+        let said = described(&config(url).unwrap());
+        assert_eq!(
+            said,
+            "\"sandglass\" on db.example port 5433 as user \"keeper\" with a password"
+        );
+        assert!(!said.contains("secret"));
+    }
 }
