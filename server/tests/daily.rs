@@ -65,6 +65,10 @@ impl Player {
     }
 
     /// `sandglass daily --bot` against `server`, as `name`, its stdout read line by line.
+    /// At the end the client waits as long as the test would for the server to hold
+    /// every step (`--wait-s`): its own default, a minute, was the one patience in these
+    /// tests shorter than theirs, and a loaded machine storing a run streamed a step a
+    /// millisecond is what it bounds.
     fn daily(&self, client: &Path, server: &str, name: &str, extra: &[&str]) -> Daily {
         let mut child = Command::new(client)
             .arg("--config-dir")
@@ -72,6 +76,7 @@ impl Player {
             .arg("--data-dir")
             .arg(self.data.path())
             .args(["daily", "--server", server, "--name", name])
+            .args(["--wait-s", &PATIENCE.as_secs().to_string()])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -230,7 +235,9 @@ fn verified_hash(rules: Rules, seed: u64, events: Vec<Event>) -> String {
 /// The run's client ended saying it sent every event; the server holds each once, and
 /// a verifier folded the finished run to the client's hash. The run's game.
 fn all_sent_and_verified(site: &Site, daily: Daily, run: i64, events: u64, hash: &str) -> String {
-    let said = daily.end().unwrap();
+    let said = daily.end().unwrap_or_else(|stderr| {
+        panic!("the client did not see every event held by the server: {stderr}")
+    });
     assert!(
         said.contains(&format!("sent {events} of {events} events")),
         "{said}"
@@ -244,11 +251,18 @@ fn all_sent_and_verified(site: &Site, daily: Daily, run: i64, events: u64, hash:
     game
 }
 
-/// Waits until `sql` gives `want`.
+/// Waits until `sql` gives `want`; fails saying what it gave last.
 fn wait_for(site: &Site, sql: &str, want: &str) {
     let start = Instant::now();
-    while site.pg.sql(sql) != want {
-        assert!(start.elapsed() < PATIENCE, "{sql} never gave {want}");
+    loop {
+        let gave = site.pg.sql(sql);
+        if gave == want {
+            return;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "waited {PATIENCE:?} for {sql} to give {want}: it gave {gave:?}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -302,6 +316,12 @@ fn a_daily_run_is_streamed_watched_from_another_server_verified_and_ranked_and_i
         &["--bot", "100000", "--pace-ms", "1"],
     );
     let run = daily.run();
+    // Watched once the server holds the run's first stretch, from which it serves it.
+    wait_for(
+        &site,
+        &format!("SELECT events > 0 FROM runs WHERE id = {run}"),
+        "t",
+    );
     let live = format!("{}/runs/{run}/live", other.url);
     let viewer = std::thread::spawn(move || watch(&live));
     let (events, hash) = daily.played();
@@ -410,7 +430,7 @@ fn a_daily_run_plays_on_while_its_server_is_killed_and_every_step_arrives_once_a
         &client,
         &site.url,
         "camel",
-        &["--bot", "100000", "--pace-ms", "2", "--wait-s", "120"],
+        &["--bot", "100000", "--pace-ms", "2"],
     );
     let run = daily.run();
     // Killed once the run is under way...
@@ -463,6 +483,7 @@ impl Proxy {
             loop {
                 if cutting.load(Ordering::SeqCst) {
                     listener = None;
+                    // Looking every 20 ms for `mend`.
                     std::thread::sleep(Duration::from_millis(20));
                     continue;
                 }
@@ -480,6 +501,8 @@ impl Proxy {
                         pump(inside.try_clone().unwrap(), outside.try_clone().unwrap());
                         pump(outside, inside);
                     }
+                    // Nothing to take (the listener does not block, so that a cut
+                    // is seen): looked at again 5 ms on.
                     Err(_) => std::thread::sleep(Duration::from_millis(5)),
                 }
             }
@@ -532,7 +555,7 @@ fn a_daily_run_plays_on_through_thirty_seconds_without_a_network_and_sends_the_r
         &client,
         &proxy.url,
         "camel",
-        &["--bot", "100000", "--pace-ms", "3", "--wait-s", "120"],
+        &["--bot", "100000", "--pace-ms", "3"],
     );
     let run = daily.run();
     wait_for(
@@ -545,6 +568,7 @@ fn a_daily_run_plays_on_through_thirty_seconds_without_a_network_and_sends_the_r
     let held_when_cut = site
         .pg
         .sql(&format!("SELECT events FROM runs WHERE id = {run}"));
+    // The thirty seconds without a network the test is about: a span, not a wait.
     std::thread::sleep(Duration::from_secs(30));
     assert_eq!(
         site.pg
@@ -829,9 +853,12 @@ fn live_viewers_on_one_core(viewers_each: usize) {
                 });
             }
         }
-        // Let the viewers connect, then stream every run at once, spread over the
-        // half second.
-        std::thread::sleep(Duration::from_secs(3));
+        // Every viewer connected (as the viewers' server counts them), then every run
+        // streamed at once, spread over the half second.
+        let viewers = RUNS * viewers_each;
+        wait_until(&format!("{viewers} viewers to connect"), || {
+            live_viewers(&viewers_server.url) == viewers
+        });
         *busy.lock().unwrap() = (Instant::now(), viewers_server.cpu());
         for (i, (run, who, name, steps)) in runs.iter().enumerate() {
             let (site, sent_at) = (&site, sent_at.clone());
@@ -847,6 +874,7 @@ fn live_viewers_on_one_core(viewers_each: usize) {
                     let (status, said) = send(site, *run, first, step, who, name);
                     assert_eq!(status, 200, "{said}");
                     first += step.len() as u64;
+                    // A step every half second, the pace the benchmark plays at.
                     std::thread::sleep(next.saturating_duration_since(Instant::now()));
                 }
             });
@@ -867,6 +895,20 @@ fn live_viewers_on_one_core(viewers_each: usize) {
         at(1.0),
         core_share * 100.0
     );
+}
+
+/// The live viewers the server at `url` streams to, as its `/metrics` counts them.
+fn live_viewers(url: &str) -> usize {
+    let said = ureq::get(format!("{url}/metrics"))
+        .call()
+        .unwrap()
+        .into_body()
+        .read_to_string()
+        .unwrap();
+    said.lines()
+        .find_map(|line| line.strip_prefix("sandglass_live_viewers "))
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no count of live viewers in {said}"))
 }
 
 #[test]
@@ -904,32 +946,46 @@ fn a_delayed_live_view_holds_every_viewer_that_many_turns_behind_the_game() {
         .map(|(end, _)| *end)
         .max()
         .unwrap();
-    // Read for five seconds: what comes in that time is all the viewer is given.
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(5)))
-        .build()
-        .into();
-    let response = agent
-        .get(format!("{}/runs/{id}/live", delayed.url))
-        .call()
-        .unwrap();
-    let mut reader = BufReader::new(response.into_body().into_reader());
-    let (mut held, mut line) = (0, String::new());
-    loop {
-        line.clear();
-        match reader.read_line(&mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        if let Some(id) = line.trim_end().strip_prefix("id: ") {
-            held = id.parse().unwrap();
-        }
+    // Every stretch due comes, however long a loaded machine takes to send it; then a
+    // moment more shows none past it follows (a wait that, cut short, could only miss a
+    // stretch sent too early, never fail a right one).
+    let ids = stream_ids(&format!("{}/runs/{id}/live", delayed.url));
+    let mut held = 0;
+    while held < due {
+        held = ids.recv_timeout(PATIENCE).unwrap_or_else(|_| {
+            panic!("waited {PATIENCE:?} for the stretches up to event {due}, given {held}")
+        });
+    }
+    while let Ok(more) = ids.recv_timeout(Duration::from_secs(2)) {
+        held = more;
     }
     assert_eq!(
         held, due,
         "exactly the stretches the game is {DELAY} turns past"
     );
     assert!(held < sent, "the newest turns are held back");
+}
+
+/// The `id:` of each stretch the live stream at `url` sends (the events held after it),
+/// as they come, read on a thread of its own until the stream ends.
+fn stream_ids(url: &str) -> mpsc::Receiver<u64> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(PATIENCE))
+        .build()
+        .into();
+    let response = agent.get(url).call().unwrap();
+    let (send, ids) = mpsc::channel();
+    std::thread::spawn(move || {
+        let reader = BufReader::new(response.into_body().into_reader());
+        for line in reader.lines().map_while(Result::ok) {
+            if let Some(id) = line.strip_prefix("id: ") {
+                if send.send(id.parse().unwrap()).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    ids
 }
 
 #[test]
@@ -980,6 +1036,7 @@ fn the_days_board_and_a_run_watched_live_in_a_browser_reach_the_runs_hash() {
         "document.getElementById('status').textContent.toLowerCase().includes('live')",
         "the viewer to follow the run live",
     );
+    // A moment of the run watched live, for the picture: nothing is judged from it.
     std::thread::sleep(Duration::from_secs(2));
     std::fs::write(shots.join("2-watched-live.png"), browser.screenshot()).unwrap();
     let (events, hash) = daily.played();
@@ -1031,12 +1088,16 @@ fn the_daily_desert_from_the_start_screen_names_the_server_and_streams_the_run()
         child,
     };
     let id = display.find_window();
+    // Keys paced as a player's: what each leads to is waited for by the lines and the
+    // database below, not by this.
     let xdotool = |args: &[&str]| {
         xvfb::xdotool(&display.name, args);
         std::thread::sleep(Duration::from_millis(200));
     };
     let key = |key: &str| xdotool(&["key", "--window", &id, key]);
     let typed = |text: &str| xdotool(&["type", "--window", &id, "--delay", "30", text]);
+    // A few frames for the last key to show, for the pictures: nothing is judged
+    // from them.
     let shot = |name: &str| {
         std::thread::sleep(Duration::from_millis(400));
         xvfb::screenshot(&display.name, &shots.join(format!("{name}.png")));
@@ -1104,14 +1165,12 @@ fn wait_for_run(site: &Site, player: &str) -> i64 {
     let sql = format!(
         "SELECT r.id FROM runs r JOIN players p ON p.id = r.player_id WHERE p.name = '{player}'"
     );
-    let start = Instant::now();
-    loop {
-        if let Ok(run) = site.pg.sql(&sql).parse() {
-            return run;
-        }
-        assert!(start.elapsed() < PATIENCE, "{player} has no run");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let mut run = None;
+    wait_until(&format!("a run of {player}'s"), || {
+        run = site.pg.sql(&sql).parse().ok();
+        run.is_some()
+    });
+    run.expect("waited for")
 }
 
 /// From a step durable on the player's disk to a viewer's read of it: 20 real
