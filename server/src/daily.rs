@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
 use crate::serve::{ruleset_label, App};
-use crate::submit::{bind_name, signed_by};
+use crate::submit::{bound_as, signed_by};
 
 /// A day's desert as the server tells it: the seed and salt only once the day is over.
 #[derive(Serialize)]
@@ -192,6 +192,10 @@ pub async fn day_json(
         .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no desert was played that day"))
 }
 
+/// How long a started run that was never sent a stretch is kept: past it, the start
+/// is forgotten (a later start of the same day is given the same desert again).
+pub const UNSTREAMED_START_EXPIRES: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// `POST /daily/DAY/RULESET/start`, signed: the player's run of today's desert, and its
 /// seed. One run a player a day: a second start is refused once the first has events;
 /// one whose answer was lost (no events yet) is given again.
@@ -222,20 +226,34 @@ pub async fn start(
             format!("the desert of {day} cannot be started: today (UTC) is {today}"),
         ));
     }
-    let player_id = bind_name(&tx, &player, &key).await?;
+    // Nothing is bound by a start: the name and key wait in the run until its first
+    // stretch lands (`runs::append`), and a start that never streams is forgotten. The
+    // player is told now if either belongs to another.
+    let player_id = bound_as(&tx, &player, &key).await?;
     let desert = make_today(&tx, &ruleset).await?;
     tx.execute(
-        "INSERT INTO runs (day, ruleset, player_id) VALUES ($1::text::date, $2, $3)
+        "DELETE FROM runs WHERE player_id IS NULL
+             AND started_at < now() - $1::bigint * interval '1 second'",
+        &[&(UNSTREAMED_START_EXPIRES.as_secs() as i64)],
+    )
+    .await?;
+    tx.execute(
+        "INSERT INTO runs (day, ruleset, player_id, claimed_name, claimed_key)
+         SELECT $1::text::date, $2, NULL, $3, $4
+         WHERE $5::bigint IS NULL OR NOT EXISTS (
+             SELECT 1 FROM runs WHERE day = $1::text::date AND ruleset = $2 AND player_id = $5)
          ON CONFLICT DO NOTHING",
-        &[&day, &ruleset, &player_id],
+        &[&day, &ruleset, &player, &key, &player_id],
     )
     .await?;
     let run = tx
         .query_one(
             "SELECT r.id, r.events, r.outcome IS NULL AND r.refused IS NULL, d.seed
              FROM runs r JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset
-             WHERE r.day = $1::text::date AND r.ruleset = $2 AND r.player_id = $3",
-            &[&day, &ruleset, &player_id],
+             WHERE r.day = $1::text::date AND r.ruleset = $2
+               AND (r.player_id = $3 OR (r.player_id IS NULL AND r.claimed_key = $4))
+             ORDER BY r.player_id NULLS LAST LIMIT 1",
+            &[&day, &ruleset, &player_id, &key],
         )
         .await?;
     let (id, events, open): (i64, i64, bool) = (run.get(0), run.get(1), run.get(2));

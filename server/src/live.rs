@@ -254,9 +254,10 @@ pub async fn live(
     let client = app.pool.get().await?;
     let row = client
         .query_opt(
-            "SELECT p.name, to_char(r.day, 'YYYY-MM-DD'), r.ruleset, d.rules_version,
+            "SELECT coalesce(p.name, r.claimed_name), to_char(r.day, 'YYYY-MM-DD'), r.ruleset,
+                    d.rules_version,
                     CASE WHEN r.day < (now() AT TIME ZONE 'UTC')::date THEN d.seed END
-             FROM runs r JOIN players p ON p.id = r.player_id
+             FROM runs r LEFT JOIN players p ON p.id = r.player_id
              JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset WHERE r.id = $1",
             &[&run],
         )

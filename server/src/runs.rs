@@ -35,7 +35,7 @@ use tokio_postgres::{GenericClient, Transaction};
 use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
 use crate::serve::App;
-use crate::submit::{add_game, signed_by};
+use crate::submit::{add_game, bind_name, signed_by};
 use crate::upload;
 use crate::worker::outcome_name;
 
@@ -114,6 +114,42 @@ fn header_of(rules_version: i32, ruleset: &str, seed: &str, started: i64) -> Opt
     })
 }
 
+/// Binds the name and key a run was started under, once its first stretch is signed
+/// by them: until then, a start binds nothing (`daily::start`).
+async fn bind_on_first_stretch(
+    tx: &Transaction<'_>,
+    run: i64,
+    player: &str,
+    key: &str,
+) -> Result<(), Refusal> {
+    let pending = tx
+        .query_opt(
+            "SELECT 1 FROM runs WHERE id = $1 AND player_id IS NULL FOR UPDATE",
+            &[&run],
+        )
+        .await?;
+    if pending.is_none() {
+        return Ok(());
+    }
+    let player_id = bind_name(tx, player, key).await?;
+    let bound = tx
+        .execute(
+            "UPDATE runs SET player_id = $2, claimed_name = NULL, claimed_key = NULL
+             WHERE id = $1 AND NOT EXISTS (
+                 SELECT 1 FROM runs o WHERE o.day = runs.day AND o.ruleset = runs.ruleset
+                                        AND o.player_id = $2)",
+            &[&run, &player_id],
+        )
+        .await?;
+    if bound == 0 {
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            format!("{player} has a run of this desert already: one try a day"),
+        ));
+    }
+    Ok(())
+}
+
 async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Refusal> {
     let row = tx
         .query_opt(
@@ -190,9 +226,9 @@ pub async fn held(State(app): State<App>, Path(run): Path<i64>) -> Result<Json<H
         .get()
         .await?
         .query_opt(
-            "SELECT p.name, to_char(r.day, 'YYYY-MM-DD'), r.ruleset, r.events, r.outcome,
-                    r.refused
-             FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
+            "SELECT coalesce(p.name, r.claimed_name), to_char(r.day, 'YYYY-MM-DD'), r.ruleset,
+                    r.events, r.outcome, r.refused
+             FROM runs r LEFT JOIN players p ON p.id = r.player_id WHERE r.id = $1",
             &[&run],
         )
         .await?
@@ -238,8 +274,8 @@ pub async fn append(
         .get()
         .await?
         .query_opt(
-            "SELECT p.name, p.public_key FROM runs r JOIN players p ON p.id = r.player_id
-             WHERE r.id = $1",
+            "SELECT coalesce(p.name, r.claimed_name), coalesce(p.public_key, r.claimed_key)
+             FROM runs r LEFT JOIN players p ON p.id = r.player_id WHERE r.id = $1",
             &[&run],
         )
         .await?
@@ -266,6 +302,7 @@ pub async fn append(
             .map_err(|e| Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let mut client = app.pool.get().await?;
     let tx = client.transaction().await?;
+    bind_on_first_stretch(&tx, run, &player, &key).await?;
     let at = locked_run(&tx, run).await?;
     if let Some(why) = &at.refused {
         return Err(Refusal::new(

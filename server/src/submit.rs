@@ -130,6 +130,21 @@ pub(crate) async fn bind_name(tx: &Transaction<'_>, name: &str, key: &str) -> Re
         &[&name, &key],
     )
     .await?;
+    match bound_as(tx, name, key).await? {
+        Some(id) => Ok(id),
+        None => Err(Refusal::internal(anyhow::anyhow!(
+            "the player {name} was bound and then not found"
+        ))),
+    }
+}
+
+/// The player `name` as `key` if the two are bound together already, `None` if neither
+/// is bound yet; refused if either is bound to another.
+pub(crate) async fn bound_as(
+    tx: &Transaction<'_>,
+    name: &str,
+    key: &str,
+) -> Result<Option<i64>, Refusal> {
     let rows = tx
         .query(
             "SELECT id, name, public_key FROM players WHERE name = $1 OR public_key = $2",
@@ -140,7 +155,7 @@ pub(crate) async fn bind_name(tx: &Transaction<'_>, name: &str, key: &str) -> Re
     for row in rows {
         let (id, held, held_by): (i64, String, String) = (row.get(0), row.get(1), row.get(2));
         match (held == name, held_by == key) {
-            (true, true) => return Ok(id),
+            (true, true) => return Ok(Some(id)),
             (true, false) => {
                 return Err(Refusal::new(
                     StatusCode::FORBIDDEN,
@@ -152,11 +167,13 @@ pub(crate) async fn bind_name(tx: &Transaction<'_>, name: &str, key: &str) -> Re
             _ => other_name = Some(held),
         }
     }
-    let held = other_name.unwrap_or_default();
-    Err(Refusal::new(
-        StatusCode::FORBIDDEN,
-        format!("this key plays here as {held}; send games as {held}"),
-    ))
+    match other_name {
+        None => Ok(None),
+        Some(held) => Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            format!("this key plays here as {held}; send games as {held}"),
+        )),
+    }
 }
 
 /// The game's row, with what its header says, and its place in the queue; `false` if

@@ -402,8 +402,18 @@ fn a_daily_run_is_streamed_watched_from_another_server_verified_and_ranked_and_i
     let (status, said) = site.submit(&sandglass_replay::to_bytes(&copied), &jerboa, "jerboa");
     assert_eq!(status, 409, "{said}");
     assert!(said.contains("the beginning of camel's game"), "{said}");
+    // Jerboa's own game parts from the run at its first command.
+    let runs_first = bot_events(seed, 1).into_iter().find_map(|e| match e {
+        Event::Command(command) => Some(command),
+        Event::Draw(_) => None,
+    });
+    let first = match runs_first {
+        Some(sandglass_sim::Command::Rest) => sandglass_sim::Command::Dash,
+        _ => sandglass_sim::Command::Rest,
+    };
     let mut own = LiveTape::new(rules, seed);
-    Bot::new(seed ^ 1).play(&mut own, 5).unwrap();
+    own.command(first, &mut ()).unwrap();
+    Bot::new(seed).play(&mut own, 4).unwrap();
     let from_the_seed = Recording::record(header, own.into_tape().events).unwrap();
     let bytes = sandglass_replay::to_bytes(&from_the_seed);
     let (status, said) = site.submit(&bytes, &jerboa, "jerboa");
@@ -1369,4 +1379,50 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
         assert!(start.elapsed() < PATIENCE, "gave up waiting for {what}");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// A daily start binds nothing: no name taken, no row among those playing, until the
+/// run's first stretch lands; a start that never streams is forgotten after an hour, and
+/// the same player starting again meanwhile is given the same run.
+#[test]
+fn a_daily_start_binds_nothing_until_its_first_stretch() {
+    let Some(site) = Site::start(&[]) else { return };
+    let day = today();
+    let camel = Identity::generate().unwrap();
+    let (status, first) = start(&site, &camel, "camel", &day);
+    assert_eq!(status, 200, "{first}");
+    let (status, again) = start(&site, &camel, "camel", &day);
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(first["run"], again["run"], "a lost answer is given again");
+    assert_eq!(site.get("/players/camel").0, 404);
+    let (_, board) = site.get("/daily");
+    assert!(!board.contains("camel"), "{board}");
+    assert_eq!(site.pg.sql("SELECT count(*) FROM players"), "0");
+
+    // Its first stretch binds the name, and the run is on the day's board.
+    let run = first["run"].as_i64().unwrap();
+    let seed: u64 = first["seed"].as_str().unwrap().parse().unwrap();
+    let events = bot_events(seed, 2);
+    let (status, words) = send(&site, run, 0, &events, &camel, "camel");
+    assert_eq!(status, 200, "{words}");
+    assert_eq!(site.get("/players/camel").0, 200);
+    let (_, board) = site.get("/daily");
+    assert!(board.contains("camel"), "{board}");
+
+    // Starts that never stream, from many keys, are forgotten once an hour old.
+    for i in 0..5 {
+        let who = Identity::generate().unwrap();
+        assert_eq!(start(&site, &who, &format!("lurker{i}"), &day).0, 200);
+    }
+    let pending = "SELECT count(*) FROM runs WHERE player_id IS NULL";
+    assert_eq!(site.pg.sql(pending), "5");
+    site.pg.sql(
+        "UPDATE runs SET started_at = started_at - interval '2 hours' WHERE player_id IS NULL",
+    );
+    assert_eq!(
+        start(&site, &Identity::generate().unwrap(), "late", &day).0,
+        200
+    );
+    assert_eq!(site.pg.sql(pending), "1");
+    assert_eq!(site.pg.sql("SELECT count(*) FROM players"), "1");
 }
