@@ -79,6 +79,8 @@ fn run_and_kill(args: &[String], acks: u64, pause: Duration) -> (Said, bool) {
         }
         said.read(line.trim_end());
     }
+    // The kill falls `pause` after those acks, wherever the run then is: a point chosen
+    // by the clock on purpose, not a wait for anything.
     std::thread::sleep(pause);
     let killed = child.try_wait().expect("try_wait").is_none();
     // `Child::kill` is SIGKILL on Unix: no destructor, no flush, no goodbye.
@@ -208,6 +210,7 @@ fn kill_after(dir: &Path, args: &[&str], pause: Duration) -> bool {
         .stderr(Stdio::null())
         .spawn()
         .expect("the sandglass binary runs");
+    // A kill point chosen by the clock on purpose, wherever the command then is.
     std::thread::sleep(pause);
     let killed = child.try_wait().expect("try_wait").is_none();
     child.kill().expect("kill");

@@ -223,6 +223,9 @@ fn a_data_directory_held_by_another_process_is_refused() {
     // Let go of while another process waits for it: not in use.
     let held = Store::open(&dir).unwrap();
     let holder = std::thread::spawn(move || {
+        // A pause for the other process to start waiting: nothing outside says when it
+        // does. Should it start after the store is let go of (a loaded machine), the
+        // test still holds, checking only that a directory let go of is not in use.
         std::thread::sleep(std::time::Duration::from_millis(300));
         drop(held);
     });

@@ -148,6 +148,7 @@ fn cycle(
             after
         }
     };
+    // The cut falls `after` on: a point chosen by the clock on purpose, not a wait.
     std::thread::sleep(after);
     disk.cut();
     let _ = bot.kill();

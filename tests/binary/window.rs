@@ -363,10 +363,14 @@ fn a_busy_data_directory_is_said_in_a_window(display: &Xvfb, shots: &Path) {
     let _held = Store::open(data.path()).unwrap();
     let mut window = Window::open(display, &dir_args(&data, &config));
     // The window opens as the open waits for the directory (`LOCK_WAIT`), and says why
-    // it cannot go on once the wait is over.
+    // it cannot go on once the wait is over: not before, and on a loaded machine maybe
+    // some frames after.
     std::thread::sleep(sandglass_store::LOCK_WAIT);
-    let said = window.shot(shots, "17-data-directory-in-use");
-    let colours: std::collections::HashSet<_> = pixels(&said).collect();
+    let colours_of = |shot: &Image| pixels(shot).collect::<std::collections::HashSet<_>>();
+    let said = window.shot_until(shots, "17-data-directory-in-use", |shot| {
+        colours_of(shot).len() > 30
+    });
+    let colours = colours_of(&said);
     assert!(
         colours.len() > 30,
         "the window says something: {}",
@@ -470,7 +474,12 @@ fn full_screen_on_and_off(display: &Xvfb, shots: &Path) {
         eprintln!("skipped full screen: openbox is missing (install openbox to run it)");
         return;
     };
-    std::thread::sleep(Duration::from_millis(500));
+    // Managing the screen before the window opens (it says how many desktops it keeps):
+    // a window mapped before would be left unmanaged, and never made full screen.
+    common::wait_until("openbox to manage the screen", PATIENCE, || {
+        let desktops = common::xvfb::xdotool(&display.name, &["get_num_desktops"]);
+        desktops.trim().parse::<u32>().is_ok_and(|n| n > 0)
+    });
     let (data, config) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let dirs = dir_args(&data, &config);
     let mut window = Window::open(display, &[&dirs[..], &["play", "--seed", "7"]].concat());
@@ -773,9 +782,12 @@ fn scrub_a_replay_and_take_over(display: &Xvfb, shots: &Path) {
     replay.key("End");
     let last = replay.shot_until(shots, "10-replay-end", |shot| changed(&first, shot) > 0.01);
     assert!(changed(&first, &last) > 0.01, "the end looks different");
-    // Played backwards from the end for a moment, then paused: somewhere before it.
+    // Played backwards from the end until the picture leaves it, then paused: somewhere
+    // before it.
     replay.key("r");
-    std::thread::sleep(Duration::from_millis(800));
+    replay.shot_until(shots, "10-replay-backwards", |shot| {
+        changed(&last, shot) > 0.001
+    });
     replay.key("r");
     let back = replay.shot(shots, "10-replay-backwards");
     assert!(

@@ -172,9 +172,11 @@ fn serve(
         out.flush()?;
         log.sent.lock().unwrap().push((last, Instant::now()));
         first = last;
+        // The pace the plan streams at, as a game played live would.
         std::thread::sleep(plan.pause);
         if first_connection && plan.drop_at.is_some_and(|at| first >= at) && first < len {
             if plan.silent {
+                // A connection that says nothing more, for longer than any test waits.
                 std::thread::sleep(Duration::from_secs(600));
             }
             return Ok(());

@@ -17,6 +17,16 @@ pub mod xwindow;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_sandglass");
 
+/// Waits until `done`, looking again every 50 ms; fails naming `what` once `patience` is
+/// over. A test waits for a condition, never for a time a quiet machine happens to need.
+pub fn wait_until(what: &str, patience: std::time::Duration, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(start.elapsed() < patience, "waited {patience:?} for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// `sandglass ARGS --data-dir DIR`, run to completion.
 pub fn sandglass(dir: &Path, args: &[&str]) -> Output {
     Command::new(BIN)

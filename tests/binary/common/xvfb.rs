@@ -118,7 +118,10 @@ impl Xvfb {
             std::thread::sleep(Duration::from_millis(100));
         };
         xdotool(&self.name, &["windowfocus", "--sync", &window]);
-        // The first frames: fonts and the egui context are made then.
+        // The first frames: fonts and the egui context are made then. Nothing outside
+        // says when (no line reports a frame, and the window's shots cannot be judged
+        // here, where the server's tests use this too), so it is a pause; what the tests
+        // judge they wait for with `shot_until` and the window's lines.
         std::thread::sleep(Duration::from_millis(800));
         window
     }
