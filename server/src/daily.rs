@@ -209,7 +209,8 @@ pub async fn start(
     let (player, key, signature) = signed_by(&headers)?;
     let limits = app.config.limits;
     let key = key.to_ascii_lowercase();
-    limits::admit(&app.pool, limits, Post::DailyStart, peer.ip(), &key).await?;
+    app.admission
+        .admit(limits, Post::DailyStart, peer.ip(), &key)?;
     app.check_claim(
         &player,
         daily_start_content(&day, &ruleset),

@@ -112,15 +112,15 @@ pub async fn kin(
     }))
 }
 
-/// Keeps the play of the game `hash`: its whole digest in its row, its marks beside.
+/// Keeps the play of a game kept before plays were (`learn_older`): its whole digest in
+/// its row, its marks beside.
 pub async fn keep(tx: &Transaction<'_>, hash: &str, play: &Play) -> Result<(), Refusal> {
     tx.execute(
         "UPDATE games SET play = $2, commands = $3 WHERE hash = $1",
         &[&hash, &hex(&play.whole), &(play.commands as i64)],
     )
     .await?;
-    let commands: Vec<i32> = play.marks.iter().map(|m| m.commands as i32).collect();
-    let digests: Vec<String> = play.marks.iter().map(|m| hex(&m.digest)).collect();
+    let (commands, digests) = marks(play);
     tx.execute(
         "INSERT INTO play_marks (game, commands, digest)
          SELECT $1, * FROM unnest($2::integer[], $3::text[]) ON CONFLICT DO NOTHING",
@@ -128,6 +128,14 @@ pub async fn keep(tx: &Transaction<'_>, hash: &str, play: &Play) -> Result<(), R
     )
     .await?;
     Ok(())
+}
+
+/// The marks of `play` as the table holds them: their commands and their digests.
+pub fn marks(play: &Play) -> (Vec<i32>, Vec<String>) {
+    play.marks
+        .iter()
+        .map(|m| (m.commands as i32, hex(&m.digest)))
+        .unzip()
 }
 
 /// Holds, until the transaction ends, every other sending of a game of this rules

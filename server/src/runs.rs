@@ -263,7 +263,7 @@ pub async fn append(
     };
     let key = key.to_ascii_lowercase();
     let limits = app.config.limits;
-    if let Err(refusal) = limits::admit(&app.pool, limits, Post::Stretch, peer.ip(), &key).await {
+    if let Err(refusal) = app.admission.admit(limits, Post::Stretch, peer.ip(), &key) {
         return Err(upload::drained(body, refusal).await);
     }
     let most = MOST_STRETCH_BYTES as u64;

@@ -18,7 +18,7 @@ use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::{watch, Semaphore};
 
 use crate::edge::{self, Edge};
-use crate::limits::Limits;
+use crate::limits::{Admission, Limits};
 use crate::live::{self, Fanout};
 use crate::metrics::{self, Counters};
 use crate::objects::Objects;
@@ -123,6 +123,8 @@ pub struct App {
     pub stop: watch::Receiver<bool>,
     /// What this process has counted, for `/metrics`.
     pub counters: Arc<Counters>,
+    /// The limits posts are admitted by before their bodies are read.
+    pub admission: Arc<Admission>,
 }
 
 pub async fn run(
@@ -146,6 +148,7 @@ pub async fn run(
         uploads: Arc::new(Semaphore::new(config_uploads)),
         stop,
         counters: Arc::default(),
+        admission: Arc::default(),
     };
     let listening = tokio::spawn(live::listen(database, pool, app.fanout.clone()));
     let learning = tokio::spawn(plays::learn_older(app.pool.clone(), app.objects.clone()));

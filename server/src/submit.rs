@@ -38,7 +38,7 @@ pub async fn submit(
     // One key, one spelling: hexadecimal's either case.
     let key = key.to_ascii_lowercase();
     let limits = app.config.limits;
-    if let Err(refusal) = limits::admit(&app.pool, limits, Post::Game, peer.ip(), &key).await {
+    if let Err(refusal) = app.admission.admit(limits, Post::Game, peer.ip(), &key) {
         return Err(upload::drained(body, refusal).await);
     }
     let upload = upload::read(&app, &headers, body, "file", app.config.most_bytes).await?;
@@ -187,10 +187,22 @@ pub(crate) async fn add_game(
     play: &Play,
 ) -> Result<bool, Refusal> {
     let header = &file.header;
+    let (commands, digests) = plays::marks(play);
+    // One statement: the row, its play's marks and its place in the queue, or nothing
+    // at all when the row is there already.
     let added = tx
-        .execute(
-            "INSERT INTO games (hash, player_id, size, rules_version, ruleset, seed, events)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (hash) DO NOTHING",
+        .query_opt(
+            "WITH game AS (
+                 INSERT INTO games (hash, player_id, size, rules_version, ruleset, seed, events,
+                                    play, commands)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (hash) DO NOTHING
+                 RETURNING hash
+             ), marks AS (
+                 INSERT INTO play_marks (game, commands, digest)
+                 SELECT game.hash, m.commands, m.digest
+                 FROM game, unnest($10::integer[], $11::text[]) AS m (commands, digest)
+             )
+             INSERT INTO queue (game) SELECT hash FROM game RETURNING game",
             &[
                 &hash,
                 &player_id,
@@ -199,14 +211,12 @@ pub(crate) async fn add_game(
                 &ruleset_label(&header.ruleset),
                 &header.seed.to_string(),
                 &(file.events.len() as i64),
+                &hex(&play.whole),
+                &(play.commands as i64),
+                &commands,
+                &digests,
             ],
         )
         .await?;
-    if added == 0 {
-        return Ok(false);
-    }
-    plays::keep(tx, hash, play).await?;
-    tx.execute("INSERT INTO queue (game) VALUES ($1)", &[&hash])
-        .await?;
-    Ok(true)
+    Ok(added.is_some())
 }

@@ -392,21 +392,26 @@ fn a_daily_run_is_streamed_watched_from_another_server_verified_and_ranked_and_i
     let line = daily_commitment_line(&day, "nethack", seed, after["salt"].as_str().unwrap());
     assert_eq!(hex(&content_hash(line.as_bytes())), commitment);
     // The revealed seed is the run's: every draw the viewer received is its generator's.
+    let played = watched.events.clone();
     assert_eq!(verified_hash(rules, seed, watched.events), hash);
     // Once the day is over, a game played from its seed may be sent as any other; but
     // the run's own moves stay camel's: its first five commands, sent by another, are
     // the beginning of camel's game.
     let header = Header::of(rules, seed, 0);
     let jerboa = Identity::generate().unwrap();
-    let copied = Recording::record(header.clone(), bot_events(seed, 5)).unwrap();
+    let commands_at: Vec<usize> = (0..played.len())
+        .filter(|&i| matches!(played[i], Event::Command(_)))
+        .collect();
+    let copy = played[..commands_at[5]].to_vec();
+    let copied = Recording::record(header.clone(), copy).unwrap();
     let (status, said) = site.submit(&sandglass_replay::to_bytes(&copied), &jerboa, "jerboa");
     assert_eq!(status, 409, "{said}");
     assert!(said.contains("the beginning of camel's game"), "{said}");
     // Jerboa's own game parts from the run at its first command.
-    let runs_first = bot_events(seed, 1).into_iter().find_map(|e| match e {
+    let runs_first = match played[commands_at[0]] {
         Event::Command(command) => Some(command),
         Event::Draw(_) => None,
-    });
+    };
     let first = match runs_first {
         Some(sandglass_sim::Command::Rest) => sandglass_sim::Command::Dash,
         _ => sandglass_sim::Command::Rest,
