@@ -1,4 +1,5 @@
-//! `sandglass-server`: ranks Sandglass games by folding their logs (DESIGN.md section 9).
+//! `sandglass-server`: ranks Sandglass games by folding their logs (docs/design.md, "The
+//! server").
 //!
 //! `serve` answers HTTP (submissions and pages); `worker` folds queued games and writes
 //! their verdicts. Both keep no state of their own: PostgreSQL holds players, games,

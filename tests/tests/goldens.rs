@@ -114,7 +114,7 @@ fn the_folders_are_the_kept_versions() {
 }
 
 /// A kept golden never changes: each folder's files are byte for byte those its manifest
-/// lists (DESIGN.md section 8).
+/// lists (docs/design.md, "Rules versions").
 #[test]
 fn no_kept_golden_differs_from_its_manifest() {
     for version in RulesVersion::all() {

@@ -1,10 +1,10 @@
 //! `cargo xtask record-goldens DIR`: writes the golden replays of the newest rules version
 //! into `DIR/v<N>/`, with their README and manifest, from the fixed table below. The tests
 //! verify every kept version's goldens on every run. A kept version's goldens are never
-//! recorded again (DESIGN.md section 8): the command refuses a folder that already holds
-//! them, so it runs once per rules version, when that version is made. Everything is
-//! derived from the table, with the header's creation time fixed at 0, so that recording
-//! twice under the same rules writes identical bytes.
+//! recorded again (docs/design.md, "Rules versions"): the command refuses a folder that
+//! already holds them, so it runs once per rules version, when that version is made.
+//! Everything is derived from the table, with the header's creation time fixed at 0, so
+//! that recording twice under the same rules writes identical bytes.
 
 use std::fmt::Write as _;
 use std::path::Path;

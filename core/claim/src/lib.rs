@@ -16,6 +16,8 @@
 //! An upload already claimed by one key is refused to every other (the server's part),
 //! so someone who takes a player's file and signs it with their own key gets nothing.
 
+#![forbid(unsafe_code)]
+
 use std::fmt;
 
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};

@@ -15,6 +15,8 @@
 //! Draws are stored rather than regenerated from the seed so that a file stays readable,
 //! and its desyncs detectable, whatever happens to the generator.
 
+#![forbid(unsafe_code)]
+
 mod error;
 pub mod play;
 pub mod verdict;

@@ -14,6 +14,10 @@ use crate::lore::Boon;
 use crate::map::Map;
 
 /// A decided action, its dice already rolled.
+///
+/// Append-only: a variant's place is its number in the state's encoding, which
+/// `State::hash` digests and snapshots store; a variant moved or removed changes every
+/// golden's hashes (and the goldens' test fails). New variants go at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
     /// Spends one action doing nothing in particular (an idle actor, a waiting egg).

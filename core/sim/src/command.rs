@@ -20,6 +20,11 @@ impl Slot {
     }
 }
 
+/// A player's command, as the tape holds it.
+///
+/// Append-only: a variant's place is its number in every replay file and event log
+/// (docs/replay-format.md); a variant moved or removed makes every golden read as other
+/// commands (and the goldens' test fails). New variants go at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Command {
     /// Step, or attack whatever stands there.

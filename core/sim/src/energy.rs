@@ -1,4 +1,4 @@
-//! The time rules: how actors gain, keep and spend energy (DESIGN.md section 3).
+//! The time rules: how actors gain, keep and spend energy (docs/design.md, "Time").
 //!
 //! Everything the two rulesets disagree on is answered here and nowhere else.
 

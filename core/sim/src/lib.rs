@@ -4,6 +4,8 @@
 //! over the tape. This crate does no I/O and reads no clock: it cannot, for it depends on
 //! nothing that could (see ARCHITECTURE.md). Saved games live in `sandglass-store`.
 
+#![forbid(unsafe_code)]
+
 pub mod action;
 pub mod bags;
 pub mod bestiary;

@@ -15,6 +15,10 @@ use crate::text::{a, capitalise};
 
 /// A message, as data: rendering it to text is the reader's business, so the fold does
 /// not allocate strings.
+///
+/// Append-only: a variant's place is its number in the state's encoding (the message log
+/// is part of the state, and of its hash); a variant moved or removed changes every
+/// golden's hashes. New variants go at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Msg {
     Welcome {

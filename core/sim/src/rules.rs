@@ -1,5 +1,5 @@
 //! The rules a game is played under: its rules version and its ruleset, both from the
-//! tape's header (DESIGN.md section 8).
+//! tape's header (docs/design.md, "Rules versions").
 //!
 //! Every recorded game folds under the rules it was recorded with, for as long as its
 //! version is kept. Where a later version behaves differently, the simulation asks a named
@@ -209,9 +209,23 @@ const fn switches(version: RulesVersion) -> Switches {
         7 => V7,
         8 => V8,
         9 => V9,
-        _ => V10,
+        10 => V10,
+        // A `RulesVersion` is made only from `KEPT`, and every kept version has its arm
+        // above (the check below fails the build otherwise), so a new version can never
+        // play, or record goldens, as the one before it.
+        _ => panic!("a rules version outside KEPT"),
     }
 }
+
+// Evaluated as the crate builds: a version added to `KEPT` without its arm in `switches`
+// is a compile error, not a game played under the previous version's rules.
+const _: () = {
+    let mut i = 0;
+    while i < KEPT.len() {
+        switches(RulesVersion(KEPT[i]));
+        i += 1;
+    }
+};
 
 /// The rules of one game: its version's behaviours and its ruleset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -398,8 +412,8 @@ impl Rules {
     }
 
     /// Introduced in 10: a command the camel cannot afford yet is kept until it has the
-    /// energy and carries it out, whatever the other creatures do meanwhile (DESIGN.md
-    /// section 3). Before, the camel gathered strength for it, and the first creature
+    /// energy and carries it out, whatever the other creatures do meanwhile (docs/design.md,
+    /// "Time"). Before, the camel gathered strength for it, and the first creature
     /// to act after that dropped it: the camel was asked for a command again, the one
     /// given never done ("You gather your strength." and no mushroom eaten).
     #[inline]

@@ -4,6 +4,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::energy::Stats;
 
+/// A kind of creature.
+///
+/// Append-only: a variant's place is its number in the state's encoding and its place in
+/// every ordered collection keyed by it; a variant moved or removed changes every golden's
+/// hashes. New variants go at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Species {
     Camel,

@@ -25,7 +25,7 @@ impl Event {
     }
 }
 
-/// How time flows: which energy rule bites where (DESIGN.md section 3).
+/// How time flows: which energy rule bites where (docs/design.md, "Time").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TimeModel {
     /// Fixed gain for everyone, clipped at each actor's max energy.

@@ -1,6 +1,6 @@
 //! Snapshots: the state at a command boundary, stored so that loading a long game folds
-//! only the events after the newest one. They are a cache (DESIGN.md section 2): a game
-//! loaded from any snapshot and one folded from the genesis reach the same hash, and a
+//! only the events after the newest one. They are a cache (docs/design.md,
+//! "Determinism"): a game loaded from any snapshot and one folded from the genesis reach the same hash, and a
 //! damaged snapshot is skipped, never trusted.
 //!
 //! A snapshot value is, little-endian:
