@@ -1431,3 +1431,76 @@ fn a_daily_start_binds_nothing_until_its_first_stretch() {
     assert_eq!(site.pg.sql(pending), "1");
     assert_eq!(site.pg.sql("SELECT count(*) FROM players"), "1");
 }
+
+/// A flood of junk stretches at a run: refused before its row is locked or a byte of
+/// them folded, each said in words; past the allowance of the address (and of the key
+/// it claims there), 429 with Retry-After. Its player, at another address behind the
+/// proxy the server trusts, streams on as ever.
+#[test]
+fn a_flood_of_stretches_is_answered_429_and_holds_up_the_runs_player_not_at_all() {
+    let Some(site) = Site::start(&["--trust-proxy", "127.0.0.1"]) else {
+        return;
+    };
+    let camel = Identity::generate().unwrap();
+    let (status, started) = start(&site, &camel, "camel", &today());
+    assert_eq!(status, 200, "{started}");
+    let run = started["run"].as_i64().unwrap();
+    let seed: u64 = started["seed"].as_str().unwrap().parse().unwrap();
+    let events = bot_events(seed, 3);
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let post = |address: &str, signature: &str, bytes: &[u8]| {
+        let mut answer = agent
+            .post(format!("{}/runs/{run}/events?from=0", site.url))
+            .header("x-forwarded-for", address)
+            .header(PLAYER_HEADER, "camel")
+            .header(KEY_HEADER, camel.public_hex())
+            .header(SIGNATURE_HEADER, signature)
+            .send(bytes)
+            .unwrap();
+        let retry_after = answer.headers().get("retry-after").is_some();
+        let words = answer.body_mut().read_to_string().unwrap();
+        (answer.status().as_u16(), words, retry_after)
+    };
+    // Mallory floods in camel's name: forged stretches, read and refused, until the
+    // address's allowance of the name runs out.
+    let forged = "ab".repeat(64);
+    let mut statuses = std::collections::BTreeMap::<u16, u32>::new();
+    let flooding = Instant::now();
+    let allowance = sandglass_server::limits::STRETCHES;
+    for _ in 0..(allowance.burst + 50) {
+        let (status, words, retry_after) = post("10.0.0.66", &forged, b"junk");
+        *statuses.entry(status).or_default() += 1;
+        match status {
+            401 => assert!(words.contains("does not match"), "{words}"),
+            429 => assert!(retry_after && words.contains("stretches"), "{words}"),
+            _ => panic!("{status}: {words}"),
+        }
+    }
+    // The burst, and what the bucket filled with while the flood went on.
+    let refilled = flooding.elapsed().as_secs_f64() * f64::from(allowance.per_minute) / 60.0;
+    let read = f64::from(statuses[&401]);
+    assert!(
+        read >= f64::from(allowance.burst) && read <= f64::from(allowance.burst) + refilled + 1.0,
+        "{statuses:?} in {:?}",
+        flooding.elapsed()
+    );
+    assert!(statuses.get(&429).is_some(), "{statuses:?}");
+    // Nothing of it reached the run: no event held, no player bound by it.
+    assert_eq!(
+        site.pg
+            .sql(&format!("SELECT events FROM runs WHERE id = {run}")),
+        "0"
+    );
+    // Camel, from home, streams as ever.
+    let bytes = sandglass_replay::events_to_bytes(&events);
+    let claim = Claim {
+        server: &site.url,
+        player: "camel",
+        content: stretch_content(run, 0, &bytes),
+    };
+    let (status, words, _) = post("10.0.0.7", &camel.sign(&claim), &bytes);
+    assert_eq!(status, 200, "{words}");
+}

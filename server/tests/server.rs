@@ -1380,3 +1380,61 @@ fn a_server_on_this_machine_takes_a_claim_under_any_of_its_names() {
         "{words}"
     );
 }
+
+/// What a hand-made client is told: a name outside ASCII is said to be a bad name (not an
+/// unsigned request); a body sent in chunks past the most taken is said to be larger
+/// than that; a body that stops coming is let go after the body's patience, in words.
+#[test]
+fn refusals_say_what_was_wrong() {
+    use std::io::{Read, Write};
+    let Some(site) = Site::start(&["--most-bytes", "1000"]) else {
+        return;
+    };
+    let key = Identity::generate().unwrap().public_hex();
+    let ask = |head: &[u8], body: &[u8]| {
+        let mut stream = site.connect();
+        stream.write_all(head).unwrap();
+        stream.write_all(body).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let signed = |name: &[u8]| {
+        let mut head = b"POST /games HTTP/1.1\r\nhost: x\r\nconnection: close\r\n".to_vec();
+        head.extend(b"x-sandglass-player: ");
+        head.extend(name);
+        head.extend(format!("\r\nx-sandglass-key: {key}\r\nx-sandglass-signature: ").as_bytes());
+        head.extend("ab".repeat(64).as_bytes());
+        head.extend(b"\r\n");
+        head
+    };
+    let mut head = signed("chameau-é".as_bytes());
+    head.extend(b"content-length: 4\r\n\r\n");
+    let answer = ask(&head, b"junk");
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(
+        answer.contains("a player's name is 1 to 32 letters"),
+        "{answer}"
+    );
+
+    let mut head = signed(b"camel");
+    head.extend(b"transfer-encoding: chunked\r\n\r\n");
+    let mut body = format!("{:x}\r\n", 2000).into_bytes();
+    body.extend([0u8; 2000]);
+    body.extend(b"\r\n0\r\n\r\n");
+    let answer = ask(&head, &body);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(
+        answer.contains("the file is larger than this server takes (at most 1000 bytes)"),
+        "{answer}"
+    );
+
+    let mut head = signed(b"camel");
+    head.extend(b"content-length: 100\r\n\r\n");
+    let answer = ask(&head, b"only ten b");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains("the file stalled: nothing came for 10 s"),
+        "{answer}"
+    );
+}
