@@ -617,6 +617,14 @@ fn start(site: &Site, who: &Identity, name: &str, day: &str) -> (u16, serde_json
     (status, json)
 }
 
+/// Today's run started for `name` by `who`: its number and seed.
+fn started(site: &Site, who: &Identity, name: &str) -> (i64, u64) {
+    let (status, started) = start(site, who, name, &today());
+    assert_eq!(status, 200, "{started}");
+    let run = started["run"].as_i64().unwrap();
+    (run, started["seed"].as_str().unwrap().parse().unwrap())
+}
+
 /// Sends `events` as run `run`'s from `first`, as `name` signed by `who`.
 fn send(
     site: &Site,
@@ -1319,10 +1327,7 @@ fn a_server_stopping_tells_its_live_viewers_and_they_go_on_from_the_next() {
         return;
     };
     let camel = Identity::generate().unwrap();
-    let (status, started) = start(&site, &camel, "camel", &today());
-    assert_eq!(status, 200, "{started}");
-    let run = started["run"].as_i64().unwrap();
-    let seed: u64 = started["seed"].as_str().unwrap().parse().unwrap();
+    let (run, seed) = started(&site, &camel, "camel");
     let events = bot_events(seed, 6);
     let half = events.len() / 2;
     let (status, words) = send(&site, run, 0, &events[..half], &camel, "camel");
@@ -1442,10 +1447,7 @@ fn a_flood_of_stretches_is_answered_429_and_holds_up_the_runs_player_not_at_all(
         return;
     };
     let camel = Identity::generate().unwrap();
-    let (status, started) = start(&site, &camel, "camel", &today());
-    assert_eq!(status, 200, "{started}");
-    let run = started["run"].as_i64().unwrap();
-    let seed: u64 = started["seed"].as_str().unwrap().parse().unwrap();
+    let (run, seed) = started(&site, &camel, "camel");
     let events = bot_events(seed, 3);
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)

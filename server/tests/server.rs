@@ -22,6 +22,24 @@ fn verify(bytes: &[u8]) -> Verdict {
     }
 }
 
+/// A golden of a whole game that ended (rules 10, classic), as its `.sgr` bytes.
+fn whole_golden() -> Vec<u8> {
+    goldens()
+        .into_iter()
+        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
+        .unwrap()
+        .1
+}
+
+/// The goldens of short games, as their `.sgr` bytes.
+fn short_goldens() -> Vec<Vec<u8>> {
+    goldens()
+        .into_iter()
+        .filter(|(name, _)| name.contains("short"))
+        .map(|(_, bytes)| bytes)
+        .collect()
+}
+
 fn game_path(bytes: &[u8]) -> String {
     format!("/games/{}", hex(&content_hash(bytes)))
 }
@@ -209,10 +227,7 @@ fn bad_uploads_get_words_and_change_nothing() {
     site.worker();
     let alice = Identity::generate().unwrap();
     let mallory = Identity::generate().unwrap();
-    let (_, good) = goldens()
-        .into_iter()
-        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
-        .unwrap();
+    let good = whole_golden();
     let refused = |site: &Site, bytes: &[u8], status: u16, words: &str| {
         let (got, said) = site.submit(bytes, &alice, "alice");
         assert_eq!(got, status, "{said}");
@@ -357,11 +372,7 @@ fn floods_from_a_key_or_an_address_are_answered_429() {
     let Some(site) = Site::start(&["--burst", "2", "--per-minute", "1"]) else {
         return;
     };
-    let shorts: Vec<Vec<u8>> = goldens()
-        .into_iter()
-        .filter(|(name, _)| name.contains("short"))
-        .map(|(_, bytes)| bytes)
-        .collect();
+    let shorts = short_goldens();
     // A key may send 2 at once...
     let me = Identity::generate().unwrap();
     let statuses: Vec<u16> = shorts[..3]
@@ -418,11 +429,7 @@ fn junk_in_an_honest_name_from_elsewhere_spends_nothing_of_theirs() {
     ]) else {
         return;
     };
-    let shorts: Vec<Vec<u8>> = goldens()
-        .into_iter()
-        .filter(|(name, _)| name.contains("short"))
-        .map(|(_, bytes)| bytes)
-        .collect();
+    let shorts = short_goldens();
     let honest = Identity::generate().unwrap();
     let from = |address: &str, bytes: &[u8], signature: &str| {
         let claim = sandglass_claim::Claim {
@@ -995,10 +1002,7 @@ fn a_game_is_known_by_its_play_and_a_stranger_cannot_take_any_of_it() {
     site.worker();
     let alice = Identity::generate().unwrap();
     let mallory = Identity::generate().unwrap();
-    let (_, good) = goldens()
-        .into_iter()
-        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
-        .unwrap();
+    let good = whole_golden();
     assert_eq!(site.submit(&good, &alice, "alice").0, 202);
     let refused = |bytes: &[u8], words: &str| {
         let (status, said) = site.submit(bytes, &mallory, "mallory");
@@ -1066,10 +1070,7 @@ fn the_server_says_how_it_is_doing() {
     };
     assert_eq!(site.get("/healthz"), (200, "ok\n".to_owned()));
     site.worker();
-    let (_, good) = goldens()
-        .into_iter()
-        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
-        .unwrap();
+    let good = whole_golden();
     let alice = Identity::generate().unwrap();
     assert_eq!(site.submit(&good, &alice, "alice").0, 202);
     site.verdict(&good);
@@ -1295,10 +1296,7 @@ fn the_server_speaks_https_when_given_a_certificate() {
         .into();
     let mut health = agent.get(format!("{}/healthz", site.url)).call().unwrap();
     assert_eq!(health.body_mut().read_to_string().unwrap(), "ok\n");
-    let (_, good) = goldens()
-        .into_iter()
-        .find(|(name, _)| name.ends_with("v10/classic-whole-1.sgr"))
-        .unwrap();
+    let good = whole_golden();
     let alice = Identity::generate().unwrap();
     let claim = sandglass_claim::Claim {
         server: &site.url,
@@ -1349,11 +1347,7 @@ fn a_server_on_this_machine_takes_a_claim_under_any_of_its_names() {
     let Some(site) = Site::start(&[]) else {
         return;
     };
-    let shorts: Vec<Vec<u8>> = goldens()
-        .into_iter()
-        .filter(|(name, _)| name.contains("short"))
-        .map(|(_, bytes)| bytes)
-        .collect();
+    let shorts = short_goldens();
     let camel = Identity::generate().unwrap();
     let signed_for = |server: &str, bytes: &[u8]| {
         let claim = sandglass_claim::Claim {
