@@ -23,7 +23,8 @@ use serde::Serialize;
 use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
 use crate::serve::{ruleset_label, App};
-use crate::submit::{bound_as, signed_by};
+use crate::submit::bound_as;
+use crate::upload::{signed_by, Signed};
 
 /// A day's desert as the server tells it: the seed and salt only once the day is over.
 #[derive(Serialize)]
@@ -206,9 +207,12 @@ pub async fn start(
     headers: HeaderMap,
 ) -> Result<Json<Started>, Refusal> {
     let ruleset = ruleset_label(&named_ruleset(&ruleset)?);
-    let (player, key, signature) = signed_by(&headers)?;
+    let Signed {
+        player,
+        key,
+        signature,
+    } = signed_by(&headers)?;
     let limits = app.config.limits;
-    let key = key.to_ascii_lowercase();
     app.admission
         .admit(limits, Post::DailyStart, peer.ip(), &key)?;
     app.check_claim(

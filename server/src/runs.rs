@@ -35,8 +35,8 @@ use tokio_postgres::{GenericClient, Transaction};
 use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
 use crate::serve::App;
-use crate::submit::{add_game, bind_name, signed_by};
-use crate::upload;
+use crate::submit::{add_game, bind_name};
+use crate::upload::{self, Signed};
 use crate::worker::outcome_name;
 
 /// The largest stretch taken at once: a client sends what it has in stretches of at
@@ -256,18 +256,25 @@ pub async fn append(
 ) -> Result<Json<Held>, Refusal> {
     // Everything that needs no body first, and the row is locked only for a stretch
     // its player signed: a flood of junk costs a bucket's row, never the run's.
-    upload::check_declared(&headers, "stretch", MOST_STRETCH_BYTES as u64)?;
-    let (player, key, signature) = match signed_by(&headers) {
-        Ok(signed) => signed,
-        Err(refusal) => return Err(upload::drained(body, refusal).await),
-    };
-    let key = key.to_ascii_lowercase();
-    let limits = app.config.limits;
-    if let Err(refusal) = app.admission.admit(limits, Post::Stretch, peer.ip(), &key) {
-        return Err(upload::drained(body, refusal).await);
-    }
     let most = MOST_STRETCH_BYTES as u64;
-    let upload = upload::read(&app, &headers, body, "stretch", most).await?;
+    let (
+        Signed {
+            player,
+            key,
+            signature,
+        },
+        upload,
+    ) = upload::read_signed(
+        &app,
+        peer.ip(),
+        &headers,
+        body,
+        Post::Stretch,
+        "stretch",
+        most,
+    )
+    .await?;
+    let limits = app.config.limits;
     let bytes = upload.bytes.clone();
     let owner = app
         .pool

@@ -11,7 +11,7 @@ use axum::body::Body;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use sandglass_claim::{content_hash, hex, ClaimError, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER};
+use sandglass_claim::{content_hash, hex};
 use sandglass_replay::play::Play;
 use sandglass_replay::ReplayError;
 use sandglass_sim::Recording;
@@ -20,7 +20,7 @@ use tokio_postgres::Transaction;
 use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
 use crate::serve::{ruleset_label, App};
-use crate::upload;
+use crate::upload::{self, Signed};
 use crate::{daily, plays};
 
 pub async fn submit(
@@ -29,19 +29,16 @@ pub async fn submit(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Refusal> {
-    // Refused before a byte of the body is held: the limits, and a claim's headers.
-    upload::check_declared(&headers, "file", app.config.most_bytes)?;
-    let (player, key, signature) = match signed_by(&headers) {
-        Ok(signed) => signed,
-        Err(refusal) => return Err(upload::drained(body, refusal).await),
-    };
-    // One key, one spelling: hexadecimal's either case.
-    let key = key.to_ascii_lowercase();
+    let most = app.config.most_bytes;
+    let (
+        Signed {
+            player,
+            key,
+            signature,
+        },
+        upload,
+    ) = upload::read_signed(&app, peer.ip(), &headers, body, Post::Game, "file", most).await?;
     let limits = app.config.limits;
-    if let Err(refusal) = app.admission.admit(limits, Post::Game, peer.ip(), &key) {
-        return Err(upload::drained(body, refusal).await);
-    }
-    let upload = upload::read(&app, &headers, body, "file", app.config.most_bytes).await?;
     let bytes = upload.bytes.clone();
     let checked = bytes.clone();
     let (file, play) = tokio::task::spawn_blocking(move || {
@@ -93,33 +90,6 @@ pub async fn submit(
     let url = format!("{}/games/{hash}", app.config.public_url);
     let headers = [(header::LOCATION, format!("/games/{hash}"))];
     Ok((StatusCode::ACCEPTED, headers, format!("queued: {url}\n")).into_response())
-}
-
-/// The claim's name, public key and signature, from the request's headers.
-pub(crate) fn signed_by(headers: &HeaderMap) -> Result<(String, String, String), Refusal> {
-    let unsigned = || {
-        Refusal::new(
-            StatusCode::UNAUTHORIZED,
-            format!(
-                "a game must be sent signed: the player's name, public key and signature in \
-                 {PLAYER_HEADER}, {KEY_HEADER} and {SIGNATURE_HEADER} (`sandglass submit` does this)"
-            ),
-        )
-    };
-    let field = |name: &str, unreadable: ClaimError| match headers.get(name) {
-        None => Err(unsigned()),
-        Some(value) => match value.to_str() {
-            Ok("") => Err(unsigned()),
-            Ok(text) => Ok(text.to_owned()),
-            // Bytes a header may carry but no name, key or signature holds (a name
-            // outside ASCII, say): said as what is wrong with it.
-            Err(_) => Err(Refusal::new(StatusCode::BAD_REQUEST, unreadable)),
-        },
-    };
-    let player = field(PLAYER_HEADER, ClaimError::BadName)?;
-    let key = field(KEY_HEADER, ClaimError::BadKey)?;
-    let signature = field(SIGNATURE_HEADER, ClaimError::BadSignature)?;
-    Ok((player, key, signature))
 }
 
 /// The player `name` as `key`: the name is bound to the first key that claims it, and a

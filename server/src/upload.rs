@@ -3,6 +3,7 @@
 //! than the server's setting (`App::uploads`), so that many slow uploads at once cannot
 //! swell the server. Past that setting an upload is refused unread, with `Retry-After`.
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -12,6 +13,9 @@ use futures_util::StreamExt;
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 
+use sandglass_claim::{ClaimError, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER};
+
+use crate::limits::Post;
 use crate::refusal::Refusal;
 use crate::serve::App;
 
@@ -30,6 +34,69 @@ const DRAIN_PATIENCE: Duration = Duration::from_secs(5);
 pub struct Upload {
     pub bytes: Bytes,
     _held: OwnedSemaphorePermit,
+}
+
+/// What a signed request claims: who, under which key, with which signature.
+pub struct Signed {
+    pub player: String,
+    pub key: String,
+    pub signature: String,
+}
+
+/// A signed post of `what` (at most `most` bytes) from `address`, refused before a byte
+/// of its body is held unless its declared size, its claim's headers and the admission's
+/// buckets allow it; then read. A refused body is drained, so the client hears why.
+pub async fn read_signed(
+    app: &App,
+    address: IpAddr,
+    headers: &HeaderMap,
+    body: Body,
+    post: Post,
+    what: &str,
+    most: u64,
+) -> Result<(Signed, Upload), Refusal> {
+    check_declared(headers, what, most)?;
+    let admitted = signed_by(headers).and_then(|signed| {
+        let limits = app.config.limits;
+        app.admission.admit(limits, post, address, &signed.key)?;
+        Ok(signed)
+    });
+    match admitted {
+        Ok(signed) => Ok((signed, read(app, headers, body, what, most).await?)),
+        Err(refusal) => Err(drained(body, refusal).await),
+    }
+}
+
+/// The claim's name, public key (in lower case: one key, one spelling) and signature,
+/// from the request's headers.
+pub fn signed_by(headers: &HeaderMap) -> Result<Signed, Refusal> {
+    let unsigned = || {
+        Refusal::new(
+            StatusCode::UNAUTHORIZED,
+            format!(
+                "a game must be sent signed: the player's name, public key and signature in \
+                 {PLAYER_HEADER}, {KEY_HEADER} and {SIGNATURE_HEADER} (`sandglass submit` does this)"
+            ),
+        )
+    };
+    let field = |name: &str, unreadable: ClaimError| match headers.get(name) {
+        None => Err(unsigned()),
+        Some(value) => match value.to_str() {
+            Ok("") => Err(unsigned()),
+            Ok(text) => Ok(text.to_owned()),
+            // Bytes a header may carry but no name, key or signature holds (a name
+            // outside ASCII, say): said as what is wrong with it.
+            Err(_) => Err(Refusal::new(StatusCode::BAD_REQUEST, unreadable)),
+        },
+    };
+    let player = field(PLAYER_HEADER, ClaimError::BadName)?;
+    let key = field(KEY_HEADER, ClaimError::BadKey)?;
+    let signature = field(SIGNATURE_HEADER, ClaimError::BadSignature)?;
+    Ok(Signed {
+        player,
+        key: key.to_ascii_lowercase(),
+        signature,
+    })
 }
 
 /// Refuses, unread, a `what` that says it is longer than `most` bytes: the first check
