@@ -211,9 +211,11 @@ mod tests {
         // writes, varies by the run. Neither side depends on the machine's load: the copy
         // flushes after every batch rather than on the clock (`Flushes::ByTheFill`), and
         // the kept store syncs every game as it stores it. BENCHMARKS.md has the figure at
-        // 10,000 games.
+        // 10,000 games. What the held store took before the open does depend on the load
+        // (how often sled's flusher rewrote its pages as the games went in and out), so
+        // it is only checked to have held much more than the kept games need.
         assert!(
-            after <= only_kept + 2 * SEGMENT && after * 3 <= before,
+            after <= only_kept + 2 * SEGMENT && before >= 2 * only_kept,
             "{after} bytes after deleting 900 of 1,000 games (before the open {before}), \
              {only_kept} for the 100 alone"
         );

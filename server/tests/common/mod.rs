@@ -60,12 +60,11 @@ impl Postgres {
         if as_nobody {
             std::os::unix::fs::chown(&home, Some(NOBODY), Some(NOBODY)).unwrap();
         }
-        let port = free_port();
-        let cluster = Postgres {
+        let mut cluster = Postgres {
             bin,
             home,
             as_nobody,
-            port,
+            port: free_port(),
             _dir: dir,
         };
         let data = cluster.home.join("data");
@@ -81,16 +80,28 @@ impl Postgres {
                 "--locale=C",
             ]);
         });
-        let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 \
-             -c shared_buffers=16MB",
-            cluster.home.display()
-        );
-        cluster.run("pg_ctl", |c| {
-            c.arg("-D").arg(&data).args(["-o", &options, "-w", "-l"]);
-            c.arg(cluster.home.join("log")).arg("start");
-        });
-        Some(cluster)
+        // The port was free when it was chosen; on a busy machine another process may
+        // take it before the cluster binds it, and then another port is chosen.
+        for _ in 0..5 {
+            let options = format!(
+                "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 \
+                 -c shared_buffers=16MB",
+                cluster.port,
+                cluster.home.display()
+            );
+            let started = cluster.try_run("pg_ctl", |c| {
+                c.arg("-D").arg(&data).args(["-o", &options, "-w", "-l"]);
+                c.arg(cluster.home.join("log")).arg("start");
+            });
+            match started {
+                Ok(()) => return Some(cluster),
+                Err(why) if why.contains("Address already in use") => {
+                    cluster.port = free_port();
+                }
+                Err(why) => panic!("pg_ctl failed: {why}"),
+            }
+        }
+        panic!("pg_ctl found every port it was given taken");
     }
 
     /// Stops the cluster at once, as a crashed or unreachable database is met.
@@ -123,18 +134,24 @@ impl Postgres {
     }
 
     fn run(&self, tool: &str, args: impl FnOnce(&mut Command)) {
+        if let Err(why) = self.try_run(tool, args) {
+            panic!("{tool} failed: {why}");
+        }
+    }
+
+    /// Runs `tool`; if it fails, what it said and the cluster's log.
+    fn try_run(&self, tool: &str, args: impl FnOnce(&mut Command)) -> Result<(), String> {
         let mut command = Command::new(self.bin.join(tool));
         args(&mut command);
         if self.as_nobody {
             command.uid(NOBODY).gid(NOBODY);
         }
         let out = command.stdin(Stdio::null()).output().unwrap();
+        if out.status.success() {
+            return Ok(());
+        }
         let log = fs::read_to_string(self.home.join("log")).unwrap_or_default();
-        assert!(
-            out.status.success(),
-            "{tool} failed: {}\n{log}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        Err(format!("{}\n{log}", String::from_utf8_lossy(&out.stderr)))
     }
 }
 
