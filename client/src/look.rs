@@ -4,17 +4,16 @@
 
 use sandglass_sim::action::Action;
 use sandglass_sim::bestiary::Bestiary;
-use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT, THIRST_EVERY};
+use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::gear::{BARDING_SOFTENS, BARDING_WEIGHS, BLANKET_SOFTENS};
 use sandglass_sim::geometry::Pos;
 use sandglass_sim::ids::ActorId;
 use sandglass_sim::item::Item;
-use sandglass_sim::level::{DEEPEST, ROSES_ON};
 use sandglass_sim::lore::{DEEPER_SIPS, HARDIER_HP, STRONGER_KICK};
 use sandglass_sim::map::Terrain;
 use sandglass_sim::rules;
-use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE};
+use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE, THICK_HIDE};
 use sandglass_sim::text::{a, capitalise, plural};
 use sandglass_sim::world::{Actor, World};
 use sandglass_sim::{
@@ -275,12 +274,17 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
             format!("hatching in {left} turns")
         }
         _ if species.hunts() && actor.last_seen().is_some() => {
-            if is_fleeing(actor) {
-                "fleeing from you".into()
+            let doing = if is_fleeing(actor) {
+                "fleeing from you"
             } else if world.sees(actor.pos()) {
-                "hunting you".into()
+                "hunting you"
             } else {
-                "on your trail".into()
+                "on your trail"
+            };
+            match species {
+                Species::Lion => format!("{doing}; faster and stronger than you"),
+                Species::Ratel => format!("{doing}; kicks barely mark its hide: throw things"),
+                _ => doing.into(),
             }
         }
         Species::Scorpion => "lying in wait".into(),
@@ -298,6 +302,10 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
             "enraged; it comes straight for you, trampling cacti, and crushes what it meets".into()
         }
         Species::Tortoise => "grazing; harmless unless hurt, and slow".into(),
+        Species::Lion => "prowling; faster and stronger than you: you cannot outrun it".into(),
+        Species::Ratel => format!(
+            "prowling; its thick hide turns kicks and bites aside (at most {THICK_HIDE} each): throw things at it"
+        ),
         _ => "wandering".into(),
     }
 }
@@ -309,6 +317,8 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         return vec![];
     };
     let quarter = DAY_TICKS / 4;
+    let world = state.world();
+    let every = world.rules().crossing().thirst_every(world.depth());
     let mut lines = vec![
         format!(
             "A day is {DAY_TICKS} ticks: morning, noon, evening and night, {quarter} each; now {}.",
@@ -325,9 +335,9 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             COLD.1
         ),
         format!(
-            "Your waterskin holds {} sips: one every {THIRST_EVERY} turns, every {} at noon.",
+            "Your waterskin holds {} sips: one every {every} turns here, every {} at noon.",
             state.world().growth().waterskin(),
-            THIRST_EVERY / 2
+            every / 2
         ),
         format!(
             "Beside water you drink from it and fill the skin; a cactus fruit gives {FRUIT_WATER} sips."
@@ -346,7 +356,7 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             "scarabs (crack) are unknown until used (a): some help, some harm. A desert rose (a)".into(),
             format!("makes you hardier (+{HARDIER_HP} hit points), stronger (kicks +{STRONGER_KICK}) or your waterskin deeper"),
             match state.world().rules().roses_along_the_way() {
-                true => format!("(+{DEEPER_SIPS} sips), for good: one lies on each of depths {}.", depths(&ROSES_ON)),
+                true => format!("(+{DEEPER_SIPS} sips), for good: one lies on each of depths {}.", depths(state.world().rules().crossing().roses_on())),
                 false => format!("(+{DEEPER_SIPS} sips), for good: there is one in a crossing, so choose well."),
             },
         ]);
@@ -414,7 +424,7 @@ fn cold_blooded(state: &State) -> String {
         .world()
         .rules()
         .bestiary()
-        .counts(DEEPEST)
+        .counts(state.world().rules().crossing().deepest())
         .into_iter()
         .map(|(species, _)| species)
         .filter(|s| s.is_cold_blooded())

@@ -3,7 +3,9 @@
 //! how the games went, as Markdown for BENCHMARKS.md: wins, deaths and what caused them,
 //! depths and turns; kills by species; how often an errand (explore, travel, rest) would
 //! be refused for a threat; commands accepted but never carried out; the kinds of command
-//! played; how the camel grew, by depth; and the kinds of ground met.
+//! played; how the camel grew, by depth; and the kinds of ground met. Its second table
+//! measures tension: how often the camel came near death, how near the winners came,
+//! what a win left unused in the bags, and where along the crossing the deaths fell.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,6 +35,14 @@ struct Game {
     dropped: u64,
     kinds: BTreeSet<&'static str>,
     grounds: Vec<&'static str>,
+    /// The fewest hit points the camel had after a hurt it lived through, and whether
+    /// it ever fell below a quarter of its most.
+    lowest: Option<i16>,
+    fell_low: bool,
+    /// Items in the bags at the end.
+    carried: u32,
+    /// The game's deepest level (its rules').
+    deepest: u8,
 }
 
 /// What the game's observer sees of one command: the camel's actions, and what the
@@ -51,6 +61,16 @@ impl Observer for Watch<'_> {
 
     fn changed(&mut self, state: &State, change: &Change) {
         self.game.tally.changed(state, change);
+        let world = state.world();
+        if let Change::Hurt { actor, .. } = *change {
+            if let Some(camel) = world.player().filter(|_| world.is_player(actor)) {
+                let hp = camel.hp();
+                if hp > 0 {
+                    self.game.lowest = Some(self.game.lowest.map_or(hp, |low| low.min(hp)));
+                    self.game.fell_low |= i32::from(hp) * 4 < i32::from(camel.max_hp());
+                }
+            }
+        }
         if let Change::Say(Msg::Ground(ground)) = *change {
             self.game.grounds.push(ground.name());
         }
@@ -101,11 +121,62 @@ pub fn run(seeds: u64, version: Option<u16>) -> anyhow::Result<()> {
         );
         tables.push((ruleset, games));
     }
+    tension(&tables);
     for (ruleset, games) in tables {
         println!("\n{}:", ruleset.name());
         details(&games);
     }
     Ok(())
+}
+
+/// The tension table: a row per ruleset.
+fn tension(tables: &[(Ruleset, Vec<Game>)]) {
+    println!(
+        "\n| ruleset | games below a quarter of hit points | wins below a quarter | lowest hit points of each win | items carried at a win's end (median) | deaths in the crossing's first, middle and last third | most kills of one species |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for (ruleset, games) in tables {
+        let wins: Vec<&Game> = games
+            .iter()
+            .filter(|g| g.outcome == Some(Outcome::Won))
+            .collect();
+        let low = games.iter().filter(|g| g.fell_low).count();
+        let wins_low = wins.iter().filter(|g| g.fell_low).count();
+        let mut lowest: Vec<i16> = wins.iter().filter_map(|g| g.lowest).collect();
+        lowest.sort_unstable();
+        let carried = median(wins.iter().map(|g| u64::from(g.carried)).collect());
+        let mut thirds = [0; 3];
+        for game in games.iter().filter(|g| g.outcome == Some(Outcome::Died)) {
+            let third = (usize::from(game.depth) - 1) * 3 / usize::from(game.deepest);
+            thirds[third.min(2)] += 1;
+        }
+        let mut kills: BTreeMap<&str, u32> = BTreeMap::new();
+        for (species, n) in games.iter().flat_map(|g| &g.tally.kills) {
+            *kills.entry(species.name()).or_default() += n;
+        }
+        let all: u32 = kills.values().sum();
+        let most = kills
+            .iter()
+            .max_by_key(|&(name, n)| (n, std::cmp::Reverse(*name)))
+            .map_or("none".to_owned(), |(name, n)| {
+                format!("{name} {}%", n * 100 / all.max(1))
+            });
+        let lowest: Vec<String> = lowest.iter().map(i16::to_string).collect();
+        println!(
+            "| {} | {low} of {} ({}%) | {wins_low} of {} | {} | {carried} | {} / {} / {} | {most} |",
+            ruleset.name(),
+            games.len(),
+            low * 100 / games.len().max(1),
+            wins.len(),
+            match lowest.is_empty() {
+                true => "none".to_owned(),
+                false => lowest.join(", "),
+            },
+            thirds[0],
+            thirds[1],
+            thirds[2],
+        );
+    }
 }
 
 /// The lines under a ruleset's row: deaths, depths, kills, growth and ground.
@@ -199,6 +270,8 @@ fn play(rules: Rules, seed: u64) -> anyhow::Result<Game> {
     game.outcome = state.outcome();
     game.depth = score.depth;
     game.ticks = state.tick().0;
+    game.carried = state.world().bags().count();
+    game.deepest = rules.crossing().deepest();
     Ok(game)
 }
 

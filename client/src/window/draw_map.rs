@@ -163,6 +163,8 @@ enum Sym {
     Sandworm,
     Hyena,
     Tortoise,
+    Lion,
+    Ratel,
     Food,
     Mushroom,
     Stone,
@@ -205,6 +207,8 @@ pub const GLYPHS: &[Glyph] = &[
     creature('W'), // sandworm
     creature('h'), // hyena
     creature('T'), // tortoise
+    creature('L'), // lion
+    creature('r'), // ratel
     thing('%'),    // dates and fruit
     thing('♠'),    // mushroom
     thing('*'),    // stone
@@ -333,6 +337,8 @@ fn species_look(species: Species, scheme: Scheme) -> (Sym, Color) {
             Species::Sandworm => 0xffc0a0,
             Species::Hyena => 0xff9040,
             Species::Tortoise => 0x5080ff,
+            Species::Lion => 0xffe000,
+            Species::Ratel => 0xd0d0d0,
         };
         return (sym, rgb(color));
     }
@@ -349,6 +355,8 @@ fn species_look(species: Species, scheme: Scheme) -> (Sym, Color) {
         Species::Sandworm => (Sym::Sandworm, rgb(0xff9ec8)),
         Species::Hyena => (Sym::Hyena, rgb(0xff5ad0)),
         Species::Tortoise => (Sym::Tortoise, rgb(0x5a8cff)),
+        Species::Lion => (Sym::Lion, rgb(0xffc040)),
+        Species::Ratel => (Sym::Ratel, rgb(0xb8b8c8)),
     }
 }
 

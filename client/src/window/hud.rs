@@ -3,7 +3,6 @@
 use macroquad::prelude::*;
 use sandglass_sim::desert::TimeOfDay;
 use sandglass_sim::item::unknown_name;
-use sandglass_sim::level::DEEPEST;
 use sandglass_sim::lore::Growth;
 use sandglass_sim::text::capitalise;
 use sandglass_sim::State;
@@ -545,7 +544,11 @@ pub fn side_bar(
             }
         }
         col.line(
-            &format!("Depth  {} of {DEEPEST}", state.world().depth()),
+            &format!(
+                "Depth  {} of {}",
+                state.world().depth(),
+                state.world().rules().crossing().deepest()
+            ),
             TEXT,
         );
         if state.world().rules().grounds() {

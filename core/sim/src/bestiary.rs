@@ -2,6 +2,7 @@
 //! that changed them. Below both the levels, which place them, and the rules, which name
 //! the table each version plays with.
 
+use crate::crossing::DEEP_DESERT;
 use crate::species::Species;
 
 /// Which creatures the levels hold, and how many at each depth: a table per rules version
@@ -14,8 +15,12 @@ pub enum Bestiary {
     Cobras,
     /// Rules version 6: the cobras', meerkats and sandworms; many creatures asleep.
     Burrows,
-    /// Rules version 7: the burrows', hyenas in packs and tortoises that trample cacti.
+    /// Rules versions 7 to 10: the burrows', hyenas in packs and tortoises that trample
+    /// cacti.
     Herds,
+    /// Rules version 11: the herds', over twelve depths, with ratels from depth 5 and
+    /// lions in the deep desert (`crossing::DEEP_DESERT`).
+    Deep,
 }
 
 impl Bestiary {
@@ -28,8 +33,12 @@ impl Bestiary {
     /// Jackals come from depth 2, scorpions from depth 3; under `Cobras`, cobras from
     /// depth 2, placed after the others; under `Burrows`, meerkats from depth 1 and
     /// sandworms from depth 2, placed after the cobras; under `Herds`, tortoises from
-    /// depth 4 and a pack of two hyenas from depth 7, placed last.
+    /// depth 4 and a pack of two hyenas from depth 7, placed last; under `Deep`, ratels
+    /// from depth 5 and lions from depth 7, after them.
     pub fn counts(self, depth: u8) -> Vec<(Species, u32)> {
+        if self == Bestiary::Deep {
+            return deep_counts(depth);
+        }
         let d = u32::from(depth);
         let mut counts = vec![
             (Species::Snake, 2 + d / 2),
@@ -51,6 +60,22 @@ impl Bestiary {
         }
         counts
     }
+}
+
+/// The deep bestiary's counts at `depth` of twelve: the herds' of the depth as far
+/// down the eight-depth crossing (the same creatures, rising as slowly over the longer
+/// way), then ratels from depth 5 and lions from the deep desert on, placed last.
+fn deep_counts(depth: u8) -> Vec<(Species, u32)> {
+    let as_far_down = (u32::from(depth) * 2).div_ceil(3) as u8;
+    let mut counts = Bestiary::Herds.counts(as_far_down);
+    let d = u32::from(depth);
+    counts.push((Species::Ratel, d.saturating_sub(1) / 4));
+    let lions = match depth >= DEEP_DESERT {
+        true => (d - 3) / 4,
+        false => 0,
+    };
+    counts.push((Species::Lion, lions));
+    counts
 }
 
 /// How many hyenas run together.

@@ -4,6 +4,7 @@
 //! camel knows and no more: the cells it remembers, the creatures it sees.
 
 use crate::command::{Command, Slot};
+use crate::crossing::Crossing;
 use crate::decide::{is_hostile, is_provoked};
 use crate::drive::{Game, LiveTape};
 use crate::geometry::{Direction, Pos};
@@ -185,11 +186,34 @@ impl Bot {
                 }
             }
         }
+        // Under the long crossing, throw the best missile carried at a lion or a ratel in
+        // line, and when badly hurt with no known healing, try an unknown flask or scarab
+        // (only there, so that the report of the versions before plays as it always did).
+        if world.rules().crossing() == Crossing::Long {
+            let best = [Item::Spear, Item::Javelin, Item::Stone]
+                .into_iter()
+                .find_map(|item| bags.find(item));
+            if let (Some(slot), Some(dir)) = (best, deep_hunter_in_line(state, pos)) {
+                wishes.push(Command::Throw(slot, dir));
+            }
+            let unknown_find = |i: Item| match i {
+                Item::Flask(glass) => !world.lore().knows_glass(glass),
+                Item::Scarab(stone) => !world.lore().knows_stone(stone),
+                _ => false,
+            };
+            let desperate = hp * 4 < max_hp && slot_of(&known_heal).is_none();
+            if let Some(slot) = slot_of(&unknown_find).filter(|_| desperate) {
+                wishes.push(Command::Use(slot));
+            }
+        }
         if world.items_at(pos).next().is_some() {
             wishes.push(Command::PickUp);
         }
-        // Hurt with nothing near: rest, and let the hit points come back.
-        if hp * 2 < max_hp && !threatened(state, pos) {
+        // Hurt with nothing near: rest, and let the hit points come back. Under the long
+        // crossing, as a careful player does, until nearly whole, water allowing.
+        let careful = world.rules().crossing() == Crossing::Long && world.water() > THIRSTY;
+        let rests_below = if careful { 4 } else { 2 };
+        if hp * rests_below < max_hp * (rests_below - 1) && !threatened(state, pos) {
             wishes.push(Command::Rest);
         }
         // Curiosity: taste an unknown mushroom when healthy.
@@ -315,6 +339,29 @@ fn threatened(state: &State, at: Pos) -> bool {
             && world.sees_actor(id)
             && actor.species() != Species::SpiderEgg
             && actor.pos().distance(at) <= 5
+    })
+}
+
+/// The direction of a lion or a ratel in sight along one of the eight lines, within a
+/// throw, with nothing in between.
+fn deep_hunter_in_line(state: &State, from: Pos) -> Option<Direction> {
+    let world = state.world();
+    let map = world.map();
+    Direction::ALL.into_iter().find(|&dir| {
+        let mut at = from.step(dir);
+        for _ in 0..6 {
+            if let Some(id) = map.occupant(at) {
+                let deep = |a: &crate::world::Actor| {
+                    matches!(a.species(), Species::Lion | Species::Ratel) && !a.is_ally()
+                };
+                return world.sees_actor(id) && world.actor(id).is_some_and(deep);
+            }
+            if map.terrain(at).blocks() {
+                return false;
+            }
+            at = at.step(dir);
+        }
+        false
     })
 }
 

@@ -98,14 +98,11 @@ impl TimeOfDay {
     }
 }
 
-/// Whether the camel takes a sip as it ends its `turns`th turn at `time`.
+/// Whether the camel, taking a sip every `every` turns (`Crossing::thirst_every`),
+/// takes one as it ends its `turns`th turn at `time`: at noon, twice as often.
 #[inline]
-pub fn sip_due(turns: u32, time: TimeOfDay) -> bool {
-    let every = if time.is_hot() {
-        THIRST_EVERY / 2
-    } else {
-        THIRST_EVERY
-    };
+pub fn sip_due(turns: u32, every: u32, time: TimeOfDay) -> bool {
+    let every = if time.is_hot() { every / 2 } else { every };
     turns.is_multiple_of(every)
 }
 
@@ -133,7 +130,11 @@ mod tests {
 
     #[test]
     fn the_camel_drinks_twice_as_often_at_noon() {
-        let sips = |time| (1..=160).filter(|&t| sip_due(t, time)).count();
+        let sips = |time| {
+            (1..=160)
+                .filter(|&t| sip_due(t, THIRST_EVERY, time))
+                .count()
+        };
         assert_eq!(sips(TimeOfDay::Morning), 10);
         assert_eq!(sips(TimeOfDay::Night), 10);
         assert_eq!(sips(TimeOfDay::Noon), 20);

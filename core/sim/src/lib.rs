@@ -14,6 +14,7 @@ pub mod check;
 mod clocks;
 pub mod command;
 mod consistency;
+pub mod crossing;
 mod decide;
 pub mod desert;
 pub mod drive;

@@ -15,6 +15,7 @@
 use thiserror::Error;
 
 use crate::bestiary::{Bestiary, Brood};
+use crate::crossing::Crossing;
 use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 
 /// The rules versions this build plays, oldest to newest. A new game takes the newest.
@@ -25,7 +26,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 9] = [2, 3, 4, 5, 6, 7, 8, 9, 10];
+pub const KEPT: [u16; 10] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -133,6 +134,7 @@ struct Switches {
     allies_eat_dates: bool,
     bestiary: Bestiary,
     brood: Brood,
+    crossing: Crossing,
 }
 
 /// Each kept version's switches, a version taking the one before it and naming what it
@@ -156,6 +158,7 @@ const fn switches(version: RulesVersion) -> Switches {
         allies_eat_dates: false,
         bestiary: Bestiary::Desert,
         brood: Brood::Swarming,
+        crossing: Crossing::Short,
     };
     const V3: Switches = Switches {
         told_only_what_is_seen: true,
@@ -200,6 +203,11 @@ const fn switches(version: RulesVersion) -> Switches {
         brood: Brood::Bounded,
         ..V9
     };
+    const V11: Switches = Switches {
+        bestiary: Bestiary::Deep,
+        crossing: Crossing::Long,
+        ..V10
+    };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -210,6 +218,7 @@ const fn switches(version: RulesVersion) -> Switches {
         8 => V8,
         9 => V9,
         10 => V10,
+        11 => V11,
         // A `RulesVersion` is made only from `KEPT`, and every kept version has its arm
         // above (the check below fails the build otherwise), so a new version can never
         // play, or record goldens, as the one before it.
@@ -304,7 +313,8 @@ impl Rules {
     /// threat that strikes from a distance, answered by keeping out of its lines;
     /// sleepers in 6, with meerkats, sentries that wake them, and sandworms, an ambush
     /// under the sand: a careful camel can pass a sleeper by; hyenas and tortoises in 7,
-    /// a pack best met in a gap and a giant the cacti do not stop.
+    /// a pack best met in a gap and a giant the cacti do not stop; ratels and lions in
+    /// 11, a hide kicks do not get through and a hunter the camel cannot outrun.
     #[inline]
     pub fn bestiary(&self) -> Bestiary {
         self.switches.bestiary
@@ -395,7 +405,7 @@ impl Rules {
         self.switches.grounds
     }
 
-    /// Introduced in 10: a desert rose on depths 2, 4 and 6 (`level::ROSES_ON`), so that
+    /// Introduced in 10: a desert rose on depths 2, 4 and 6 (`Crossing::roses_on`; from 11 depths 3, 6 and 9), so that
     /// the camel grows three times in a crossing, each time choosing how. Before, one
     /// rose lay on depth 5, and a crossing gave one choice.
     #[inline]
@@ -438,6 +448,15 @@ impl Rules {
     #[inline]
     pub fn brood(&self) -> Brood {
         self.switches.brood
+    }
+
+    /// How long the crossing is and what its levels give (a table per version): from 11
+    /// twelve depths, supplies that thin out with depth, and a hotter deep desert
+    /// (`crossing`). Before, eight depths, each stocked as the first: the first two
+    /// runs played to win were won with bags full of food and healing never needed.
+    #[inline]
+    pub fn crossing(&self) -> Crossing {
+        self.switches.crossing
     }
 }
 
@@ -504,6 +523,7 @@ mod tests {
         assert_eq!(on(8), [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f]);
         assert_eq!(on(9), [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f]);
         assert_eq!(on(10), [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]);
+        assert_eq!(on(11), on(10));
         let brood = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).brood();
         assert_eq!(brood(9), Brood::Swarming);
         assert_eq!(brood(10), Brood::Bounded);
@@ -514,5 +534,9 @@ mod tests {
         assert_eq!(bestiary(7), Bestiary::Herds);
         assert_eq!(bestiary(9), Bestiary::Herds);
         assert_eq!(bestiary(10), Bestiary::Herds);
+        assert_eq!(bestiary(11), Bestiary::Deep);
+        let crossing = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).crossing();
+        assert_eq!(crossing(10), Crossing::Short);
+        assert_eq!(crossing(11), Crossing::Long);
     }
 }

@@ -35,10 +35,18 @@ pub enum Species {
     /// A slow giant that grazes and, seeing the camel, lumbers straight at it, trampling
     /// any cactus in its way (rules version 7 on).
     Tortoise,
+    /// The deep desert's hunter: faster than the camel and stronger, it cannot be
+    /// outrun or kicked to death; spears, allies, flasks and scarabs beat it (rules
+    /// version 11 on).
+    Lion,
+    /// A hunter whose loose, thick hide turns kicks and bites aside (at most
+    /// `THICK_HIDE` each); only what is thrown at it hurts it in full (rules version 11
+    /// on).
+    Ratel,
 }
 
 impl Species {
-    pub const ALL: [Species; 12] = [
+    pub const ALL: [Species; 14] = [
         Species::Camel,
         Species::Snake,
         Species::Elephant,
@@ -51,6 +59,8 @@ impl Species {
         Species::Sandworm,
         Species::Hyena,
         Species::Tortoise,
+        Species::Lion,
+        Species::Ratel,
     ];
 
     pub fn name(self) -> &'static str {
@@ -67,6 +77,8 @@ impl Species {
             Species::Sandworm => "sandworm",
             Species::Hyena => "hyena",
             Species::Tortoise => "tortoise",
+            Species::Lion => "lion",
+            Species::Ratel => "ratel",
         }
     }
 
@@ -88,6 +100,8 @@ impl Species {
             Species::Sandworm => 'W',
             Species::Hyena => 'h',
             Species::Tortoise => 'T',
+            Species::Lion => 'L',
+            Species::Ratel => 'r',
         }
     }
 
@@ -114,6 +128,9 @@ impl Species {
             Species::Hyena => (16, 200, 75),
             // Very slow: one action in three ticks under both rulesets.
             Species::Tortoise => (4, 300, 300),
+            // Fast: four actions in three ticks under nethack, as a hyena.
+            Species::Lion => (16, 200, 75),
+            Species::Ratel => (12, 150, 100),
         };
         Stats {
             speed,
@@ -136,6 +153,8 @@ impl Species {
             Species::Sandworm => 14,
             Species::Hyena => 6,
             Species::Tortoise => 20,
+            Species::Lion => 18,
+            Species::Ratel => 9,
         }
     }
 
@@ -154,6 +173,8 @@ impl Species {
             Species::Sandworm => (3, 6),
             Species::Hyena => (1, 3),
             Species::Tortoise => (2, 6),
+            Species::Lion => (2, 6),
+            Species::Ratel => (1, 3),
         }
     }
 
@@ -171,6 +192,8 @@ impl Species {
             Species::Sandworm => "bites",
             Species::Hyena => "bites",
             Species::Tortoise => "crushes",
+            Species::Lion => "mauls",
+            Species::Ratel => "bites",
         }
     }
 
@@ -178,7 +201,12 @@ impl Species {
     pub fn hunts(self) -> bool {
         matches!(
             self,
-            Species::Jackal | Species::Scorpion | Species::Sandworm | Species::Hyena
+            Species::Jackal
+                | Species::Scorpion
+                | Species::Sandworm
+                | Species::Hyena
+                | Species::Lion
+                | Species::Ratel
         )
     }
 
@@ -239,6 +267,15 @@ impl Species {
         }
     }
 
+    /// The most a blow struck beside it (a kick, a bite) takes from it, if its hide turns
+    /// such blows aside; what is thrown at it hurts in full.
+    pub fn thick_hide(self) -> Option<i16> {
+        match self {
+            Species::Ratel => Some(THICK_HIDE),
+            _ => None,
+        }
+    }
+
     /// How far its attack reaches, in king moves: 1 but for a cobra's spit, which flies
     /// along a clear straight line.
     pub fn reach(self) -> u16 {
@@ -248,6 +285,9 @@ impl Species {
         }
     }
 }
+
+/// The most a kick or a bite takes from a ratel: its hide is loose and thick.
+pub const THICK_HIDE: i16 = 2;
 
 /// How far a cobra spits, in cells along a row, column or diagonal.
 pub const COBRA_REACH: u16 = 4;

@@ -21,6 +21,7 @@ use crate::tape::{Event, Header, Ruleset};
 use crate::world::Change;
 
 mod allies;
+mod deep;
 mod desert;
 mod finds;
 mod gear;

@@ -37,7 +37,11 @@ pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
             Species::Elephant => elephant(world, id, draws),
             Species::Spider => spider(world, id, draws),
             Species::SpiderEgg => Ok(egg(world, id)),
-            Species::Jackal | Species::Scorpion | Species::Sandworm => hunter(world, id, draws),
+            Species::Jackal
+            | Species::Scorpion
+            | Species::Sandworm
+            | Species::Lion
+            | Species::Ratel => hunter(world, id, draws),
             Species::Cobra => cobra(world, id, draws),
             Species::Meerkat => meerkat(world, id, draws),
             Species::Hyena => hyena(world, id, draws),

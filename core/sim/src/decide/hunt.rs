@@ -1,4 +1,5 @@
-//! Hunters: jackals and scorpions. A hunter that sees the camel goes for it by the
+//! Hunters: jackals, scorpions, sandworms awake, and from rules version 11 ratels and
+//! lions. A hunter that sees the camel goes for it by the
 //! cheapest walk (`path`); one that lost sight of it goes to where it last saw it (the
 //! world keeps that memory: `Actor::last_seen`); a jackal badly hurt runs instead. With no
 //! trail, a jackal roams and a scorpion lies in wait.

@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use crate::bestiary::{Bestiary, Brood, PACK};
+use crate::crossing::{Crossing, Supplies};
 use crate::gear::FOUND_ON;
 use crate::geometry::{Direction, Pos};
 use crate::item::{Charm, Draught, Effect, Glass, Item, Look, Mycology, Stone};
@@ -18,13 +19,10 @@ use crate::rng::Expander;
 use crate::species::{Behaviour, Sleep, Species};
 
 use grounds::Ground;
-use places::lay_places;
+use places::{lay_places, Stock};
 
 pub mod grounds;
 pub mod places;
-
-/// The oasis lies on this level; every level above has stairs down.
-pub const DEEPEST: u8 = 8;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Level {
@@ -56,11 +54,13 @@ pub struct Contents {
     /// Levels of many kinds of ground (`grounds`), not only the open erg:
     /// `Rules::grounds`.
     pub grounds: bool,
-    /// A desert rose on each depth of `ROSES_ON`, not only one on depth 5:
+    /// A desert rose on each depth of `Crossing::roses_on`, not only one on depth 5:
     /// `Rules::roses_along_the_way`.
     pub roses: bool,
     /// How many eggs a nest holds: `Rules::brood`.
     pub brood: Brood,
+    /// How deep the crossing goes and what each level gives: `Rules::crossing`.
+    pub crossing: Crossing,
 }
 
 impl Contents {
@@ -75,6 +75,7 @@ impl Contents {
             grounds: false,
             roses: false,
             brood: Brood::Swarming,
+            crossing: Crossing::Short,
         }
     }
 
@@ -88,6 +89,7 @@ impl Contents {
             grounds: rules.grounds(),
             roses: rules.roses_along_the_way(),
             brood: rules.brood(),
+            crossing: rules.crossing(),
         }
     }
 }
@@ -105,6 +107,7 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
         grounds,
         roses,
         brood,
+        crossing,
     } = contents;
     let mut rng = Expander::new(seed);
     let mut map = Map::filled(Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT, Terrain::Sand);
@@ -115,10 +118,17 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
     ground.lay(&mut map, &mut rng);
     let start = pick_start(&map, &mut rng);
     let reachable = reachable_from(&map, start);
-    let goal = place_goal(&mut map, &reachable, start, depth, &mut rng);
+    let goal = place_goal(
+        &mut map,
+        &reachable,
+        start,
+        depth == crossing.deepest(),
+        &mut rng,
+    );
     let mut spots = free_spots(&map, &reachable, start, goal, &mut rng);
     let mut creatures = place_creatures(&mut spots, depth, bestiary);
-    let mut items = place_items(&mut spots, &mut rng);
+    let supplies = crossing.supplies(depth);
+    let mut items = place_items(&mut spots, supplies, &mut rng);
     if gear {
         let found_here = FOUND_ON.iter().filter(|&&(_, on)| on == depth);
         items.extend(found_here.filter_map(|&(item, _)| Some((spots.pop()?, item))));
@@ -135,7 +145,8 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
     // Drawn after sleep, so that the levels of the versions before finds are as they were.
     let mut lore = None;
     if finds {
-        items.extend(place_finds(&mut spots, depth, roses, &mut rng));
+        let roses_on = roses.then(|| crossing.roses_on());
+        items.extend(place_finds(&mut spots, depth, supplies, roses_on, &mut rng));
         lore = (depth == 1).then(|| {
             let (mut draughts, mut charms) = (Draught::ALL, Charm::ALL);
             rng.shuffle(&mut draughts);
@@ -155,7 +166,7 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
     };
     // After every other draw, finds' too, for the same reason; and around what lies there.
     if places {
-        lay_places(&mut level, brood, &mut rng);
+        lay_places(&mut level, Stock { brood, crossing }, &mut rng);
     }
     level
 }
@@ -163,21 +174,19 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
 /// The rare finds, once a game each: bronze barding on depth 4, a desert rose on depth 5.
 pub const FINDS_ON: [(Item, u8); 2] = [(Item::Barding, 4), (Item::Rose, 5)];
 
-/// Where the desert roses lie under `Rules::roses_along_the_way`, one on each: three
-/// times in a crossing the camel chooses how to grow, early, midway and late.
-pub const ROSES_ON: [u8; 3] = [2, 4, 6];
-
-/// A javelin on every level, two flasks of random looks, a scarab from depth 2, and the
-/// rare finds of this depth (`FINDS_ON`, its rose on the depths of `ROSES_ON` instead
-/// with `roses`).
+/// The level's javelins and flasks of random looks (`Supplies`), a scarab from depth 2,
+/// and the rare finds of this depth (`FINDS_ON`; its rose on the depths of `roses_on`
+/// instead, under `Rules::roses_along_the_way`).
 fn place_finds(
     spots: &mut Vec<Pos>,
     depth: u8,
-    roses: bool,
+    supplies: Supplies,
+    roses_on: Option<&[u8]>,
     rng: &mut Expander,
 ) -> Vec<(Pos, Item)> {
-    let mut finds = vec![Item::Javelin];
-    for _ in 0..2 {
+    let roses = roses_on.is_some();
+    let mut finds = vec![Item::Javelin; supplies.javelins as usize];
+    for _ in 0..supplies.flasks {
         finds.push(Item::Flask(Glass::ALL[rng.below(3) as usize]));
     }
     if depth >= 2 {
@@ -187,7 +196,7 @@ fn place_finds(
         .iter()
         .filter(|&&(item, on)| on == depth && !(roses && item == Item::Rose));
     finds.extend(rare.map(|&(item, _)| item));
-    if roses && ROSES_ON.contains(&depth) {
+    if roses_on.is_some_and(|on| on.contains(&depth)) {
         finds.push(Item::Rose);
     }
     finds
@@ -216,13 +225,19 @@ fn pick_start(map: &Map, rng: &mut Expander) -> Pos {
 /// The goal (stairs, or on the deepest level the oasis) is far from where the camel
 /// arrives, but not always in the farthest corner: any cell in the last third of the
 /// reachable ones by distance on foot.
-fn place_goal(map: &mut Map, reachable: &[Pos], start: Pos, depth: u8, rng: &mut Expander) -> Pos {
+fn place_goal(
+    map: &mut Map,
+    reachable: &[Pos],
+    start: Pos,
+    deepest: bool,
+    rng: &mut Expander,
+) -> Pos {
     let far = &reachable[reachable.len() * 2 / 3..];
     let goal = match far.len() {
         0 => start,
         n => far[rng.below(n as u32) as usize],
     };
-    let terrain = if depth >= DEEPEST {
+    let terrain = if deepest {
         Terrain::Oasis
     } else {
         Terrain::Stairs
@@ -291,23 +306,17 @@ fn put_to_sleep(creatures: &mut [(Species, Pos, Behaviour)], rng: &mut Expander)
     }
 }
 
-/// Food, stones and a spear, and a few mushrooms of random looks.
-fn place_items(spots: &mut Vec<Pos>, rng: &mut Expander) -> Vec<(Pos, Item)> {
-    let kinds = [
-        (Item::Date, 3),
-        (Item::CactusFruit, 2),
-        (Item::Stone, 3),
-        (Item::Spear, 1),
-    ];
+/// Food, stones and spears, and a few mushrooms of random looks (`Supplies`).
+fn place_items(spots: &mut Vec<Pos>, supplies: Supplies, rng: &mut Expander) -> Vec<(Pos, Item)> {
     let mut items = vec![];
-    for (item, count) in kinds {
+    for (item, count) in supplies.plain() {
         for _ in 0..count {
             if let Some(at) = spots.pop() {
                 items.push((at, item));
             }
         }
     }
-    for _ in 0..3 {
+    for _ in 0..supplies.mushrooms {
         if let Some(at) = spots.pop() {
             items.push((at, Item::Mushroom(Look::ALL[rng.below(5) as usize])));
         }
@@ -343,6 +352,7 @@ mod tests {
     use super::*;
 
     const DESERT: Contents = Contents::plain(Bestiary::Desert);
+    const DEEPEST: u8 = Crossing::Short.deepest();
 
     /// Cobras come with rules version 5 only, placed after every other creature: the
     /// older table's levels are the same as they always were.

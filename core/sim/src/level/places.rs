@@ -13,8 +13,9 @@
 
 use super::{reachable_from, Level};
 use crate::bestiary::Brood;
+use crate::crossing::Crossing;
 use crate::geometry::{Direction, Pos};
-use crate::item::{Item, Look};
+use crate::item::{Glass, Item, Look, Stone};
 use crate::map::{Map, Terrain};
 use crate::rng::Expander;
 use crate::sight::CellSet;
@@ -51,21 +52,41 @@ impl Place {
         }
     }
 
-    fn lay(self, level: &mut Level, area: Area, brood: Brood, rng: &mut Expander) -> bool {
+    fn lay(self, level: &mut Level, area: Area, stock: Stock, rng: &mut Expander) -> bool {
         match self {
-            Place::Cache => lay_cache(level, area, rng),
-            Place::Oasis => lay_oasis(level, area, rng),
-            Place::Nest => lay_nest(level, area, brood, rng),
+            Place::Cache => lay_cache(level, area, stock.crossing, rng),
+            Place::Oasis => lay_oasis(level, area, stock.crossing, rng),
+            Place::Nest => lay_nest(level, area, stock, rng),
         }
     }
 }
 
-/// What a cache holds, with a mushroom of a drawn look.
+/// What a cache holds on the short crossing, with a mushroom of a drawn look.
 const STASH: [Item; 3] = [Item::Spear, Item::Date, Item::Date];
+
+/// What the places of a level hold: the rules' tables they are laid by.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stock {
+    pub brood: Brood,
+    pub crossing: Crossing,
+}
+
+/// The prize a cache or a nest holds on the long crossing, one drawn of several: a
+/// spear one time in six, a javelin or a flask two in six each, a scarab one (a flask's
+/// and a scarab's look drawn too). On the short crossing it was always a spear, and a
+/// crossing's places gave more spears than its open ground.
+fn prize(rng: &mut Expander) -> Item {
+    match rng.below(6) {
+        0 => Item::Spear,
+        1 | 2 => Item::Javelin,
+        3 | 4 => Item::Flask(Glass::ALL[rng.below(3) as usize]),
+        _ => Item::Scarab(Stone::ALL[rng.below(3) as usize]),
+    }
+}
 
 /// Lays one place, or one time in three two of different kinds, on a level from
 /// `PLACES_FROM` down.
-pub(crate) fn lay_places(level: &mut Level, brood: Brood, rng: &mut Expander) {
+pub(crate) fn lay_places(level: &mut Level, stock: Stock, rng: &mut Expander) {
     if level.depth < PLACES_FROM {
         return;
     }
@@ -87,7 +108,7 @@ pub(crate) fn lay_places(level: &mut Level, brood: Brood, rng: &mut Expander) {
                 continue;
             }
             let mut trial = level.clone();
-            if place.lay(&mut trial, area, brood, rng) && is_connected(&trial) {
+            if place.lay(&mut trial, area, stock, rng) && is_connected(&trial) {
                 *level = trial;
                 laid.push(area);
                 break;
@@ -161,7 +182,7 @@ fn is_clear(level: &Level, laid: &[Area], area: Area) -> bool {
 
 /// A walled yard of cactus, its locked door in the middle of a side, the stash inside,
 /// and the key laid elsewhere (`lay_key`).
-fn lay_cache(level: &mut Level, area: Area, rng: &mut Expander) -> bool {
+fn lay_cache(level: &mut Level, area: Area, crossing: Crossing, rng: &mut Expander) -> bool {
     for p in area.cells() {
         let wall = area.is_edge(p);
         level
@@ -179,7 +200,11 @@ fn lay_cache(level: &mut Level, area: Area, rng: &mut Expander) -> bool {
     let mut inside: Vec<Pos> = area.grown(-1).cells().collect();
     rng.shuffle(&mut inside);
     let mushroom = Item::Mushroom(Look::ALL[rng.below(5) as usize]);
-    for item in STASH.into_iter().chain([mushroom]) {
+    let stash = match crossing {
+        Crossing::Short => STASH.to_vec(),
+        Crossing::Long => vec![prize(rng), Item::Date],
+    };
+    for item in stash.into_iter().chain([mushroom]) {
         if let Some(at) = inside.pop() {
             level.items.push((at, item));
         }
@@ -232,7 +257,7 @@ fn lay_key(level: &mut Level, rng: &mut Expander) -> bool {
 
 /// A pool of water in an open patch of sand, dates and cactus fruit on its shore, a
 /// sandworm asleep under the shore and a cobra come to drink.
-fn lay_oasis(level: &mut Level, area: Area, rng: &mut Expander) -> bool {
+fn lay_oasis(level: &mut Level, area: Area, crossing: Crossing, rng: &mut Expander) -> bool {
     area.fill(&mut level.map, Terrain::Sand);
     let centre = area.centre();
     // An ellipse seven cells across and five high.
@@ -248,7 +273,11 @@ fn lay_oasis(level: &mut Level, area: Area, rng: &mut Expander) -> bool {
         .filter(|&p| !wet(p) && Direction::ALL.iter().any(|&d| wet(p.step(d))))
         .collect();
     rng.shuffle(&mut shore);
-    for item in [Item::Date, Item::Date, Item::CactusFruit, Item::CactusFruit] {
+    let fruits: &[Item] = match crossing {
+        Crossing::Short => &[Item::Date, Item::Date, Item::CactusFruit, Item::CactusFruit],
+        Crossing::Long => &[Item::Date, Item::CactusFruit, Item::CactusFruit],
+    };
+    for &item in fruits {
         if let Some(at) = shore.pop() {
             level.items.push((at, item));
         }
@@ -266,12 +295,12 @@ fn lay_oasis(level: &mut Level, area: Area, rng: &mut Expander) -> bool {
 
 /// A cleared patch with a spear and a mushroom in the middle, dormant spider eggs around
 /// them, as many as `brood` puts in a nest.
-fn lay_nest(level: &mut Level, area: Area, brood: Brood, rng: &mut Expander) -> bool {
+fn lay_nest(level: &mut Level, area: Area, stock: Stock, rng: &mut Expander) -> bool {
     area.fill(&mut level.map, Terrain::Sand);
     let centre = area.centre();
     let mut around = Direction::ALL.map(|d| centre.step(d));
     rng.shuffle(&mut around);
-    let (least, most) = brood.nest_eggs();
+    let (least, most) = stock.brood.nest_eggs();
     let eggs = rng.between(least, most) as usize;
     for &at in &around[..eggs] {
         level
@@ -279,7 +308,11 @@ fn lay_nest(level: &mut Level, area: Area, brood: Brood, rng: &mut Expander) -> 
             .push((Species::SpiderEgg, at, Behaviour::Asleep));
     }
     let mushroom = Item::Mushroom(Look::ALL[rng.below(5) as usize]);
-    level.items.push((centre, Item::Spear));
+    let prize = match stock.crossing {
+        Crossing::Short => Item::Spear,
+        Crossing::Long => prize(rng),
+    };
+    level.items.push((centre, prize));
     level.items.push((centre, mushroom));
     true
 }

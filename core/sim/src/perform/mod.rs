@@ -128,7 +128,8 @@ impl State {
             return;
         }
         let time = TimeOfDay::at(world.tick());
-        if !sip_due(world.turns(id), time) {
+        let every = world.rules().crossing().thirst_every(world.depth());
+        if !sip_due(world.turns(id), every, time) {
             return;
         }
         if water == 0 {
@@ -464,12 +465,16 @@ impl State {
         self.perform_hurt(target, damage, Some(species), obs);
     }
 
-    /// A creature's blow of `damage` as `target` feels it: the camel's gear softens it.
+    /// A blow of `damage` struck beside `target` as it feels it: the camel's gear
+    /// softens it, a thick hide (`Species::thick_hide`) turns most of it aside.
     #[inline]
     fn felt(&self, target: ActorId, damage: i16) -> i16 {
         let world = self.world();
+        let victim = world.actor_at(target);
         if world.is_player(target) {
             world.gear().soften(damage)
+        } else if let Some(most) = victim.species().thick_hide() {
+            damage.min(most)
         } else {
             damage
         }

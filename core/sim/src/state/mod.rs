@@ -11,7 +11,6 @@ use crate::check::{check_command, Rejection};
 use crate::command::Command;
 use crate::consistency::{Inconsistency, MOST_COUNT};
 use crate::ids::{ActorId, Tick};
-use crate::level::DEEPEST;
 use crate::tape::{Ruleset, TurnOrder};
 use crate::world::{Bookkeeping, Change, Outcome, World};
 
@@ -129,7 +128,9 @@ impl Books {
     /// tick moves on).
     fn check_phase(&self, world: &World) -> Result<(), Inconsistency> {
         let sound = match self.phase {
-            Phase::Generate { depth } => world.depth() < DEEPEST && depth == world.depth() + 1,
+            Phase::Generate { depth } => {
+                world.depth() < world.rules().crossing().deepest() && depth == world.depth() + 1
+            }
             _ if world.player_id().is_none() => false,
             Phase::Ordering => world.ruleset().order == TurnOrder::WeightedEachTick,
             Phase::Act { slot } => slot as usize <= world.turn_order().len(),
@@ -340,8 +341,9 @@ mod tests {
         }
         // Nothing below the deepest level.
         let deepest = refusal(&state, |w, b| {
-            w.depth = DEEPEST;
-            (b.phase, b.need) = (Phase::Generate { depth: DEEPEST + 1 }, Need::Draw);
+            let deepest = Rules::newest(Ruleset::NETHACK).crossing().deepest();
+            w.depth = deepest;
+            (b.phase, b.need) = (Phase::Generate { depth: deepest + 1 }, Need::Draw);
         });
         assert_eq!(deepest, Inconsistency::Phase);
         // Without a camel, a game is still to make its first level.

@@ -4,10 +4,14 @@
 use super::{first_of, level_of, onto, rest_until, said, slot_of, version};
 use crate::bestiary::Brood;
 use crate::command::Command;
+use crate::crossing::Crossing;
 use crate::geometry::{Direction, Pos};
 use crate::item::Item;
 use crate::level::grounds::Ground;
-use crate::level::{generate, reachable_from, Contents, DEEPEST, ROSES_ON};
+use crate::level::{generate, reachable_from, Contents};
+
+const DEEPEST: u8 = Crossing::Short.deepest();
+const ROSES_ON: &[u8] = Crossing::Short.roses_on();
 use crate::map::Terrain;
 use crate::message::{Harm, Msg};
 use crate::species::Species;
@@ -83,7 +87,7 @@ fn each_ground_is_laid_as_it_is_named() {
     }
 }
 
-/// From version 10 a rose lies on each depth of `ROSES_ON` and nowhere else; before, one
+/// From version 10 a rose lies on each depth of `Crossing::roses_on` and nowhere else; before, one
 /// on depth 5.
 #[test]
 fn roses_lie_along_the_way_from_version_10() {

@@ -6,12 +6,15 @@ use crate::bestiary::Bestiary;
 use crate::bot::Bot;
 use crate::check::Rejection;
 use crate::command::Command;
+use crate::crossing::Crossing;
 use crate::drive::{Game, Live};
 use crate::geometry::{Direction, Pos};
 use crate::item::{Item, Look};
 use crate::level::grounds::Ground;
 use crate::level::places::PLACES_FROM;
-use crate::level::{generate, reachable_from, Contents, Level, DEEPEST};
+use crate::level::{generate, reachable_from, Contents, Level};
+
+const DEEPEST: u8 = Crossing::Short.deepest();
 use crate::map::{Map, Terrain};
 use crate::message::Msg;
 use crate::species::{Behaviour, Species};

@@ -1,0 +1,156 @@
+//! How long the crossing is, and how the desert changes along it: a table per rules
+//! version that changed it (`Rules::crossing`). Below the levels, which are stocked by it,
+//! and the rules, which name the table each version plays with.
+
+use crate::item::Item;
+
+/// The length of the crossing and what its levels give: a table per rules version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Crossing {
+    /// Rules versions 2 to 10: eight depths, every level stocked as the first is.
+    Short,
+    /// Rules version 11: twelve depths. Supplies thin out as the camel goes down, the
+    /// deep desert is hotter (the camel drinks more often), and the deepest levels hold
+    /// lions and ratels (`Bestiary::Deep`). A crossing stocked like the first level all
+    /// the way was won with bags full of unused food and healing.
+    Long,
+}
+
+/// What a level's ground holds besides its finds: food, water, stones, spears, mushrooms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Supplies {
+    pub dates: u32,
+    pub fruit: u32,
+    pub stones: u32,
+    pub spears: u32,
+    pub mushrooms: u32,
+    /// Javelins and flasks, with the finds (`Rules::finds`).
+    pub javelins: u32,
+    pub flasks: u32,
+}
+
+impl Crossing {
+    /// The oasis lies on this level; every level above has stairs down.
+    pub const fn deepest(self) -> u8 {
+        match self {
+            Crossing::Short => 8,
+            Crossing::Long => 12,
+        }
+    }
+
+    /// The depths a desert rose lies on under `Rules::roses_along_the_way`: three times
+    /// in a crossing the camel chooses how to grow, early, midway and late.
+    pub const fn roses_on(self) -> &'static [u8] {
+        match self {
+            Crossing::Short => &[2, 4, 6],
+            Crossing::Long => &[3, 6, 9],
+        }
+    }
+
+    /// What level `depth` gives. The long crossing's first levels give a little less
+    /// than the short one's, and its deep ones about half: a careful camel has what it
+    /// needs, one that wastes runs short. Its spears (thrown and picked up again, the
+    /// strongest blow a camel has) lie on three levels only.
+    pub const fn supplies(self, depth: u8) -> Supplies {
+        match self {
+            Crossing::Short => Supplies {
+                dates: 3,
+                fruit: 2,
+                stones: 3,
+                spears: 1,
+                mushrooms: 3,
+                javelins: 1,
+                flasks: 2,
+            },
+            Crossing::Long => {
+                let shallow = depth <= 3;
+                let deep = depth >= 7;
+                Supplies {
+                    dates: if shallow { 2 } else { 1 },
+                    fruit: if deep { 1 } else { 2 },
+                    stones: if deep { 1 } else { 2 },
+                    spears: if matches!(depth, 1 | 5 | 9) { 1 } else { 0 },
+                    mushrooms: 2,
+                    javelins: depth as u32 % 2,
+                    flasks: if deep { 1 } else { 2 },
+                }
+            }
+        }
+    }
+
+    /// The camel takes a sip every this many of its turns on level `depth` (twice as
+    /// often at noon: `desert::sip_due`). The long crossing's deep desert, from depth 7,
+    /// is hotter: a waterskin lasts a quarter less there.
+    pub const fn thirst_every(self, depth: u8) -> u32 {
+        match self {
+            Crossing::Long if depth >= DEEP_DESERT => 12,
+            _ => crate::desert::THIRST_EVERY,
+        }
+    }
+}
+
+/// The first depth of the long crossing's deep desert: hotter, sparser, lions.
+pub const DEEP_DESERT: u8 = 7;
+
+impl Supplies {
+    /// The plain supplies, in the order a level places them: dates, fruit, stones, then
+    /// spears (mushrooms, javelins and flasks are drawn with their looks).
+    pub fn plain(self) -> [(Item, u32); 4] {
+        [
+            (Item::Date, self.dates),
+            (Item::CactusFruit, self.fruit),
+            (Item::Stone, self.stones),
+            (Item::Spear, self.spears),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The short crossing is the levels as they always were: the counts the generator
+    /// placed before the table.
+    #[test]
+    fn the_short_crossing_stocks_every_level_as_before() {
+        for depth in 1..=Crossing::Short.deepest() {
+            let s = Crossing::Short.supplies(depth);
+            assert_eq!(
+                s.plain(),
+                [
+                    (Item::Date, 3),
+                    (Item::CactusFruit, 2),
+                    (Item::Stone, 3),
+                    (Item::Spear, 1)
+                ]
+            );
+            assert_eq!((s.mushrooms, s.javelins, s.flasks), (3, 1, 2));
+            assert_eq!(Crossing::Short.thirst_every(depth), 16);
+        }
+    }
+
+    /// Over the whole long crossing the camel finds fewer dates than the short one gave,
+    /// and three spears, not eight.
+    #[test]
+    fn the_long_crossing_gives_less_and_less() {
+        let total = |crossing: Crossing, of: fn(Supplies) -> u32| {
+            (1..=crossing.deepest())
+                .map(|d| of(crossing.supplies(d)))
+                .sum::<u32>()
+        };
+        assert!(total(Crossing::Long, |s| s.dates) < total(Crossing::Short, |s| s.dates));
+        assert_eq!(total(Crossing::Long, |s| s.spears), 3);
+        for depth in 2..=Crossing::Long.deepest() {
+            let (above, here) = (
+                Crossing::Long.supplies(depth - 1),
+                Crossing::Long.supplies(depth),
+            );
+            assert!(here.dates <= above.dates && here.fruit <= above.fruit);
+        }
+        assert!(Crossing::Long.thirst_every(12) < Crossing::Long.thirst_every(1));
+        assert!(Crossing::Long
+            .roses_on()
+            .iter()
+            .all(|&d| d < Crossing::Long.deepest()));
+    }
+}
