@@ -100,10 +100,10 @@ pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Da
     getrandom::fill(&mut seed_bytes)
         .and_then(|_| getrandom::fill(&mut salt_bytes))
         .map_err(|e| Refusal::internal(anyhow::anyhow!("no randomness for a seed: {e}")))?;
-    let seed = u64::from_le_bytes(seed_bytes);
+    let seed = u64::from_le_bytes(seed_bytes).to_string();
     let salt = hex(&salt_bytes);
     let commitment = hex(&content_hash(
-        daily_commitment_line(&day, ruleset, seed, &salt).as_bytes(),
+        daily_commitment_line(&day, ruleset, &seed, &salt).as_bytes(),
     ));
     client
         .execute(
@@ -113,7 +113,7 @@ pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Da
                 &day,
                 &ruleset,
                 &i32::from(NEWEST),
-                &seed.to_string(),
+                &seed,
                 &salt,
                 &commitment,
             ],

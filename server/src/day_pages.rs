@@ -8,6 +8,7 @@ use std::fmt::Write;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Html;
+use sandglass_claim::daily_commitment_line;
 use sandglass_sim::Ruleset;
 
 use crate::daily::{find_day, make_today, parse_day, today, Day};
@@ -101,10 +102,7 @@ fn seed_part(desert: &Day) -> String {
     );
     match (&desert.seed, &desert.salt) {
         (Some(seed), Some(salt)) => {
-            let line = format!(
-                "sandglass daily {} {} {seed} {salt}",
-                desert.day, desert.ruleset
-            );
+            let line = daily_commitment_line(&desert.day, &desert.ruleset, seed, salt);
             let _ = writeln!(
                 out,
                 "<p>Seed <code>{}</code>, salt <code>{}</code>. Check that this was the seed \
