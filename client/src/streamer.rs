@@ -15,14 +15,15 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use sandglass_claim::stretch_content;
+use sandglass_protocol::runs::{is_gap, Held};
 use sandglass_store::{GameId, Store, Stream};
-use serde::Deserialize;
 
 use crate::online::Server;
 
 /// How long one request to the server may take.
 const TIMEOUT: Duration = Duration::from_secs(10);
-/// The events sent in one request at most: about 400 KB, under the server's 1 MiB.
+/// The events sent in one request at most: about 400 KB, under the server's
+/// `MOST_STRETCH_BYTES` (1 MiB).
 const MOST_EVENTS: usize = 100_000;
 /// The longest wait between two tries while the server cannot be reached.
 const MOST_BACKOFF: Duration = Duration::from_secs(5);
@@ -52,12 +53,6 @@ impl Sending {
             Sending::Refused(why) => format!("Daily run refused by the server: {why}"),
         }
     }
-}
-
-/// What the server says of a run.
-#[derive(Deserialize)]
-struct Held {
-    events: u64,
 }
 
 pub struct Streamer {
@@ -228,7 +223,7 @@ impl Courier {
                 .map(|held| Some(held.events))
                 .map_err(|_| Trouble::Again("the server's answer does not read".into(), None)),
             // A gap or a repeat that differs: where the server stands is asked again.
-            409 if answer.words.contains("a gap") => Err(Trouble::Again(answer.words, None)),
+            409 if is_gap(&answer.words) => Err(Trouble::Again(answer.words, None)),
             500..=599 | 429 => Err(Trouble::Again(answer.words, answer.retry_after)),
             _ => Err(Trouble::Refused(answer.words)),
         }

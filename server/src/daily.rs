@@ -16,40 +16,15 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use deadpool_postgres::GenericClient;
 use sandglass_claim::{content_hash, daily_commitment_line, daily_start_content, hex};
+use sandglass_protocol::daily::{Day, Started};
 use sandglass_sim::rules::NEWEST;
 use sandglass_sim::Ruleset;
-use serde::Serialize;
 
 use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
 use crate::serve::{ruleset_label, App};
 use crate::submit::bound_as;
 use crate::upload::{signed_by, Signed};
-
-/// A day's desert as the server tells it: the seed and salt only once the day is over.
-#[derive(Serialize)]
-pub struct Day {
-    pub day: String,
-    pub ruleset: String,
-    pub rules: i32,
-    pub commitment: String,
-    pub over: bool,
-    pub seed: Option<String>,
-    pub salt: Option<String>,
-}
-
-/// What a player who starts the day's run is given: their run, and the seed.
-#[derive(Serialize)]
-pub struct Started {
-    pub run: i64,
-    pub day: String,
-    pub ruleset: String,
-    pub rules: i32,
-    pub seed: String,
-    /// How many of the run's events the server holds already (a run started before,
-    /// whose answer was lost, holds none).
-    pub events: i64,
-}
 
 /// Today, in UTC, by the database's clock: every server process agrees on the day.
 pub async fn today(client: &impl GenericClient) -> Result<String, Refusal> {
@@ -100,10 +75,10 @@ pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Da
     getrandom::fill(&mut seed_bytes)
         .and_then(|_| getrandom::fill(&mut salt_bytes))
         .map_err(|e| Refusal::internal(anyhow::anyhow!("no randomness for a seed: {e}")))?;
-    let seed = u64::from_le_bytes(seed_bytes);
+    let seed = u64::from_le_bytes(seed_bytes).to_string();
     let salt = hex(&salt_bytes);
     let commitment = hex(&content_hash(
-        daily_commitment_line(&day, ruleset, seed, &salt).as_bytes(),
+        daily_commitment_line(&day, ruleset, &seed, &salt).as_bytes(),
     ));
     client
         .execute(
@@ -113,7 +88,7 @@ pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Da
                 &day,
                 &ruleset,
                 &i32::from(NEWEST),
-                &seed.to_string(),
+                &seed,
                 &salt,
                 &commitment,
             ],
@@ -157,18 +132,25 @@ pub async fn find_day(
             &[&day, &ruleset],
         )
         .await?;
-    Ok(row.map(|row| {
-        let over: bool = row.get(4);
-        Day {
-            day: day.to_owned(),
-            ruleset: ruleset.to_owned(),
-            rules: row.get(0),
-            commitment: row.get(1),
-            over,
-            seed: over.then(|| row.get(2)),
-            salt: over.then(|| row.get(3)),
-        }
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let over: bool = row.get(4);
+    Ok(Some(Day {
+        day: day.to_owned(),
+        ruleset: ruleset.to_owned(),
+        rules: rules_version(row.get(0))?,
+        commitment: row.get(1),
+        over,
+        seed: over.then(|| row.get(2)),
+        salt: over.then(|| row.get(3)),
     }))
+}
+
+/// A day's rules version as its row holds it (an `integer`), as the wire says it.
+pub(crate) fn rules_version(stored: i32) -> Result<u16, Refusal> {
+    u16::try_from(stored)
+        .map_err(|_| Refusal::internal(anyhow::anyhow!("a day holds the rules version {stored}")))
 }
 
 /// `GET /daily/DAY/RULESET.json`: the day's commitment, and its seed and salt once it
@@ -278,7 +260,7 @@ pub async fn start(
         ruleset,
         rules: desert.rules,
         seed: run.get(3),
-        events,
+        events: events as u64,
     }))
 }
 

@@ -8,9 +8,12 @@ use std::fmt::Write;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Html;
+use sandglass_claim::daily_commitment_line;
+use sandglass_protocol::daily::Day;
+use sandglass_protocol::ranking::BEST_FIRST;
 use sandglass_sim::Ruleset;
 
-use crate::daily::{find_day, make_today, parse_day, today, Day};
+use crate::daily::{find_day, make_today, parse_day, today};
 use crate::html::{escape, link, page, query_value};
 use crate::pages::{game_link, score_cells};
 use crate::refusal::Refusal;
@@ -101,10 +104,7 @@ fn seed_part(desert: &Day) -> String {
     );
     match (&desert.seed, &desert.salt) {
         (Some(seed), Some(salt)) => {
-            let line = format!(
-                "sandglass daily {} {} {seed} {salt}",
-                desert.day, desert.ruleset
-            );
+            let line = daily_commitment_line(&desert.day, &desert.ruleset, seed, salt);
             let _ = writeln!(
                 out,
                 "<p>Seed <code>{}</code>, salt <code>{}</code>. Check that this was the seed \
@@ -126,16 +126,19 @@ async fn board(
     client: &deadpool_postgres::Client,
     desert: &Day,
 ) -> Result<String, Refusal> {
+    // The ranked first, best first; then the rest, whose score's columns are null.
     let rows = client
         .query(
-            "SELECT r.id, p.name, r.depth, r.turns, r.refused, r.outcome,
-                    r.day < (now() AT TIME ZONE 'UTC')::date, v.ok, r.game,
-                    v.outcome, v.depth, v.turns, v.kills, v.points
-             FROM runs r JOIN players p ON p.id = r.player_id
-             LEFT JOIN verdicts v ON v.game = r.game
-             WHERE r.day = $1::text::date AND r.ruleset = $2
-             ORDER BY (v.ok AND v.outcome IS NOT NULL) IS TRUE DESC, v.points DESC NULLS LAST,
-                      v.turns, r.started_at",
+            &format!(
+                "SELECT r.id, p.name, r.depth, r.turns, r.refused, r.outcome,
+                        r.day < (now() AT TIME ZONE 'UTC')::date, v.ok, r.game,
+                        v.outcome, v.depth, v.turns, v.kills, v.points
+                 FROM runs r JOIN players p ON p.id = r.player_id
+                 LEFT JOIN verdicts v ON v.game = r.game
+                 WHERE r.day = $1::text::date AND r.ruleset = $2
+                 ORDER BY (v.ok AND v.outcome IS NOT NULL) IS TRUE DESC, {BEST_FIRST},
+                          r.started_at"
+            ),
             &[&desert.day, &desert.ruleset],
         )
         .await?;

@@ -10,6 +10,7 @@ pub mod limits;
 pub mod live;
 mod metrics;
 pub mod objects;
+mod outcome;
 mod pages;
 mod plays;
 mod refusal;

@@ -30,11 +30,15 @@ use base64::Engine;
 use bytes::Bytes;
 use deadpool_postgres::Pool;
 use futures_util::StreamExt;
+use sandglass_protocol::live::{self as message, End, Header};
+use sandglass_protocol::Ending;
 use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio_postgres::{AsyncMessage, NoTls};
 
+use crate::daily::rules_version;
 use crate::metrics::ViewerHeld;
+use crate::outcome::stored_outcome;
 use crate::refusal::Refusal;
 use crate::serve::App;
 
@@ -50,8 +54,8 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 enum News {
     /// A stretch kept: its first event's index, how many, the turn after it, its bytes.
     Stretch(Arc<Stretch>),
-    /// The run is over, and how (`won`, `died`, `quit`, `refused`).
-    End(String),
+    /// The run is over, and how.
+    End(Ending),
 }
 
 #[derive(Debug)]
@@ -215,19 +219,23 @@ fn stretch_of(row: &tokio_postgres::Row) -> News {
     }))
 }
 
-/// How the run ended, if it has: its outcome, `refused` for a run stopped on a bad
-/// event, `abandoned` for one left unfinished when its day ended.
-async fn ending(client: &tokio_postgres::Client, run: i64) -> anyhow::Result<Option<String>> {
+/// How the run ended, if it has: its outcome, refused for a run stopped on a bad event,
+/// abandoned for one left unfinished when its day ended.
+async fn ending(client: &tokio_postgres::Client, run: i64) -> anyhow::Result<Option<Ending>> {
     let row = client
         .query_one(
-            "SELECT CASE WHEN outcome IS NOT NULL THEN outcome
-                         WHEN refused IS NOT NULL THEN 'refused'
-                         WHEN day < (now() AT TIME ZONE 'UTC')::date THEN 'abandoned' END
+            "SELECT outcome, refused IS NOT NULL, day < (now() AT TIME ZONE 'UTC')::date
              FROM runs WHERE id = $1",
             &[&run],
         )
         .await?;
-    Ok(row.get(0))
+    let (refused, over): (bool, bool) = (row.get(1), row.get(2));
+    Ok(match stored_outcome(row.get(0))? {
+        Some(outcome) => Some(Ending::Outcome(outcome)),
+        None if refused => Some(Ending::Refused),
+        None if over => Some(Ending::Abandoned),
+        None => None,
+    })
 }
 
 #[derive(Deserialize)]
@@ -263,14 +271,15 @@ pub async fn live(
         )
         .await?
         .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
-    let head = serde_json::json!({
-        "run": run.to_string(),
-        "player": row.get::<_, String>(0),
-        "day": row.get::<_, String>(1),
-        "ruleset": row.get::<_, String>(2),
-        "rules": row.get::<_, i32>(3),
-        "seed": row.get::<_, Option<String>>(4),
-    });
+    let head = serde_json::to_string(&Header {
+        day: row.get(1),
+        player: row.get(0),
+        rules: rules_version(row.get(3))?,
+        ruleset: row.get(2),
+        run: run.to_string(),
+        seed: row.get(4),
+    })
+    .map_err(|e| Refusal::internal(e.into()))?;
     drop(client);
     // Subscribed before the table is read, so that nothing kept in between is missed.
     let news = app.fanout.subscribe(run);
@@ -288,7 +297,7 @@ pub async fn live(
             stop: app.stop.clone(),
             _counted: app.counters.viewer(),
         };
-        if viewer.say(format!("event: header\ndata: {head}\n\n")).await {
+        if viewer.say(message_text(message::HEADER, &head)).await {
             viewer.follow(news).await;
         }
     });
@@ -323,6 +332,11 @@ struct Viewer {
     _counted: ViewerHeld,
 }
 
+/// A server-sent event of one line of data, named as the protocol names it.
+fn message_text(name: &str, data: &str) -> String {
+    format!("event: {name}\ndata: {data}\n\n")
+}
+
 /// What a viewer is told when the server stops under it.
 pub const STOPPING: &str = "the server is stopping; connect again to go on";
 
@@ -346,10 +360,11 @@ impl Viewer {
                             return;
                         }
                     }
-                    News::End(how) => {
-                        let end = serde_json::json!({ "outcome": how });
+                    News::End(outcome) => {
+                        let end =
+                            serde_json::to_string(&End { outcome }).expect("an ending is a word");
                         let _ = self.release_all().await
-                            && self.say(format!("event: end\ndata: {end}\n\n")).await;
+                            && self.say(message_text(message::END, &end)).await;
                         return;
                     }
                 }
@@ -360,13 +375,14 @@ impl Viewer {
                 // The server is stopping: the viewer is told so, and goes on from another
                 // (or this one, restarted) from the events it holds.
                 _ = async { stop.wait_for(|stopping| *stopping).await.map(drop) } => {
-                    let _ = self.say(format!("event: stopping\ndata: {STOPPING}\n\n")).await;
+                    let _ = self.say(message_text(message::STOPPING, STOPPING)).await;
                     return;
                 }
             };
             match heard {
                 Err(_) => {
-                    if !self.say("event: alive\ndata:\n\n".into()).await {
+                    let alive = format!("event: {}\ndata:\n\n", message::ALIVE);
+                    if !self.say(alive).await {
                         return;
                     }
                 }
@@ -475,7 +491,8 @@ impl Viewer {
         let data = base64::engine::general_purpose::STANDARD.encode(bytes);
         self.have = end;
         self.say(format!(
-            "event: events\nid: {end}\ndata: {first} {data}\n\n"
+            "event: {}\nid: {end}\ndata: {first} {data}\n\n",
+            message::EVENTS
         ))
         .await
     }

@@ -7,10 +7,13 @@ use std::fmt::Write;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Html;
+use sandglass_protocol::ranking::BEST_FIRST;
+use sandglass_protocol::Outcome;
 use serde::Deserialize;
 use tokio_postgres::Row;
 
 use crate::html::{escape, link, page, query_value};
+use crate::outcome::stored_outcome;
 use crate::refusal::Refusal;
 use crate::serve::{is_hash, App};
 
@@ -36,14 +39,17 @@ pub async fn board(
     let client = app.pool.get().await?;
     let rows = client
         .query(
-            "SELECT g.hash, p.name, g.rules_version, g.ruleset, g.seed,
-                    v.outcome, v.depth, v.turns, v.kills, v.points
-             FROM verdicts v JOIN shown_games g ON g.hash = v.game JOIN players p ON p.id = g.player_id
-             WHERE v.ok AND v.outcome IS NOT NULL
-               AND ($1::integer IS NULL OR g.rules_version = $1)
-               AND ($2::text IS NULL OR g.ruleset = $2)
-             ORDER BY v.points DESC, v.turns, g.submitted_at
-             LIMIT $3",
+            &format!(
+                "SELECT g.hash, p.name, g.rules_version, g.ruleset, g.seed,
+                        v.outcome, v.depth, v.turns, v.kills, v.points
+                 FROM verdicts v JOIN shown_games g ON g.hash = v.game
+                 JOIN players p ON p.id = g.player_id
+                 WHERE v.ok AND v.outcome IS NOT NULL
+                   AND ($1::integer IS NULL OR g.rules_version = $1)
+                   AND ($2::text IS NULL OR g.ruleset = $2)
+                 ORDER BY {BEST_FIRST}, g.submitted_at
+                 LIMIT $3"
+            ),
             &[&query.rules, &query.ruleset, &BOARD_ROWS],
         )
         .await?;
@@ -215,14 +221,14 @@ pub async fn game(
                      <code>sandglass verify</code> says:</p>\n";
             let _ = write!(body, "<pre>{}</pre>", escape(row.get(8)));
         }
-        Some(true) => body += &verified(&app, &hash, &row),
+        Some(true) => body += &verified(&app, &hash, &row)?,
     }
     Ok(Html(page(&format!("Game {}", &hash[..12]), &body)))
 }
 
 /// A verified game's part of its page.
-fn verified(app: &App, hash: &str, row: &Row) -> String {
-    let outcome: Option<String> = row.get(10);
+fn verified(app: &App, hash: &str, row: &Row) -> anyhow::Result<String> {
+    let outcome = stored_outcome(row.get(10))?;
     let turns: i64 = row.get(12);
     let replay = format!("{}/replays/{hash}.sgr", app.config.public_url);
     let watch = format!(
@@ -230,7 +236,7 @@ fn verified(app: &App, hash: &str, row: &Row) -> String {
         app.config.viewer,
         query_value(&replay)
     );
-    let mut out = match outcome.as_deref() {
+    let mut out = match outcome {
         Some(end) => format!(
             "<p><strong>Verified.</strong> Folded from its log, the camel {} on depth {} after \
              {turns} turns, with {} kills: {} points. Final state hash {}.</p>\n",
@@ -253,14 +259,14 @@ fn verified(app: &App, hash: &str, row: &Row) -> String {
         link(&format!("/replays/{hash}.sgr"), "download it"),
         escape(row.get(8)),
     );
-    out
+    Ok(out)
 }
 
-fn describe(outcome: &str) -> &'static str {
+fn describe(outcome: Outcome) -> &'static str {
     match outcome {
-        "won" => "reached the oasis",
-        "died" => "died",
-        _ => "stopped (the player quit)",
+        Outcome::Won => "reached the oasis",
+        Outcome::Died => "died",
+        Outcome::Quit => "stopped (the player quit)",
     }
 }
 

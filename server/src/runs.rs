@@ -25,23 +25,21 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use bytes::Bytes;
 use sandglass_claim::{content_hash, hex, stretch_content};
+use sandglass_protocol::runs::{gap, Held, MOST_STRETCH_BYTES};
+use sandglass_protocol::Outcome;
 use sandglass_replay::play::Play;
 use sandglass_sim::drive::Verifier;
 use sandglass_sim::tape::FORMAT_VERSION;
 use sandglass_sim::{Event, Header, Recording, Rules, Ruleset};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tokio_postgres::{GenericClient, Transaction};
 
 use crate::limits::{self, Bucket, Post};
+use crate::outcome::{outcome_of, stored_outcome};
 use crate::refusal::Refusal;
 use crate::serve::App;
 use crate::submit::{add_game, bind_name};
 use crate::upload::{self, Signed};
-use crate::worker::outcome_name;
-
-/// The largest stretch taken at once: a client sends what it has in stretches of at
-/// most this, and a run is never held up by one large request.
-pub const MOST_STRETCH_BYTES: usize = 1 << 20;
 
 /// Runs whose folded state a server process keeps between stretches; past it, the
 /// least recently used is dropped and folded again from its stretches if it comes back.
@@ -207,18 +205,6 @@ pub struct From {
     from: u64,
 }
 
-/// What the server holds of a run.
-#[derive(Serialize)]
-pub struct Held {
-    pub run: i64,
-    pub player: String,
-    pub day: String,
-    pub ruleset: String,
-    pub events: i64,
-    pub outcome: Option<String>,
-    pub refused: Option<String>,
-}
-
 /// `GET /runs/RUN` as JSON: where a client resumes sending.
 pub async fn held(State(app): State<App>, Path(run): Path<i64>) -> Result<Json<Held>, Refusal> {
     let row = app
@@ -238,8 +224,8 @@ pub async fn held(State(app): State<App>, Path(run): Path<i64>) -> Result<Json<H
         player: row.get(0),
         day: row.get(1),
         ruleset: row.get(2),
-        events: row.get(3),
-        outcome: row.get(4),
+        events: row.get::<_, i64>(3) as u64,
+        outcome: stored_outcome(row.get(4))?,
         refused: row.get(5),
     }))
 }
@@ -320,11 +306,7 @@ pub async fn append(
     if from > at.events {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
-            format!(
-                "a gap: the server holds {} events of run {run}, and this stretch starts at \
-                 {from}; send from {}",
-                at.events, at.events
-            ),
+            gap(run, at.events, from),
         ));
     }
     let repeated = (at.events - from).min(stretch.len() as u64) as usize;
@@ -378,7 +360,7 @@ pub async fn append(
     };
     let state = verifier.state();
     let events = at.events + new.len() as u64;
-    let outcome = state.outcome().map(outcome_name);
+    let outcome = state.outcome().map(outcome_of);
     let world = state.world();
     tx.execute(
         "INSERT INTO run_events (run, first, count, turn, bytes) VALUES ($1, $2, $3, $4, $5)",
@@ -399,7 +381,7 @@ pub async fn append(
             &(events as i64),
             &(world.tick().0 as i64),
             &i32::from(world.depth()),
-            &outcome,
+            &outcome.map(Outcome::as_str),
         ],
     )
     .await?;
@@ -419,8 +401,8 @@ pub async fn append(
         player: at.player,
         day: at.day,
         ruleset: at.header.ruleset.name().to_owned(),
-        events: events as i64,
-        outcome: outcome.map(str::to_owned),
+        events,
+        outcome,
         refused: None,
     }))
 }

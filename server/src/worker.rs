@@ -9,11 +9,12 @@
 use std::time::{Duration, Instant};
 
 use deadpool_postgres::Pool;
+use sandglass_protocol::Outcome;
 use sandglass_replay::verdict::{check_folded, Verdict};
 use sandglass_sim::score::Score;
-use sandglass_sim::Outcome;
 
 use crate::objects::Objects;
+use crate::outcome::outcome_of;
 
 /// How often an idle worker forgets stale buckets (`tidy_buckets`).
 const TIDY_EVERY: Duration = Duration::from_secs(60);
@@ -89,7 +90,7 @@ pub async fn verify_next(pool: &Pool, objects: &Objects) -> anyhow::Result<bool>
             &folded.final_hash.is_some(),
             &folded.line,
             &folded.final_hash,
-            &folded.outcome,
+            &folded.outcome.map(Outcome::as_str),
             &folded.score.map(|s| i32::from(s.depth)),
             &folded.score.map(|s| s.turns as i64),
             &folded.score.map(|s| s.kills as i32),
@@ -133,7 +134,7 @@ struct Folded {
     /// `0x` and 16 hex digits, as `sandglass verify` prints it; `None` when refused.
     final_hash: Option<String>,
     /// How the game ended; `None` for one refused or still in play.
-    outcome: Option<&'static str>,
+    outcome: Option<Outcome>,
     score: Option<Score>,
     /// How long the fold (and its checks) took.
     folding: Duration,
@@ -153,21 +154,12 @@ fn fold(bytes: &[u8], name: &str) -> Folded {
         Verdict::Ok { hash, .. } => Some(format!("0x{hash:016x}")),
         Verdict::Fail { .. } => None,
     };
-    let outcome = state.as_ref().and_then(|s| s.outcome()).map(outcome_name);
+    let outcome = state.as_ref().and_then(|s| s.outcome()).map(outcome_of);
     Folded {
         line,
         final_hash,
         outcome,
         score: state.as_ref().map(Score::of),
         folding,
-    }
-}
-
-/// How a game ended, as the tables write it.
-pub fn outcome_name(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Won => "won",
-        Outcome::Died => "died",
-        Outcome::Quit => "quit",
     }
 }

@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use common::{goldens, Site};
 use sandglass_claim::{content_hash, hex, Identity};
+use sandglass_protocol::ranking::BEST_FIRST;
+use sandglass_protocol::Ranking;
 use sandglass_replay::verdict::{check, check_folded, Verdict};
 use sandglass_sim::Event;
 
@@ -643,6 +645,38 @@ fn the_viewer_is_served_beside_the_games_it_opens() {
     let page = site.verdict(&bytes);
     let link = format!("href=\"{}/viewer/?replay={}/replays/", site.url, site.url);
     assert!(page.contains(&link), "{page}");
+}
+
+/// The boards sort in PostgreSQL by `BEST_FIRST`, the client's own table by `Ranking`:
+/// the same rows come out in the same order, ties left to each list's own tie-break.
+#[test]
+fn the_boards_rank_games_as_the_clients_table_does() {
+    let Some(pg) = common::Postgres::start() else {
+        return;
+    };
+    let games: [(u64, u64); 7] = [
+        (300, 90),
+        (1200, 4000),
+        (300, 40),
+        (0, 1),
+        (5_000_000_000, 9),
+        (1200, 3000),
+        (300, 90),
+    ];
+    let values: Vec<String> = (games.iter().enumerate())
+        .map(|(id, (points, turns))| format!("({id}, {points}, {turns})"))
+        .collect();
+    let by_sql = pg.sql(&format!(
+        "SELECT v.id FROM (VALUES {}) AS v (id, points, turns) ORDER BY {BEST_FIRST}, v.id",
+        values.join(", ")
+    ));
+    let mut by_rust: Vec<usize> = (0..games.len()).collect();
+    by_rust.sort_by_key(|&id| {
+        let (points, turns) = games[id];
+        (Ranking { points, turns }, id)
+    });
+    let by_rust: Vec<String> = by_rust.iter().map(usize::to_string).collect();
+    assert_eq!(by_sql, by_rust.join("\n"));
 }
 
 #[test]

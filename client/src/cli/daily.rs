@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use sandglass_claim::daily_start_content;
+use sandglass_protocol::daily::Started;
 use sandglass_sim::bot::Bot;
 use sandglass_sim::{Header, Rules, RulesVersion, Ruleset};
 use sandglass_store::{GameId, Status, Store, Stream};
-use serde::Deserialize;
 
 use super::progress::open_store;
 use super::submit::remember;
@@ -24,15 +24,6 @@ use crate::streamer::{Sending, Streamer};
 
 /// How long starting the day's run may take.
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-/// What the server gives a player who starts the day's run.
-#[derive(Deserialize)]
-struct Started {
-    run: i64,
-    day: String,
-    rules: u16,
-    seed: String,
-}
 
 /// The day's run for this player: found among the saved games, or started on the server
 /// and made here. Returns the game, and whether it is still to be played.

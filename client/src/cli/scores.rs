@@ -14,6 +14,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
+use sandglass_protocol::Ranking;
 use sandglass_sim::score::Score;
 use sandglass_store::{Branch, GameId, GameMeta, ProofError, Store, StoreError, Verdict};
 
@@ -160,16 +161,22 @@ fn with_branches(store: &Store, entries: &mut [Entry]) -> Result<(), StoreError>
     Ok(())
 }
 
-/// Sorts the table and ranks it: whole games first, the proved best first (most points,
-/// then fewest turns, then the older game), then the pending, then those that failed,
-/// each by id; then the branches in the same order, never ranked.
+/// Sorts the table and ranks it: whole games first, the proved best first (as a
+/// server's board ranks them, `Ranking`, then the older game), then the pending, then
+/// those that failed, each by id; then the branches in the same order, never ranked.
 pub fn rank(entries: &mut [Entry]) {
     entries.sort_by_key(|e| {
         let branch = e.branch.is_some();
         match &e.proof {
-            Proof::Proved(s) => (branch, 0, std::cmp::Reverse(s.points), s.turns, e.meta.id.0),
-            Proof::Pending => (branch, 1, std::cmp::Reverse(0), 0, e.meta.id.0),
-            Proof::Failed(_) => (branch, 2, std::cmp::Reverse(0), 0, e.meta.id.0),
+            Proof::Proved(s) => {
+                let ranking = Ranking {
+                    points: s.points,
+                    turns: s.turns,
+                };
+                (branch, 0, Some(ranking), e.meta.id.0)
+            }
+            Proof::Pending => (branch, 1, None, e.meta.id.0),
+            Proof::Failed(_) => (branch, 2, None, e.meta.id.0),
         }
     });
     for (i, entry) in entries.iter_mut().enumerate() {

@@ -14,11 +14,13 @@ pub mod stream;
 
 use std::fmt;
 
+use sandglass_protocol::live::End;
 use sandglass_replay::events_from_bytes;
 use sandglass_replay::verdict::Verdict;
 use sandglass_sim::timeline::Timeline;
 use sandglass_sim::{Event, Header, Need, Rules, RulesVersion, Ruleset};
-use serde::Deserialize;
+
+pub use sandglass_protocol::Ending;
 
 /// A line of the stream longer than this is refused: no stretch a server sends is
 /// anywhere near it, and a viewer does not hold an endless line in memory.
@@ -48,55 +50,6 @@ impl Run {
     pub fn name(&self) -> String {
         format!("{}'s run of {} (run {})", self.player, self.day, self.run)
     }
-}
-
-/// The `header` message as sent: the seed is a decimal string, since JavaScript numbers
-/// cannot hold every u64, or null while the server keeps it.
-#[derive(Deserialize)]
-struct WireHeader {
-    run: String,
-    rules: u16,
-    ruleset: String,
-    seed: Option<String>,
-    player: String,
-    day: String,
-}
-
-/// How a watched game ended, as the `end` message says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    Won,
-    Died,
-    Quit,
-    /// The player stopped sending: the game is left where it stood.
-    Abandoned,
-    /// The server stopped the run on an event that does not follow.
-    Refused,
-}
-
-impl Ending {
-    const ALL: [Ending; 5] = [
-        Ending::Won,
-        Ending::Died,
-        Ending::Quit,
-        Ending::Abandoned,
-        Ending::Refused,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Ending::Won => "won",
-            Ending::Died => "died",
-            Ending::Quit => "quit",
-            Ending::Abandoned => "abandoned",
-            Ending::Refused => "refused",
-        }
-    }
-}
-
-#[derive(Deserialize)]
-struct WireEnd {
-    outcome: String,
 }
 
 /// Why a stream is not followed further, in words for the player.
@@ -130,7 +83,7 @@ pub fn live_url(run: &str, held: u64) -> String {
 
 /// Reads a `header` message's data.
 pub fn header(data: &str) -> Result<Run, Refusal> {
-    let wire: WireHeader = serde_json::from_str(data)
+    let wire: sandglass_protocol::live::Header = serde_json::from_str(data)
         .map_err(|e| refuse(format_args!("the server's header is not one: {e}")))?;
     let seed = match &wire.seed {
         Some(seed) => Some(
@@ -158,17 +111,9 @@ pub fn header(data: &str) -> Result<Run, Refusal> {
 
 /// Reads an `end` message's data.
 pub fn ending(data: &str) -> Result<Ending, Refusal> {
-    let wire: WireEnd = serde_json::from_str(data)
+    let end: End = serde_json::from_str(data)
         .map_err(|e| refuse(format_args!("the server's end is not one: {e}")))?;
-    Ending::ALL
-        .into_iter()
-        .find(|e| e.name() == wire.outcome)
-        .ok_or_else(|| {
-            refuse(format_args!(
-                "the game ended in `{}`, an outcome this build does not know",
-                wire.outcome
-            ))
-        })
+    Ok(end.outcome)
 }
 
 /// The `first` of an `events` message's data and the rest, still in base64.
@@ -338,10 +283,14 @@ mod tests {
 
     #[test]
     fn endings_are_read_by_name() {
-        assert_eq!(ending(r#"{"outcome":"died"}"#), Ok(Ending::Died));
+        assert_eq!(
+            ending(r#"{"outcome":"died"}"#),
+            Ok(Ending::Outcome(sandglass_protocol::Outcome::Died))
+        );
         assert_eq!(ending(r#"{"outcome":"abandoned"}"#), Ok(Ending::Abandoned));
         assert_eq!(ending(r#"{"outcome":"refused"}"#), Ok(Ending::Refused));
-        assert!(ending(r#"{"outcome":"exploded"}"#).is_err());
+        let unknown = ending(r#"{"outcome":"exploded"}"#).unwrap_err();
+        assert!(unknown.0.contains("`exploded` is an outcome"), "{unknown}");
     }
 
     #[test]

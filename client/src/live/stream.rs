@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 use base64::Engine as _;
+use sandglass_protocol::live::{END, EVENTS, HEADER, STOPPING};
 
 use super::{ending, events, header, live_url, run_url, stretch_parts};
 use super::{refuse, MOST_LINE_BYTES};
@@ -142,7 +143,7 @@ fn connection(
             Err(stop) => return stop,
         };
         let sent = match (message.event.as_str(), &run) {
-            ("header", _) => match header(&message.data) {
+            (HEADER, _) => match header(&message.data) {
                 Ok(said) if run.is_none() => {
                     *run = Some(said.clone());
                     feed.send(Feed::Run(said))
@@ -151,8 +152,8 @@ fn connection(
                 Ok(_) => return refuse("the server's header changed on reconnecting").into(),
                 Err(refusal) => return refusal.into(),
             },
-            ("events", None) => return refuse("events came before the header").into(),
-            ("events", Some(_)) => match stretch(&message.data) {
+            (EVENTS, None) => return refuse("events came before the header").into(),
+            (EVENTS, Some(_)) => match stretch(&message.data) {
                 Ok((first, events)) => match follower.take(first, events) {
                     Taken::New(events) => feed.send(Feed::Events(events)),
                     Taken::Repeat => Ok(()),
@@ -162,7 +163,7 @@ fn connection(
                 },
                 Err(refusal) => return refusal.into(),
             },
-            ("end", _) => {
+            (END, _) => {
                 return match ending(&message.data) {
                     Ok(ending) => {
                         let _ = feed.send(Feed::End(ending));
@@ -173,7 +174,7 @@ fn connection(
             }
             // The server is going away: connect again (to the next server behind the same
             // address, or this one restarted) from the events held.
-            ("stopping", _) => return Stop::Lost(message.data),
+            (STOPPING, _) => return Stop::Lost(message.data),
             // `alive` only says the connection holds (each read restarts the silence),
             // and messages of other names are not the viewer's, as a browser's
             // EventSource leaves them.

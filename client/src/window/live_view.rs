@@ -5,6 +5,7 @@
 use sandglass_sim::timeline::Timeline;
 
 use crate::live::{Ending, Feed, Run};
+use sandglass_protocol::Outcome;
 
 /// Where the stream says its next things from: the native reader's channel, or the page's
 /// `EventSource` in a browser.
@@ -114,9 +115,9 @@ impl Live {
 /// How the game ended, as the screen says it.
 fn said(ending: Ending) -> &'static str {
     match ending {
-        Ending::Won => "the camel reached the oasis",
-        Ending::Died => "the camel died",
-        Ending::Quit => "the player quit",
+        Ending::Outcome(Outcome::Won) => "the camel reached the oasis",
+        Ending::Outcome(Outcome::Died) => "the camel died",
+        Ending::Outcome(Outcome::Quit) => "the player quit",
         Ending::Abandoned => "the player left the game",
         Ending::Refused => "the server stopped the run on a bad event",
     }
@@ -175,7 +176,7 @@ mod tests {
             live.note().as_deref(),
             Some("Reconnecting: the connection dropped.")
         );
-        live.stop(Stream::Ended(Ending::Died));
+        live.stop(Stream::Ended(Ending::Outcome(Outcome::Died)));
         assert_eq!(
             live.status(&timeline, paused),
             "ended: the camel died; paused (1x), 3 turns before the end"

@@ -368,7 +368,7 @@ impl ReplayScreen {
                 }
                 Feed::End(ending) => {
                     let hash = timeline.end_state().map_or(0, |state| state.hash());
-                    crate::report::line(&format!("live end {} 0x{hash:016x}", ending.name()));
+                    crate::report::line(&format!("live end {} 0x{hash:016x}", ending.as_str()));
                     live.stop(Stream::Ended(ending));
                 }
                 Feed::Reconnecting(why) => {
@@ -429,7 +429,7 @@ impl ReplayScreen {
         Some(match &live.stream {
             Stream::Open => format!("live: {run}"),
             Stream::Reconnecting(_) => format!("reconnecting to {run}"),
-            Stream::Ended(ending) => format!("{run} ended: {}", ending.name()),
+            Stream::Ended(ending) => format!("{run} ended: {}", ending.as_str()),
             Stream::Refused(_) => format!("refused: {run}"),
         })
     }

@@ -74,8 +74,9 @@ pub fn stretch_content(run: i64, first: u64, bytes: &[u8]) -> [u8; 32] {
 }
 
 /// The line a day's commitment is the SHA-256 of, once its seed and salt are shown:
-/// `printf %s 'LINE' | sha256sum` checks it.
-pub fn daily_commitment_line(day: &str, ruleset: &str, seed: u64, salt: &str) -> String {
+/// `printf %s 'LINE' | sha256sum` checks it. The seed is in decimal, as the day's row
+/// keeps it and its page shows it, so that the server commits to and shows one text.
+pub fn daily_commitment_line(day: &str, ruleset: &str, seed: &str, salt: &str) -> String {
     format!("sandglass daily {day} {ruleset} {seed} {salt}")
 }
 
@@ -270,7 +271,7 @@ mod tests {
             daily_start_content("2026-11-26", "classic")
         );
         assert_eq!(
-            daily_commitment_line("2026-11-26", "nethack", 42, "ab"),
+            daily_commitment_line("2026-11-26", "nethack", "42", "ab"),
             "sandglass daily 2026-11-26 nethack 42 ab"
         );
     }

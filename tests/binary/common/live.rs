@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
+use sandglass_protocol::{live, Ending};
 use sandglass_sim::{Event, Outcome, Recording, Rules};
 
 /// How the server serves the game.
@@ -136,15 +137,18 @@ fn serve(
     )?;
     let header = &file.header;
     let rules = Rules::of(header).unwrap();
-    let seed = match plan.hide_seed {
-        true => "null".to_owned(),
-        false => format!("\"{}\"", header.seed),
+    let said = live::Header {
+        day: "2026-11-26".into(),
+        player: "camel".into(),
+        rules: header.rules_version,
+        ruleset: rules.ruleset().name().into(),
+        run: "golden".into(),
+        seed: (!plan.hide_seed).then(|| header.seed.to_string()),
     };
     let said = format!(
-        "event: header\ndata: {{\"run\":\"golden\",\"rules\":{},\"ruleset\":\"{}\",\"seed\":{seed},\
-         \"player\":\"camel\",\"day\":\"2026-11-26\"}}\n\n",
-        header.rules_version,
-        rules.ruleset().name(),
+        "event: {}\ndata: {}\n\n",
+        live::HEADER,
+        serde_json::to_string(&said).unwrap()
     );
     out.write_all(said.as_bytes())?;
     out.flush()?;
@@ -167,7 +171,10 @@ fn serve(
             let bytes = sandglass_replay::events_to_bytes(&events);
             base64::engine::general_purpose::STANDARD.encode(bytes)
         });
-        let message = format!("event: events\nid: {last}\ndata: {first} {text}\n\n");
+        let message = format!(
+            "event: {}\nid: {last}\ndata: {first} {text}\n\n",
+            live::EVENTS
+        );
         out.write_all(message.as_bytes())?;
         out.flush()?;
         log.sent.lock().unwrap().push((last, Instant::now()));
@@ -185,12 +192,13 @@ fn serve(
     let state =
         sandglass_sim::verify(rules, header.seed, file.events.iter().copied(), &mut ()).unwrap();
     let outcome = match state.outcome() {
-        Some(Outcome::Won) => "won",
-        Some(Outcome::Died) => "died",
-        Some(Outcome::Quit) => "quit",
-        None => "abandoned",
+        Some(Outcome::Won) => Ending::Outcome(sandglass_protocol::Outcome::Won),
+        Some(Outcome::Died) => Ending::Outcome(sandglass_protocol::Outcome::Died),
+        Some(Outcome::Quit) => Ending::Outcome(sandglass_protocol::Outcome::Quit),
+        None => Ending::Abandoned,
     };
-    out.write_all(format!("event: end\ndata: {{\"outcome\":\"{outcome}\"}}\n\n").as_bytes())?;
+    let end = serde_json::to_string(&live::End { outcome }).unwrap();
+    out.write_all(format!("event: {}\ndata: {end}\n\n", live::END).as_bytes())?;
     out.flush()?;
     Ok(())
 }
