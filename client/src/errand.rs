@@ -6,12 +6,18 @@
 //! camel (`threat`): each key would walk the camel on while it is bitten. A creature
 //! that is merely in view (a spider wandering, a sleeper, an ally) stops nothing: with a
 //! hatched nest on the level, every errand would stop at every step.
+//!
+//! Errands obey the game's own warnings, as Brogue's do: a walk steers round the cells a
+//! dormant egg would hear the camel in, a moving errand stops once as the waterskin runs
+//! low, a threat is one that has a way to the camel, and a slow harm (poison, thirst)
+//! stops nothing: a rest is often meant to outlast it.
 
+use sandglass_sim::desert::WATER_LOW;
 use sandglass_sim::geometry::{Direction, Pos};
 use sandglass_sim::map::Terrain;
 use sandglass_sim::path::first_step;
 use sandglass_sim::species::Species;
-use sandglass_sim::world::Actor;
+use sandglass_sim::world::{Actor, Condition};
 use sandglass_sim::{is_hostile, Command, State};
 
 use crate::look::is_fleeing;
@@ -35,6 +41,8 @@ pub enum Errand {
 pub struct Running {
     errand: Errand,
     hp: i16,
+    /// Sips in the waterskin after the last step.
+    water: u16,
     /// Where the camel stood before its last step.
     from: Option<Pos>,
     steps: u32,
@@ -49,6 +57,8 @@ pub enum Stop {
     Threat(Threat),
     /// The camel lost this many hit points since the last step.
     Hurt(i16),
+    /// The waterskin has just run low.
+    Thirsty,
     Underfoot,
     /// No way on to where it was going.
     Blocked,
@@ -67,6 +77,7 @@ impl Stop {
             Stop::Arrived | Stop::Over => None,
             Stop::Threat(threat) => Some(format!("You stop: {threat}.")),
             Stop::Hurt(lost) => Some(format!("You stop: you lost {lost} hit points.")),
+            Stop::Thirsty => Some("You stop: your waterskin is nearly empty.".into()),
             Stop::Underfoot => Some("You stop: there is something here.".into()),
             Stop::Blocked => Some("You stop: the way on is blocked.".into()),
             Stop::NothingLeft => {
@@ -106,6 +117,7 @@ impl Running {
         Running {
             errand,
             hp: camel_hp(state),
+            water: state.world().water(),
             from: None,
             steps: 0,
         }
@@ -130,10 +142,16 @@ impl Running {
         if let Some(threat) = threat(state) {
             return Err(Stop::Threat(threat));
         }
-        if camel.hp() < self.hp {
-            return Err(Stop::Hurt(self.hp - camel.hp()));
+        let lost = self.hp - camel.hp();
+        if lost > 0 && !(lost <= SLOW_HARM && slow_harm(state)) {
+            return Err(Stop::Hurt(lost));
         }
         self.hp = camel.hp();
+        let ran_low = world.water() <= WATER_LOW && self.water > WATER_LOW;
+        self.water = world.water();
+        if ran_low && world.rules().desert_clock() && self.moves() {
+            return Err(Stop::Thirsty);
+        }
         let underfoot = world.items_at(here).next();
         if self.errand == Errand::Explore {
             // Exploring picks up what it finds, as it goes.
@@ -200,14 +218,38 @@ fn walk(state: &State, from: Pos, is_goal: impl Fn(Pos) -> bool) -> Option<Comma
 
 /// Whether a walk the camel plans may pass through `p`: a cell it remembers, open or
 /// one it can open (a locked door only with a key), with no creature in view on it (one
-/// out of view the camel cannot know of).
+/// out of view the camel cannot know of), and out of the hearing of every dormant egg
+/// it sees: walked past, a nest hatches a spider on every free cell about it.
 fn may_enter(state: &State, p: Pos) -> bool {
     let world = state.world();
     let map = world.map();
     let terrain = map.terrain(p);
     let open = terrain.is_passable() || world.opens(terrain);
     let blocked = map.occupant(p).is_some_and(|id| world.sees_actor(id));
-    world.remembers(p) && open && !blocked
+    world.remembers(p) && open && !blocked && !near_an_egg(state, p)
+}
+
+/// Whether `p` is within the hearing of a dormant egg the camel sees.
+fn near_an_egg(state: &State, p: Pos) -> bool {
+    let world = state.world();
+    let egg = Species::SpiderEgg;
+    world.actors().any(|(id, a)| {
+        a.species() == egg && world.sees_actor(id) && a.pos().distance(p) <= egg.hearing()
+    })
+}
+
+/// The most hit points a slow harm takes in one step: poison's burn, thirst's weakening.
+const SLOW_HARM: i16 = 1;
+
+/// Whether the camel suffers a slow harm, that an errand goes on through: poison, or
+/// thirst with the waterskin empty.
+fn slow_harm(state: &State) -> bool {
+    let world = state.world();
+    let Some(camel) = world.player() else {
+        return false;
+    };
+    let parched = world.rules().desert_clock() && world.water() == 0;
+    camel.conditions().has(Condition::Poisoned) || parched
 }
 
 /// How many of the cells nearest a click are tried for a way there.
@@ -252,7 +294,7 @@ pub fn threat(state: &State) -> Option<Threat> {
     let here = world.player()?.pos();
     let hostile = |a: &Actor| a.species() != Species::SpiderEgg && is_hostile(a);
     let coming = |a: &Actor| {
-        let near = a.pos().distance(here) <= NEAR;
+        let near = a.pos().distance(here) <= NEAR && has_a_way(state, a.pos(), here);
         let hunting = a.species().hunts() && a.last_seen().is_some() && !is_fleeing(a);
         let charging_at = a.charging().is_some_and(|dir| ahead(a.pos(), dir, here));
         charging_at || (near && (hunting || a.species() == Species::Tortoise))
@@ -268,6 +310,17 @@ pub fn threat(state: &State) -> Option<Threat> {
         name: sandglass_sim::text::a(nearest.species().name()),
         beside: nearest.pos().distance(here) <= 1,
     })
+}
+
+/// Whether a creature at `from` has a short way on foot to the camel at `to`, as far as
+/// the camel knows the ground: a hunter behind water or cacti, with no way round near,
+/// is no threat yet.
+fn has_a_way(state: &State, from: Pos, to: Pos) -> bool {
+    let map = state.world().map();
+    // In quarters of a step (`path::step_cost`): twice `NEAR` steps of sand.
+    let reach = 4 * 2 * u32::from(NEAR);
+    let free = |p: Pos| p == to || map.terrain(p).is_passable();
+    first_step(map, from, reach, |p| p == to, free).is_some()
 }
 
 /// Whether `to` lies on the line from `from` in direction `dir`: where a charge from
@@ -332,6 +385,7 @@ mod tests {
             match stop {
                 Stop::Threat(seen) => assert_eq!(threat(game.state()), Some(seen)),
                 Stop::Hurt(lost) => assert!(lost > 0),
+                Stop::Thirsty => assert!(world.water() <= WATER_LOW),
                 Stop::NothingLeft | Stop::TooLong | Stop::Over => {}
                 other => panic!("seed {seed}: exploring stopped for {other:?}"),
             }
@@ -373,6 +427,114 @@ mod tests {
             Stop::Hurt(3).message().unwrap(),
             "You stop: you lost 3 hit points."
         );
+    }
+
+    /// A game of `seed` rested on (the bot's command where resting is refused) until
+    /// `done` says so, at most `commands` commands; `None` if it never did, or ended.
+    fn played_until(seed: u64, commands: u32, done: impl Fn(&State) -> bool) -> Option<LiveTape> {
+        let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+        let mut bot = sandglass_sim::bot::Bot::new(seed);
+        for _ in 0..commands {
+            if done(game.state()) {
+                return Some(game);
+            }
+            let command = bot.choose(game.state())?;
+            game.command(command, &mut ()).ok()?;
+        }
+        None
+    }
+
+    /// A moving errand stops once, as the waterskin runs low, saying so; a rest does not
+    /// (resting by a pool is how a skin is filled), and nor does the next errand, begun
+    /// with the skin already low (it may be going for water).
+    #[test]
+    fn a_walk_stops_once_as_the_waterskin_runs_low() {
+        let low = |s: &State| s.world().water() <= WATER_LOW && threat(s).is_none();
+        let game = (1..20)
+            .find_map(|seed| played_until(seed, 3000, low))
+            .expect("a game whose skin runs low");
+        let state = game.state();
+        let hp = camel_hp(state);
+        let crossing = |errand| Running {
+            water: WATER_LOW + 1,
+            hp,
+            ..Running::start(errand, state)
+        };
+        assert_eq!(crossing(Errand::Explore).next(state), Err(Stop::Thirsty));
+        assert_eq!(
+            Stop::Thirsty.message().unwrap(),
+            "You stop: your waterskin is nearly empty."
+        );
+        assert_ne!(crossing(Errand::Rest).next(state), Err(Stop::Thirsty));
+        assert_ne!(
+            Running::start(Errand::Explore, state).next(state),
+            Err(Stop::Thirsty)
+        );
+    }
+
+    /// Poison's burn stops no errand: a rest goes on through it, as it is meant to
+    /// outlast it; a blow (more than a slow harm takes) still stops one.
+    #[test]
+    fn a_rest_outlasts_poison() {
+        let poisoned = |s: &State| {
+            let camel = s.world().player();
+            let sick = camel.is_some_and(|c| c.conditions().has(Condition::Poisoned));
+            sick && threat(s).is_none() && camel_hp(s) > 2
+        };
+        let game = (1..40)
+            .find_map(|seed| played_until(seed, 3000, poisoned))
+            .expect("a game whose camel is poisoned with nothing near");
+        let state = game.state();
+        let hp = camel_hp(state);
+        let burnt = |lost| Running {
+            hp: hp + lost,
+            ..Running::start(Errand::Rest, state)
+        };
+        assert_eq!(burnt(SLOW_HARM).next(state), Ok(Command::Rest));
+        assert_eq!(
+            burnt(SLOW_HARM + 1).next(state),
+            Err(Stop::Hurt(SLOW_HARM + 1))
+        );
+    }
+
+    /// A walk steers round a dormant egg the camel sees, out of its hearing, where a
+    /// step would hatch the nest; and exploring from beside a nest never walks into it.
+    #[test]
+    fn a_walk_steers_round_a_dormant_egg() {
+        let sees_an_egg = |s: &State| {
+            let world = s.world();
+            world.actors().any(|(id, a)| {
+                a.species() == Species::SpiderEgg && world.sees_actor(id) && threat(s).is_none()
+            })
+        };
+        let game = (1..60)
+            .find_map(|seed| played_until(seed, 4000, sees_an_egg))
+            .expect("a game in which the camel sees an egg");
+        let world = game.state().world();
+        let (_, egg) = world
+            .actors()
+            .find(|&(id, a)| a.species() == Species::SpiderEgg && world.sees_actor(id))
+            .unwrap();
+        let (at, hearing) = (egg.pos(), Species::SpiderEgg.hearing());
+        for p in world.map().cells().filter(|p| p.distance(at) <= hearing) {
+            assert!(!may_enter(game.state(), p), "{p:?} by the egg at {at:?}");
+        }
+        let mut game = game;
+        let mut running = Running::start(Errand::Explore, game.state());
+        for _ in 0..200 {
+            let Ok(command) = running.next(game.state()) else {
+                break;
+            };
+            let before = game.state().world().player().unwrap().pos();
+            game.command(command, &mut ()).unwrap();
+            let camel = game.state().world().player().unwrap().pos();
+            if camel != before {
+                assert!(
+                    camel.distance(at) > hearing,
+                    "{camel:?} by the egg at {at:?}"
+                );
+            }
+        }
     }
 
     #[test]

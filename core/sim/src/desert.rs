@@ -22,6 +22,10 @@ pub const WATERSKIN: u16 = 20;
 /// The camel takes a sip every this many of its turns, twice as often in the heat.
 pub const THIRST_EVERY: u32 = 16;
 
+/// The camel is told its waterskin runs low when this many sips are left (and an errand
+/// stops there: the client's `errand`).
+pub const WATER_LOW: u16 = 4;
+
 /// Sips a cactus fruit's juice gives.
 pub const FRUIT_WATER: u16 = 2;
 

@@ -7,7 +7,7 @@ mod finds;
 use crate::action::{Action, ActionRecord};
 use crate::command::Slot;
 use crate::decide::{pack_unaware, sleepers_near};
-use crate::desert::{sip_due, TimeOfDay, FRUIT_WATER};
+use crate::desert::{sip_due, TimeOfDay, FRUIT_WATER, WATER_LOW};
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
 use crate::item::{Effect, Item};
@@ -25,8 +25,6 @@ const CONFUSION_TURNS: u16 = 10;
 const MUSHROOM_HEAL: i16 = 10;
 /// Hit points a flask of sweet water gives back.
 const SWEET_HEAL: i16 = 5;
-/// The camel is told its waterskin runs low when this many sips are left.
-const WATER_LOW: u16 = 4;
 /// The camel gets a hit point back every this many of its turns.
 pub const REGENERATE_EVERY: u32 = 8;
 
