@@ -14,6 +14,13 @@ use crate::timing::Figures;
 /// The most creatures the side bar lists by name; beyond, it counts them.
 const IN_VIEW_LINES: usize = 6;
 
+/// The most lines the creatures in view leave for the bags below them, however many
+/// there are.
+const BAG_LINES_KEPT: usize = 12;
+
+/// The fewest creatures the side bar lists by name, however full the bags.
+const IN_VIEW_LEAST: usize = 3;
+
 pub const TEXT: Color = Color::new(0.90, 0.87, 0.80, 1.0);
 pub const DIM: Color = Color::new(0.55, 0.52, 0.47, 1.0);
 pub const TITLE: Color = Color::new(1.0, 0.82, 0.45, 1.0);
@@ -587,20 +594,29 @@ pub fn side_bar(
             col.wrapped(&format!("Here: {}", pile.join(", ")), 6, TEXT);
         }
         let seen = in_view(state);
+        let bottom = rect.bottom() - 1.5 * line_height(size);
         if !seen.is_empty() {
             col.gap();
             col.title("In view");
+            // The creatures leave the bags (and what is worn and grown) the lines they
+            // need, up to `BAG_LINES_KEPT`, and take at least `IN_VIEW_LEAST` lines
+            // themselves, the nearest first: a hatched nest in view must not hide what
+            // the camel carries, nor a full bag the creature beside it.
+            let bag_lines = state.world().bags().stacks().count().max(1) + 5;
+            let kept = (bag_lines.min(BAG_LINES_KEPT) + 1) as f32 * line_height(size);
+            let least = col.y + (IN_VIEW_LEAST + 1) as f32 * line_height(size);
+            let above = (bottom - kept).max(least);
             for (i, sighting) in seen.iter().enumerate() {
-                if i == IN_VIEW_LINES && seen.len() > IN_VIEW_LINES + 1 {
-                    col.line(&format!("… and {} more", seen.len() - i), DIM);
-                    break;
-                }
+                let last = i == IN_VIEW_LINES && seen.len() > IN_VIEW_LINES + 1;
                 let color = match sighting.standing {
                     Some(Standing::Ally) => GOOD,
                     Some(standing) if standing.is_calm() => DIM,
                     _ => species_color(sighting.species, scheme),
                 };
-                col.wrapped(&sighting.line(), 4, color);
+                if last || !col.wrapped_above(&sighting.line(), 4, color, above) {
+                    col.line(&format!("… and {} more", seen.len() - i), DIM);
+                    break;
+                }
             }
         }
         let worn: Vec<String> = state.world().gear().worn().map(unknown_name).collect();
@@ -619,7 +635,6 @@ pub fn side_bar(
         }
         // Bags come before the key hints: when they need the room, the hints (all in
         // the help, `?`) give it up.
-        let bottom = rect.bottom() - 1.5 * line_height(size);
         let stacks: Vec<_> = bags.stacks().collect();
         for (i, (slot, stack)) in stacks.iter().enumerate() {
             let name = state.world().counted_items(stack.item, stack.count);
