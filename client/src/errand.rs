@@ -34,6 +34,9 @@ pub enum Errand {
     Explore,
     /// Rest until healed (`R`).
     Rest,
+    /// Take the whole pile underfoot, item by item, while the bags have room (`,` on a
+    /// pile of more than one).
+    Gather,
 }
 
 /// An errand under way, and what the camel knew when it started.
@@ -168,6 +171,8 @@ impl Running {
         let command = match self.errand {
             Errand::Rest if camel.hp() >= camel.max_hp() => return Err(Stop::Healed),
             Errand::Rest => Command::Rest,
+            Errand::Gather if state.validate(&Command::PickUp).is_ok() => Command::PickUp,
+            Errand::Gather => return Err(Stop::Arrived),
             Errand::Travel(to) if to == here => return Err(Stop::Arrived),
             Errand::Travel(to) => walk(state, here, |p| p == to).ok_or(Stop::Blocked)?,
             Errand::Run(dir) => self.run(state, here, dir)?,
@@ -181,7 +186,7 @@ impl Running {
     }
 
     fn moves(&self) -> bool {
-        self.errand != Errand::Rest
+        !matches!(self.errand, Errand::Rest | Errand::Gather)
     }
 
     /// A run goes on while the way ahead is open and like the ground it left.
@@ -535,6 +540,32 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `,` on a pile takes all of it that fits, one command an item, and stops when
+    /// nothing is left underfoot.
+    #[test]
+    fn a_pile_is_taken_whole() {
+        let pile = |s: &State| {
+            let world = s.world();
+            let here = world.player().map(|c| c.pos());
+            here.is_some_and(|p| world.items_at(p).count() > 1) && threat(s).is_none()
+        };
+        let mut game = (1..60)
+            .find_map(|seed| played_until(seed, 4000, pile))
+            .expect("a game whose camel stands on a pile");
+        let here = game.state().world().player().unwrap().pos();
+        let before = game.state().world().items_at(here).count();
+        let mut running = Running::start(Errand::Gather, game.state());
+        let mut taken = 0;
+        while let Ok(command) = running.next(game.state()) {
+            assert_eq!(command, Command::PickUp);
+            game.command(command, &mut ()).unwrap();
+            taken += 1;
+        }
+        assert!(taken >= 2, "{taken} of {before}");
+        let left = game.state().world().items_at(here).next();
+        assert!(left.is_none_or(|item| game.state().world().bags().slot_for(item).is_none()));
     }
 
     #[test]

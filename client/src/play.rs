@@ -99,6 +99,11 @@ fn ally_left_behind(state: &State) -> bool {
         .any(|(_, a)| a.is_present() && a.is_ally() && a.pos().distance(here) > 1)
 }
 
+/// Whether more than one item lies where the camel stands.
+fn is_pile(state: &State, here: Option<Pos>) -> bool {
+    here.is_some_and(|p| state.world().items_at(p).nth(1).is_some())
+}
+
 fn on_stairs(state: &State, at: Pos) -> bool {
     matches!(state.world().map().terrain(at), Terrain::Stairs)
 }
@@ -472,6 +477,11 @@ impl GameController {
             Input::History => self.overlay = Overlay::History(0),
             Input::Inventory => self.overlay = Overlay::Inventory,
             Input::Explore => self.run(Errand::Explore),
+            // A pile is taken whole, as an errand; one item, or any with a threat near,
+            // as one command.
+            Input::PickUp if is_pile(state, here) && threat(state).is_none() => {
+                self.run(Errand::Gather)
+            }
             Input::RestLong => self.run(Errand::Rest),
             Input::Run(dir) => self.run(Errand::Run(dir)),
             Input::Travel => self.travel_to_stairs(),
