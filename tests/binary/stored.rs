@@ -124,10 +124,11 @@ fn one_game(commands: u64) -> (tempfile::TempDir, PathBuf) {
     (root, dir)
 }
 
-/// A seed whose game lasts long enough (over 10,000 events in 800 commands) to hold
-/// snapshots, and the name `one_game` stores it under.
-const ONE_GAME_SEED: u64 = 14;
-const ONE_GAME: &str = "bot-14";
+/// A seed whose game under the newest rules lasts long enough to hold snapshots (over
+/// 10,000 events in 700 commands, its last snapshot on the level it stands on then, and
+/// alive past 2,000), and the name `one_game` stores it under.
+const ONE_GAME_SEED: u64 = 6;
+const ONE_GAME: &str = "bot-6";
 
 #[test]
 fn a_database_cut_short_is_refused_not_read_as_a_shorter_game() {
@@ -405,7 +406,7 @@ fn crafted_snapshots_are_skipped_and_rebuilt_never_trusted_blindly() {
         let tree = db.open_tree("snapshots").unwrap();
         let (key, value) = entries_of(&tree, GameId(1))
             .pop()
-            .expect("a game of 800 commands has a snapshot");
+            .expect("a game of 700 commands has a snapshot");
         let state = miniz_oxide::inflate::decompress_to_vec(&value[20..]).unwrap();
         (key.to_vec(), value.to_vec(), state)
     };
