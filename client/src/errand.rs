@@ -212,7 +212,8 @@ impl Running {
 fn walk(state: &State, from: Pos, is_goal: impl Fn(Pos) -> bool) -> Option<Command> {
     let world = state.world();
     let map = world.map();
-    let (dir, _) = first_step(map, from, u32::MAX, is_goal, |p| may_enter(state, p))?;
+    let eggs = seen_eggs(state);
+    let (dir, _) = first_step(map, from, u32::MAX, is_goal, |p| may_enter(state, &eggs, p))?;
     let next = from.step(dir);
     Some(if world.opens(map.terrain(next)) {
         Command::Open(dir)
@@ -224,23 +225,27 @@ fn walk(state: &State, from: Pos, is_goal: impl Fn(Pos) -> bool) -> Option<Comma
 /// Whether a walk the camel plans may pass through `p`: a cell it remembers, open or
 /// one it can open (a locked door only with a key), with no creature in view on it (one
 /// out of view the camel cannot know of), and out of the hearing of every dormant egg
-/// it sees: walked past, a nest hatches a spider on every free cell about it.
-fn may_enter(state: &State, p: Pos) -> bool {
+/// it sees (`eggs`, from `seen_eggs`): walked past, a nest hatches a spider on every free
+/// cell about it.
+fn may_enter(state: &State, eggs: &[Pos], p: Pos) -> bool {
     let world = state.world();
     let map = world.map();
     let terrain = map.terrain(p);
     let open = terrain.is_passable() || world.opens(terrain);
     let blocked = map.occupant(p).is_some_and(|id| world.sees_actor(id));
-    world.remembers(p) && open && !blocked && !near_an_egg(state, p)
+    let hearing = Species::SpiderEgg.hearing();
+    let near_an_egg = eggs.iter().any(|egg| egg.distance(p) <= hearing);
+    world.remembers(p) && open && !blocked && !near_an_egg
 }
 
-/// Whether `p` is within the hearing of a dormant egg the camel sees.
-fn near_an_egg(state: &State, p: Pos) -> bool {
+/// Where the dormant eggs the camel sees lie: gathered once for a whole search, which asks
+/// `may_enter` of every cell it reaches.
+fn seen_eggs(state: &State) -> Vec<Pos> {
     let world = state.world();
-    let egg = Species::SpiderEgg;
-    world.actors().any(|(id, a)| {
-        a.species() == egg && world.sees_actor(id) && a.pos().distance(p) <= egg.hearing()
-    })
+    let eggs = world
+        .actors()
+        .filter(|&(id, a)| a.species() == Species::SpiderEgg && world.sees_actor(id));
+    eggs.map(|(_, a)| a.pos()).collect()
 }
 
 /// The most hit points a slow harm takes in one step: poison's burn, thirst's weakening.
@@ -266,11 +271,12 @@ const CLICK_TRIES: usize = 16;
 /// none of the cells near it.
 pub fn travel_goal(state: &State, to: Pos) -> Option<Pos> {
     let here = state.world().player()?.pos();
+    let eggs = seen_eggs(state);
     let mut near: Vec<Pos> = state
         .world()
         .map()
         .cells()
-        .filter(|&p| p == here || may_enter(state, p))
+        .filter(|&p| p == here || may_enter(state, &eggs, p))
         .collect();
     near.sort_by_key(|&p| (p.distance(to), p.distance(here), p));
     near.into_iter()
@@ -522,7 +528,11 @@ mod tests {
             .unwrap();
         let (at, hearing) = (egg.pos(), Species::SpiderEgg.hearing());
         for p in world.map().cells().filter(|p| p.distance(at) <= hearing) {
-            assert!(!may_enter(game.state(), p), "{p:?} by the egg at {at:?}");
+            let eggs = seen_eggs(game.state());
+            assert!(
+                !may_enter(game.state(), &eggs, p),
+                "{p:?} by the egg at {at:?}"
+            );
         }
         let mut game = game;
         let mut running = Running::start(Errand::Explore, game.state());

@@ -342,19 +342,22 @@ fn threatened(state: &State, at: Pos) -> bool {
     })
 }
 
-/// The direction of a lion or a ratel in sight along one of the eight lines, within a
-/// throw, with nothing in between.
-fn deep_hunter_in_line(state: &State, from: Pos) -> Option<Direction> {
+/// The first of `dirs` along which, within `reach` cells and with nothing in between,
+/// stands a creature in sight that `wanted` accepts: where a throw would hit it.
+fn in_line(
+    state: &State,
+    from: Pos,
+    dirs: &[Direction],
+    reach: u32,
+    wanted: impl Fn(&crate::world::Actor) -> bool,
+) -> Option<Direction> {
     let world = state.world();
     let map = world.map();
-    Direction::ALL.into_iter().find(|&dir| {
+    dirs.iter().copied().find(|&dir| {
         let mut at = from.step(dir);
-        for _ in 0..6 {
+        for _ in 0..reach {
             if let Some(id) = map.occupant(at) {
-                let deep = |a: &crate::world::Actor| {
-                    matches!(a.species(), Species::Lion | Species::Ratel) && !a.is_ally()
-                };
-                return world.sees_actor(id) && world.actor(id).is_some_and(deep);
+                return world.sees_actor(id) && world.actor(id).is_some_and(&wanted);
             }
             if map.terrain(at).blocks() {
                 return false;
@@ -365,23 +368,16 @@ fn deep_hunter_in_line(state: &State, from: Pos) -> Option<Direction> {
     })
 }
 
+/// A lion or a ratel, not an ally, along one of the eight lines within a throw.
+fn deep_hunter_in_line(state: &State, from: Pos) -> Option<Direction> {
+    let deep = |a: &crate::world::Actor| {
+        matches!(a.species(), Species::Lion | Species::Ratel) && !a.is_ally()
+    };
+    in_line(state, from, &Direction::ALL, 6, deep)
+}
+
+/// An elephant along a row or column (the lines it charges on).
 fn elephant_in_line(state: &State, from: Pos) -> Option<Direction> {
-    let map = state.world().map();
-    Direction::ORTHOGONAL.into_iter().find(|&dir| {
-        let mut at = from.step(dir);
-        for _ in 0..10 {
-            if let Some(id) = map.occupant(at) {
-                let world = state.world();
-                return world.sees_actor(id)
-                    && world
-                        .actor(id)
-                        .is_some_and(|a| a.species() == Species::Elephant);
-            }
-            if map.terrain(at).blocks() {
-                return false;
-            }
-            at = at.step(dir);
-        }
-        false
-    })
+    let elephant = |a: &crate::world::Actor| a.species() == Species::Elephant;
+    in_line(state, from, &Direction::ORTHOGONAL, 10, elephant)
 }
