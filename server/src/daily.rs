@@ -108,13 +108,13 @@ pub async fn unrevealed_day(
     client: &impl GenericClient,
     seed: u64,
 ) -> Result<Option<String>, Refusal> {
-    let row = client
-        .query_opt(
+    let select = client
+        .prepare_cached(
             "SELECT to_char(day, 'YYYY-MM-DD') FROM days
              WHERE seed = $1 AND day >= (now() AT TIME ZONE 'UTC')::date LIMIT 1",
-            &[&seed.to_string()],
         )
         .await?;
+    let row = client.query_opt(&select, &[&seed.to_string()]).await?;
     Ok(row.map(|row| row.get(0)))
 }
 

@@ -211,8 +211,8 @@ async fn take_token(pool: &Pool, limits: Limits, name: &str) -> anyhow::Result<b
     let burst = f64::from(limits.burst);
     let per_second = f64::from(limits.per_minute) / 60.0;
     let client = pool.get().await?;
-    let taken = client
-        .query_opt(
+    let take = client
+        .prepare_cached(
             "INSERT INTO buckets AS b (name, tokens, refilled_at) VALUES ($1, $2::float8 - 1, now())
              ON CONFLICT (name) DO UPDATE
                 SET tokens = LEAST($2::float8, b.tokens
@@ -221,8 +221,10 @@ async fn take_token(pool: &Pool, limits: Limits, name: &str) -> anyhow::Result<b
                 WHERE LEAST($2::float8, b.tokens
                         + EXTRACT(EPOCH FROM now() - b.refilled_at)::float8 * $3::float8) >= 1
              RETURNING tokens",
-            &[&name, &burst, &per_second],
         )
+        .await?;
+    let taken = client
+        .query_opt(&take, &[&name, &burst, &per_second])
         .await?;
     Ok(taken.is_some())
 }

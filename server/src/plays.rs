@@ -16,10 +16,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 use deadpool_postgres::Pool;
+use deadpool_postgres::Transaction;
 use sandglass_claim::hex;
 use sandglass_replay::play::{Play, OPENING_COMMANDS};
 use sandglass_sim::Header;
-use tokio_postgres::Transaction;
 
 use crate::objects::Objects;
 use crate::refusal::Refusal;
@@ -79,8 +79,8 @@ pub async fn kin(
     let whole = hex(&play.whole);
     let marks: Vec<String> = play.marks.iter().map(|m| hex(&m.digest)).collect();
     let opening = play.opening().map(|m| hex(&m.digest));
-    let rows = tx
-        .query(
+    let select = tx
+        .prepare_cached(
             "SELECT kinship, g.hash, g.player_id, p.name FROM (
                  SELECT 'same' AS kinship, hash FROM games WHERE play = $1
                  UNION ALL
@@ -92,8 +92,10 @@ pub async fn kin(
              JOIN games g ON g.hash = k.hash JOIN players p ON p.id = g.player_id
              WHERE k.kinship = 'same' OR g.player_id <> $4
              ORDER BY g.submitted_at, g.hash, k.kinship <> 'same'",
-            &[&whole, &marks, &opening, &player_id],
         )
+        .await?;
+    let rows = tx
+        .query(&select, &[&whole, &marks, &opening, &player_id])
         .await?;
     Ok(rows.into_iter().find_map(|row| {
         let kinship = match row.get::<_, &str>("kinship") {
@@ -148,11 +150,10 @@ pub async fn lock_seed(tx: &Transaction<'_>, header: &Header) -> Result<(), Refu
         ruleset_label(&header.ruleset),
         header.seed
     );
-    tx.execute(
-        "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
-        &[&key],
-    )
-    .await?;
+    let lock = tx
+        .prepare_cached("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+        .await?;
+    tx.execute(&lock, &[&key]).await?;
     Ok(())
 }
 

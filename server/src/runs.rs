@@ -24,6 +24,7 @@ use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use bytes::Bytes;
+use deadpool_postgres::{GenericClient, Transaction};
 use sandglass_claim::{content_hash, hex, stretch_content};
 use sandglass_protocol::runs::{gap, Held, MOST_STRETCH_BYTES};
 use sandglass_protocol::Outcome;
@@ -32,7 +33,6 @@ use sandglass_sim::drive::Verifier;
 use sandglass_sim::tape::FORMAT_VERSION;
 use sandglass_sim::{Event, Header, Recording, Rules, Ruleset};
 use serde::Deserialize;
-use tokio_postgres::{GenericClient, Transaction};
 
 use crate::limits::{self, Bucket, Post};
 use crate::outcome::{outcome_of, stored_outcome};
@@ -311,7 +311,7 @@ pub async fn append(
     }
     let repeated = (at.events - from).min(stretch.len() as u64) as usize;
     if repeated > 0 {
-        let held = events_from(&*tx, run, from).await?;
+        let held = events_from(&tx, run, from).await?;
         if let Some(i) = (0..repeated).find(|&i| held[i] != stretch[i]) {
             return Err(Refusal::new(
                 StatusCode::CONFLICT,

@@ -11,11 +11,11 @@ use axum::body::Body;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use deadpool_postgres::Transaction;
 use sandglass_claim::{content_hash, hex};
 use sandglass_replay::play::Play;
 use sandglass_replay::ReplayError;
 use sandglass_sim::Recording;
-use tokio_postgres::Transaction;
 
 use crate::limits::{self, Bucket, Post};
 use crate::refusal::Refusal;
@@ -95,11 +95,12 @@ pub async fn submit(
 /// The player `name` as `key`: the name is bound to the first key that claims it, and a
 /// key plays under one name.
 pub(crate) async fn bind_name(tx: &Transaction<'_>, name: &str, key: &str) -> Result<i64, Refusal> {
-    tx.execute(
-        "INSERT INTO players (name, public_key) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-        &[&name, &key],
-    )
-    .await?;
+    let insert = tx
+        .prepare_cached(
+            "INSERT INTO players (name, public_key) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        )
+        .await?;
+    tx.execute(&insert, &[&name, &key]).await?;
     match bound_as(tx, name, key).await? {
         Some(id) => Ok(id),
         None => Err(Refusal::internal(anyhow::anyhow!(
@@ -115,12 +116,12 @@ pub(crate) async fn bound_as(
     name: &str,
     key: &str,
 ) -> Result<Option<i64>, Refusal> {
-    let rows = tx
-        .query(
+    let select = tx
+        .prepare_cached(
             "SELECT id, name, public_key FROM players WHERE name = $1 OR public_key = $2",
-            &[&name, &key],
         )
         .await?;
+    let rows = tx.query(&select, &[&name, &key]).await?;
     let mut other_name = None;
     for row in rows {
         let (id, held, held_by): (i64, String, String) = (row.get(0), row.get(1), row.get(2));
@@ -160,8 +161,8 @@ pub(crate) async fn add_game(
     let (commands, digests) = plays::marks(play);
     // One statement: the row, its play's marks and its place in the queue, or nothing
     // at all when the row is there already.
-    let added = tx
-        .query_opt(
+    let insert = tx
+        .prepare_cached(
             "WITH game AS (
                  INSERT INTO games (hash, player_id, size, rules_version, ruleset, seed, events,
                                     play, commands)
@@ -173,6 +174,11 @@ pub(crate) async fn add_game(
                  FROM game, unnest($10::integer[], $11::text[]) AS m (commands, digest)
              )
              INSERT INTO queue (game) SELECT hash FROM game RETURNING game",
+        )
+        .await?;
+    let added = tx
+        .query_opt(
+            &insert,
             &[
                 &hash,
                 &player_id,
