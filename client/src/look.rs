@@ -318,7 +318,7 @@ pub fn desert_lines(state: &State) -> Vec<String> {
     };
     let quarter = DAY_TICKS / 4;
     let world = state.world();
-    let every = world.rules().crossing().thirst_every(world.depth());
+    let every = world.thirst_every();
     let mut lines = vec![
         format!(
             "A day is {DAY_TICKS} ticks: morning, noon, evening and night, {quarter} each; now {}.",

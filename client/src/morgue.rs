@@ -88,7 +88,7 @@ pub fn text(game: &str, header: &Header, state: &State, tally: &Tally) -> String
     let growth: Vec<String> = tally
         .growth
         .iter()
-        .map(|(depth, boon)| format!("{} on depth {depth}", boon_words(*boon)))
+        .map(|(depth, boon)| format!("{} on depth {depth}", boon.name()))
         .collect();
     line(format!("Grew         {}", list_or(&growth, "not at all")));
     line(String::new());
@@ -138,15 +138,6 @@ fn ending(state: &State, tally: &Tally) -> String {
         Some(Outcome::Won) => format!("Reached the oasis on depth {depth}."),
         Some(Outcome::Quit) => format!("Gave up the crossing on depth {depth}."),
         None => format!("Still crossing, on depth {depth}."),
-    }
-}
-
-fn boon_words(boon: sandglass_sim::lore::Boon) -> &'static str {
-    use sandglass_sim::lore::Boon;
-    match boon {
-        Boon::Hardier => "hardier",
-        Boon::Stronger => "stronger",
-        Boon::Deeper => "a deeper skin",
     }
 }
 

@@ -8,6 +8,7 @@
 use sandglass_sim::gear::Garment;
 use sandglass_sim::geometry::{Direction, Pos};
 use sandglass_sim::item::Item;
+use sandglass_sim::lore::Boon;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::message::Msg;
 use sandglass_sim::{fold, Change, Command, Observer, State};
@@ -223,6 +224,10 @@ impl Inventory for Bags<'_> {
             .collect();
         targets.sort_by_key(|(distance, target)| (*distance, target.dir));
         targets.into_iter().map(|(_, target)| target).collect()
+    }
+
+    fn offer(&self) -> [Boon; 3] {
+        self.0.world().growth().offer()
     }
 }
 

@@ -13,7 +13,6 @@ use sandglass::errand::threat;
 use sandglass::tally::Tally;
 use sandglass_sim::action::{Action, ActionRecord};
 use sandglass_sim::bot::Bot;
-use sandglass_sim::lore::Boon;
 use sandglass_sim::message::Msg;
 use sandglass_sim::score::Score;
 use sandglass_sim::{Change, LiveTape, Observer, Outcome, Rules, RulesVersion, Ruleset, State};
@@ -195,7 +194,7 @@ fn details(games: &[Game]) {
             *kills.entry(species.name()).or_default() += n;
         }
         for &(depth, boon) in &game.tally.growth {
-            *growth.entry((depth, boon_name(boon))).or_default() += 1;
+            *growth.entry((depth, boon.name())).or_default() += 1;
         }
         for ground in &game.grounds {
             *grounds.entry(ground).or_default() += 1;
@@ -273,15 +272,6 @@ fn play(rules: Rules, seed: u64) -> anyhow::Result<Game> {
     game.carried = state.world().bags().count();
     game.deepest = rules.crossing().deepest();
     Ok(game)
-}
-
-/// A growth's name in the report.
-fn boon_name(boon: Boon) -> &'static str {
-    match boon {
-        Boon::Hardier => "hardier",
-        Boon::Stronger => "stronger",
-        Boon::Deeper => "deeper",
-    }
 }
 
 /// The middle value (the lower of the two middle ones), 0 of none.

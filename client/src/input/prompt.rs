@@ -58,6 +58,12 @@ pub trait Inventory {
     fn targets(&self) -> Vec<Target> {
         vec![]
     }
+
+    /// The three ways the next desert rose crushed can grow the camel. The first three
+    /// boons by default, as every rose offered before rules 12.
+    fn offer(&self) -> [Boon; 3] {
+        Boon::FIRST_THREE
+    }
 }
 
 /// A creature a throw can be aimed at.
@@ -332,8 +338,10 @@ fn take_off(inventory: &(impl Inventory + ?Sized)) -> Flow {
     })
 }
 
-/// `a`: a flask is drunk and a scarab cracked at once; a desert rose asks how to grow.
+/// `a`: a flask is drunk and a scarab cracked at once; a desert rose asks how to grow,
+/// of the three ways it offers.
 fn apply(inventory: &(impl Inventory + ?Sized)) -> Flow {
+    let offer = inventory.offer();
     let roses: Vec<Slot> = inventory
         .items()
         .iter()
@@ -349,9 +357,9 @@ fn apply(inventory: &(impl Inventory + ?Sized)) -> Flow {
             if !roses.contains(&slot) {
                 return done(Command::Use(slot));
             }
-            let options = Boon::ALL.map(Boon::describe).to_vec();
+            let options = offer.map(Boon::describe).to_vec();
             choose_option("Grow how?", options, move |i| {
-                done(Command::Grow(slot, Boon::ALL[i]))
+                done(Command::Grow(slot, offer[i]))
             })
         },
     )

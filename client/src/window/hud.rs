@@ -3,7 +3,7 @@
 use macroquad::prelude::*;
 use sandglass_sim::desert::TimeOfDay;
 use sandglass_sim::item::unknown_name;
-use sandglass_sim::lore::Growth;
+use sandglass_sim::lore::{Boon, Growth};
 use sandglass_sim::text::capitalise;
 use sandglass_sim::State;
 
@@ -434,13 +434,9 @@ impl<'a> Column<'a> {
 
 /// How the camel has grown, only in the ways it has: "Grown: hardier, deeper skin x2".
 pub fn grown(growth: Growth) -> String {
-    let ways = [
-        ("hardier", growth.hardier),
-        ("stronger", growth.stronger),
-        ("deeper skin", growth.deeper),
-    ];
-    let said: Vec<String> = ways
+    let said: Vec<String> = Boon::ALL
         .into_iter()
+        .map(|boon| (boon.name(), growth.taken(boon)))
         .filter(|&(_, times)| times > 0)
         .map(|(way, times)| match times {
             1 => way.to_owned(),
@@ -624,7 +620,7 @@ pub fn side_bar(
             col.wrapped(&format!("Wearing {}", worn.join(", ")), 2, TEXT);
         }
         let growth = state.world().growth();
-        if growth != Growth::default() {
+        if growth.has_grown() {
             col.wrapped(&grown(growth), 2, GOOD);
         }
         col.gap();
@@ -672,6 +668,7 @@ mod tests {
     use super::*;
     use crate::timing::Ready;
     use sandglass_sim::ids::Tick;
+    use sandglass_sim::lore::Offers;
 
     #[test]
     fn the_side_bar_says_what_the_panel_says_of_the_camel() {
@@ -720,11 +717,7 @@ mod tests {
 
     #[test]
     fn growth_names_only_the_ways_grown() {
-        let growth = Growth {
-            hardier: 1,
-            stronger: 0,
-            deeper: 2,
-        };
+        let growth = Growth::new([1, 0, 2, 0, 0, 0, 0, 0, 0, 0], Offers::default());
         assert_eq!(grown(growth), "Grown: hardier, deeper skin x2");
     }
 

@@ -1,6 +1,9 @@
 //! The camel's bags: a stack of like items under each letter, `a` to `z`. An item joins
 //! the stack of its kind, or takes the first free letter; a letter keeps its stack until
-//! the last of it is used up, whatever happens to the others.
+//! the last of it is used up, whatever happens to the others. From rules version 12
+//! (`Rules::letters_kept`) a letter stays the kind's for the run: a kind found again
+//! goes back under the letter it had, and a new kind takes a letter no kind has had
+//! while there is one.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,16 +22,44 @@ pub struct Stack {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Bags([Option<Stack>; LETTERS]);
+pub struct Bags(
+    [Option<Stack>; LETTERS],
+    /// The kind each letter was last taken by, where the rules keep letters; encoded
+    /// apart, by the versions that have it (`encoding`).
+    #[serde(skip)]
+    Option<Letters>,
+);
+
+/// The kind of item each letter of the bags was last taken by.
+pub type Letters = [Option<Item>; LETTERS];
 
 impl Bags {
     /// The bags holding `items`, each added in turn.
     pub fn of(items: &[Item]) -> Bags {
-        let mut bags = Bags::default();
+        Bags::default().with(items)
+    }
+
+    /// The bags holding `items`, each added in turn, whose letters stay with their kinds.
+    pub fn keeping_letters(items: &[Item]) -> Bags {
+        Bags::default().with_letters([None; LETTERS]).with(items)
+    }
+
+    fn with(mut self, items: &[Item]) -> Bags {
         for &item in items {
-            bags.add(item);
+            self.add(item);
         }
-        bags
+        self
+    }
+
+    /// These bags, their letters kept for the kinds `letters` names.
+    pub(crate) fn with_letters(mut self, letters: Letters) -> Bags {
+        self.1 = Some(letters);
+        self
+    }
+
+    /// The kind each letter was last taken by, where the rules keep letters.
+    pub fn letters(&self) -> Option<&Letters> {
+        self.1.as_ref()
     }
 
     /// The stack under `slot`, if any.
@@ -59,15 +90,25 @@ impl Bags {
         self.0.iter().all(Option::is_none)
     }
 
-    /// Where `item` would go: the letter of its stack, or the first free one; `None` if
-    /// it has no stack and every letter is taken.
+    /// Where `item` would go: the letter of its stack, or a free one (where letters are
+    /// kept, its kind's own, else one no kind has had, else the first free); `None` if it
+    /// has no stack and every letter is taken.
     pub fn slot_for(&self, item: Item) -> Option<Slot> {
         let stack = self
             .0
             .iter()
             .position(|s| s.is_some_and(|s| s.item == item));
-        let free = || self.0.iter().position(Option::is_none);
-        stack.or_else(free).map(|i| Slot(i as u8))
+        let free = |i: usize| self.0[i].is_none();
+        let kept = || {
+            let letters = self.1.as_ref()?;
+            let own = (0..LETTERS).find(|&i| free(i) && letters[i] == Some(item));
+            own.or_else(|| (0..LETTERS).find(|&i| free(i) && letters[i].is_none()))
+        };
+        let first_free = || (0..LETTERS).find(|&i| free(i));
+        stack
+            .or_else(kept)
+            .or_else(first_free)
+            .map(|i| Slot(i as u8))
     }
 
     /// Adds one `item`; `false` (and nothing added) when there is no room for it.
@@ -75,6 +116,9 @@ impl Bags {
         let Some(slot) = self.slot_for(item) else {
             return false;
         };
+        if let Some(letters) = &mut self.1 {
+            letters[usize::from(slot.0)] = Some(item);
+        }
         let stack = &mut self.0[usize::from(slot.0)];
         match stack {
             Some(stack) => stack.count += 1,
@@ -138,6 +182,25 @@ mod tests {
         bags.add(Item::Mushroom(Look::Red));
         assert_eq!(bags.item(Slot(1)), Some(Item::Mushroom(Look::Red)));
         assert_eq!(bags.take(Slot(7)), None);
+    }
+
+    #[test]
+    fn kept_letters_go_back_to_their_kinds() {
+        let mut bags = Bags::keeping_letters(&[Item::Date, Item::Stone, Item::Spear]);
+        assert_eq!(bags.take(Slot(0)), Some(Item::Date));
+        // A new kind does not take the dates' letter while another is free...
+        bags.add(Item::Javelin);
+        assert_eq!(bags.item(Slot(3)), Some(Item::Javelin));
+        assert_eq!(bags.item(Slot(0)), None);
+        // ...and dates found again go back under it.
+        bags.add(Item::Date);
+        assert_eq!(bags.item(Slot(0)), Some(Item::Date));
+        // Once every letter has had a kind, a new kind takes the first free one.
+        let mut full = Bags::keeping_letters(&[Item::Date, Item::Stone]);
+        full.1 = Some([Some(Item::Key); LETTERS]);
+        full.take(Slot(0));
+        full.add(Item::Javelin);
+        assert_eq!(full.item(Slot(0)), Some(Item::Javelin));
     }
 
     #[test]

@@ -18,6 +18,21 @@ use crate::species::Species;
 use crate::state::{Need, State};
 use crate::tape::Tape;
 
+/// The boons the bot takes first, where a rose offers three of ten: what keeps it alive
+/// over what makes it strike harder.
+const LIKED: [Boon; 10] = [
+    Boon::Hardier,
+    Boon::Hide,
+    Boon::Vigour,
+    Boon::Sinew,
+    Boon::Hump,
+    Boon::Arm,
+    Boon::Deeper,
+    Boon::Stronger,
+    Boon::Sage,
+    Boon::Fury,
+];
+
 pub struct Bot {
     dice: Expander,
     /// Commands to spend on each level before heading for the stairs.
@@ -126,16 +141,16 @@ impl Bot {
         if let Some(slot) = slot_of(&|i: Item| i.is_wearable() && !world.gear().wears(i)) {
             wishes.push(Command::Wear(slot));
         }
-        // Spend a desert rose at once, on the way it has grown least (hit points first).
+        // Spend a desert rose at once: where every rose offers the same three, on the way
+        // it has grown least (hit points first); else on the boon it likes best.
         if let Some(slot) = slot_of(&|i: Item| i == Item::Rose) {
             let growth = world.growth();
-            let grown = |boon: &Boon| match boon {
-                Boon::Hardier => growth.hardier,
-                Boon::Stronger => growth.stronger,
-                Boon::Deeper => growth.deeper,
+            let offer = growth.offer().into_iter();
+            let pick = match world.rules().forking_growth() {
+                false => offer.min_by_key(|&boon| growth.taken(boon)),
+                true => offer.min_by_key(|boon| LIKED.iter().position(|b| b == boon)),
             };
-            let least = Boon::ALL.into_iter().min_by_key(grown);
-            wishes.extend(least.map(|boon| Command::Grow(slot, boon)));
+            wishes.extend(pick.map(|boon| Command::Grow(slot, boon)));
         }
         // Walk away from an angry tortoise: it is too slow to follow, and hits hard.
         if let Some(giant) = angry_tortoise_beside(state, pos) {

@@ -7,6 +7,7 @@ use crate::command::{Command, Slot};
 use crate::geometry::Direction;
 use crate::ids::ActorId;
 use crate::item::Item;
+use crate::lore::Boon;
 use crate::map::Terrain;
 use crate::text::{a, capitalise};
 use crate::world::World;
@@ -38,6 +39,8 @@ pub enum Rejection {
     CannotUse(Item),
     #[error("Only a desert rose makes you grow, not {}.", a(.0.noun()))]
     CannotGrow(Item),
+    #[error("This desert rose does not offer that ({}).", .0.describe())]
+    NotOffered(Boon),
     #[error("You are not wearing {}.", a(.0.noun()))]
     NotWorn(Item),
     #[error("Gear stays on for good under these rules.")]
@@ -101,8 +104,9 @@ pub(crate) fn check_command(
             usable if usable.is_usable() => Ok(()),
             other => Err(Rejection::CannotUse(other)),
         },
-        Command::Grow(slot, _) => match item(slot)? {
-            Item::Rose => Ok(()),
+        Command::Grow(slot, boon) => match item(slot)? {
+            Item::Rose if world.growth().offer().contains(&boon) => Ok(()),
+            Item::Rose => Err(Rejection::NotOffered(boon)),
             other => Err(Rejection::CannotGrow(other)),
         },
         Command::TakeOff(garment) => {

@@ -67,6 +67,8 @@ pub enum Inconsistency {
     Water,
     #[error("two flasks or two scarabs of different looks are said to do the same")]
     Lore,
+    #[error("a desert rose offers one boon twice")]
+    Offers,
     #[error("a count has grown too large to go on counting")]
     Count,
     #[error("the message log keeps more messages than it may, or more than it has counted")]

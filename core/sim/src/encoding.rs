@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::action::Action;
-use crate::bags::Bags;
+use crate::bags::{Bags, Letters};
 use crate::clocks::Clocks;
 use crate::command::Command;
 use crate::consistency::{Inconsistency, MOST_STATE_BYTES};
@@ -30,7 +30,7 @@ use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
 use crate::item::{Item, Mycology};
 use crate::level::grounds::Ground;
-use crate::lore::{Growth, Lore};
+use crate::lore::{Boon, Growth, Lore, Offers};
 use crate::map::Map;
 use crate::message::MessageLog;
 use crate::rules::{Rules, RulesVersion};
@@ -67,29 +67,51 @@ impl State {
         let mut bytes = bincode::serde::encode_to_vec(Encoded::of(self), canonical())
             .expect("a state always encodes");
         let world = self.world();
-        if world.rules().desert_clock() {
-            let desert = Desert {
-                water: world.water(),
-            };
-            bincode::serde::encode_into_std_write(desert, &mut bytes, canonical())
-                .expect("a state always encodes");
+        let rules = world.rules();
+        if rules.desert_clock() {
+            append(
+                &mut bytes,
+                &Desert {
+                    water: world.water(),
+                },
+            );
         }
-        if world.rules().gear() {
-            bincode::serde::encode_into_std_write(world.gear(), &mut bytes, canonical())
-                .expect("a state always encodes");
+        if rules.gear() {
+            append(&mut bytes, &world.gear());
         }
-        if world.rules().finds() {
-            let finds = Finds {
-                barding: world.gear().has_barding(),
-                lore: *world.lore(),
-                growth: world.growth(),
-            };
-            bincode::serde::encode_into_std_write(finds, &mut bytes, canonical())
-                .expect("a state always encodes");
+        if rules.finds() {
+            let [hardier, stronger, deeper, ..] = world.growth().counts();
+            append(
+                &mut bytes,
+                &Finds {
+                    barding: world.gear().has_barding(),
+                    lore: *world.lore(),
+                    growth: FirstThree {
+                        hardier,
+                        stronger,
+                        deeper,
+                    },
+                },
+            );
         }
-        if world.rules().grounds() {
-            bincode::serde::encode_into_std_write(world.ground(), &mut bytes, canonical())
-                .expect("a state always encodes");
+        if rules.grounds() {
+            append(&mut bytes, &world.ground());
+        }
+        if rules.forking_growth() {
+            let [_, _, _, rest @ ..] = world.growth().counts();
+            append(
+                &mut bytes,
+                &Forks {
+                    rest,
+                    offers: world.growth().offers(),
+                },
+            );
+        }
+        if rules.letters_kept() {
+            append(
+                &mut bytes,
+                &world.bags().letters().copied().unwrap_or_default(),
+            );
         }
         bytes
     }
@@ -112,35 +134,51 @@ impl State {
 /// The parts `bytes` encode, all of them, as a state of rules `version` has them.
 fn parse(bytes: &[u8], version: RulesVersion) -> Result<(Decoded<'_>, Later), DecodeError> {
     let limited = canonical().with_limit::<MOST_STATE_BYTES>();
-    let parse = |e: bincode::error::DecodeError| DecodeError::Parse(e.to_string());
     let (decoded, mut read): (Decoded, usize) =
-        bincode::serde::borrow_decode_from_slice(bytes, limited).map_err(parse)?;
+        bincode::serde::borrow_decode_from_slice(bytes, limited).map_err(unparsed)?;
     let rules = Rules::new(version, decoded.ruleset);
     let mut later = Later::default();
     if rules.desert_clock() {
-        let (parsed, more) =
-            bincode::serde::decode_from_slice(&bytes[read..], limited).map_err(parse)?;
-        (later.desert, read) = (parsed, read + more);
+        later.desert = part(bytes, &mut read)?;
     }
     if rules.gear() {
-        let (parsed, more) =
-            bincode::serde::decode_from_slice(&bytes[read..], limited).map_err(parse)?;
-        (later.gear, read) = (parsed, read + more);
+        later.gear = part(bytes, &mut read)?;
     }
     if rules.finds() {
-        let (parsed, more) =
-            bincode::serde::decode_from_slice(&bytes[read..], limited).map_err(parse)?;
-        (later.finds, read) = (parsed, read + more);
+        later.finds = part(bytes, &mut read)?;
     }
     if rules.grounds() {
-        let (parsed, more) =
-            bincode::serde::decode_from_slice(&bytes[read..], limited).map_err(parse)?;
-        (later.ground, read) = (parsed, read + more);
+        later.ground = part(bytes, &mut read)?;
+    }
+    if rules.forking_growth() {
+        later.forks = part(bytes, &mut read)?;
+    }
+    if rules.letters_kept() {
+        later.letters = Some(part(bytes, &mut read)?);
     }
     if read != bytes.len() {
         return Err(DecodeError::TrailingBytes);
     }
     Ok((decoded, later))
+}
+
+/// The part of a state encoded from `read` on in `bytes`; `read` moves past it.
+fn part<T: serde::de::DeserializeOwned>(bytes: &[u8], read: &mut usize) -> Result<T, DecodeError> {
+    let limited = canonical().with_limit::<MOST_STATE_BYTES>();
+    let (parsed, more) =
+        bincode::serde::decode_from_slice(&bytes[*read..], limited).map_err(unparsed)?;
+    *read += more;
+    Ok(parsed)
+}
+
+fn unparsed(e: bincode::error::DecodeError) -> DecodeError {
+    DecodeError::Parse(e.to_string())
+}
+
+/// Appends a later part of the state to its encoding.
+fn append(bytes: &mut Vec<u8>, part: &impl Serialize) {
+    bincode::serde::encode_into_std_write(part, bytes, canonical())
+        .expect("a state always encodes");
 }
 
 fn canonical() -> Configuration<LittleEndian, Fixint> {
@@ -284,18 +322,52 @@ struct Desert {
 struct Finds {
     barding: bool,
     lore: Lore,
-    growth: Growth,
+    growth: FirstThree,
+}
+
+/// How often the camel grew each way the roses of versions 9 to 11 offered.
+#[derive(Clone, Copy, Default, Serialize, Deserialize)]
+struct FirstThree {
+    hardier: u8,
+    stronger: u8,
+    deeper: u8,
+}
+
+/// What forking growth added to the state (rules version 12 on), encoded after the
+/// ground: how often the camel took each later boon, and what the roses offer.
+#[derive(Clone, Copy, Default, Serialize, Deserialize)]
+struct Forks {
+    rest: [u8; Boon::ALL.len() - 3],
+    offers: Offers,
 }
 
 /// What later rules versions added to the state, each encoded after the rest in the order
-/// the versions came: the desert's water (6), the camel's gear (7), the finds (9), then
-/// the level's ground (10).
+/// the versions came: the desert's water (6), the camel's gear (7), the finds (9), the
+/// level's ground (10), then the growth's later boons and offers and the bags' kept
+/// letters (12).
 #[derive(Clone, Copy, Default)]
 struct Later {
     desert: Desert,
     gear: Gear,
     finds: Finds,
     ground: Ground,
+    forks: Forks,
+    letters: Option<Letters>,
+}
+
+impl Later {
+    /// The camel's growth: the first three boons' counts, the later ones', the offers.
+    fn growth(&self) -> Growth {
+        let FirstThree {
+            hardier,
+            stronger,
+            deeper,
+        } = self.finds.growth;
+        let mut taken = [0; Boon::ALL.len()];
+        taken[..3].copy_from_slice(&[hardier, stronger, deeper]);
+        taken[3..].copy_from_slice(&self.forks.rest);
+        Growth::new(taken, self.forks.offers)
+    }
 }
 
 impl Decoded<'_> {
@@ -323,7 +395,10 @@ impl Decoded<'_> {
             map: self.map,
             depth: self.depth,
             floor: self.floor,
-            bags: self.bags,
+            bags: match later.letters {
+                Some(letters) => self.bags.with_letters(letters),
+                None => self.bags,
+            },
             mycology: self.mycology,
             player: self.player,
             messages: self.messages,
@@ -333,7 +408,7 @@ impl Decoded<'_> {
             water: later.desert.water,
             gear: later.gear.with_barding(later.finds.barding),
             lore: later.finds.lore,
-            growth: later.finds.growth,
+            growth: later.growth(),
             ground: later.ground,
         };
         let books = BooksParts {

@@ -9,7 +9,10 @@ use crate::consistency::{Inconsistency, MOST_COUNT};
 use crate::ids::Tick;
 use crate::item::{unknown_name, Charm, Draught, Effect, Glass, Item, Look, Stone};
 use crate::level::grounds::Ground;
-use crate::lore::{Boon, DEEPER_SIPS, HARDIER_HP, STRONGER_KICK};
+use crate::lore::{
+    Boon, ARM_HARM, DEEPER_SIPS, FURY_COST_HP, FURY_KICK, HARDIER_HP, HIDE_TURNS, HUMP_TURNS,
+    SINEW_COST_SIPS, SINEW_HP, STRONGER_KICK, VIGOUR_HP,
+};
 use crate::species::Species;
 use crate::text::{a, capitalise};
 
@@ -283,6 +286,41 @@ impl fmt::Display for Msg {
                 Boon::Deeper => write!(
                     f,
                     "You crush the desert rose, and your waterskin holds {DEEPER_SIPS} sips more."
+                ),
+                Boon::Hide => write!(
+                    f,
+                    "You crush the desert rose, and your hide thickens (blows harm you \
+                     {HIDE_TURNS} less)."
+                ),
+                Boon::Arm => write!(
+                    f,
+                    "You crush the desert rose, and your throws grow strong (thrown things \
+                     harm {ARM_HARM} more)."
+                ),
+                Boon::Hump => write!(
+                    f,
+                    "You crush the desert rose, and your hump fattens (a sip {HUMP_TURNS} \
+                     turns later)."
+                ),
+                Boon::Sage => write!(
+                    f,
+                    "You crush the desert rose, and the desert's lore is yours: you know \
+                     every flask and scarab."
+                ),
+                Boon::Vigour => write!(
+                    f,
+                    "You crush the desert rose, and grow vigorous (each kill gives back \
+                     {VIGOUR_HP} hit points)."
+                ),
+                Boon::Fury => write!(
+                    f,
+                    "You crush the desert rose, and fury fills you (kicks harm {FURY_KICK} \
+                     more; {FURY_COST_HP} fewer hit points)."
+                ),
+                Boon::Sinew => write!(
+                    f,
+                    "You crush the desert rose, and grow sinewy ({SINEW_HP} more hit points; \
+                     your waterskin holds {SINEW_COST_SIPS} sips fewer)."
                 ),
             },
             Msg::TookOff(item) => write!(f, "You take off {}.", a(&unknown_name(item))),

@@ -26,7 +26,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 10] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+pub const KEPT: [u16; 11] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -132,6 +132,8 @@ struct Switches {
     harms_told: bool,
     keeps_the_camels_command: bool,
     allies_eat_dates: bool,
+    forking_growth: bool,
+    letters_kept: bool,
     bestiary: Bestiary,
     brood: Brood,
     crossing: Crossing,
@@ -156,6 +158,8 @@ const fn switches(version: RulesVersion) -> Switches {
         harms_told: false,
         keeps_the_camels_command: false,
         allies_eat_dates: false,
+        forking_growth: false,
+        letters_kept: false,
         bestiary: Bestiary::Desert,
         brood: Brood::Swarming,
         crossing: Crossing::Short,
@@ -208,6 +212,11 @@ const fn switches(version: RulesVersion) -> Switches {
         crossing: Crossing::Long,
         ..V10
     };
+    const V12: Switches = Switches {
+        forking_growth: true,
+        letters_kept: true,
+        ..V11
+    };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -219,6 +228,7 @@ const fn switches(version: RulesVersion) -> Switches {
         9 => V9,
         10 => V10,
         11 => V11,
+        12 => V12,
         // A `RulesVersion` is made only from `KEPT`, and every kept version has its arm
         // above (the check below fails the build otherwise), so a new version can never
         // play, or record goldens, as the one before it.
@@ -439,6 +449,23 @@ impl Rules {
         self.switches.allies_eat_dates
     }
 
+    /// Introduced in 12: a desert rose offers three boons of ten (`lore::Offers`), drawn
+    /// once a game, some with a cost, so that two runs grow differently. Before, every
+    /// rose offered the same three: more hit points, harder kicks, a deeper waterskin.
+    #[inline]
+    pub fn forking_growth(&self) -> bool {
+        self.switches.forking_growth
+    }
+
+    /// Introduced in 12: a letter of the bags stays with the kind of item that first took
+    /// it for the whole run (`Bags`), so that the dates found again are where the last
+    /// were. Before, a letter was freed when its stack ran out, and the next new kind
+    /// took it: a throw typed from memory threw something else.
+    #[inline]
+    pub fn letters_kept(&self) -> bool {
+        self.switches.letters_kept
+    }
+
     /// How spiders breed (a table per version): from 10 a brood is bounded, a nest
     /// holding one egg and spiders laying no more once a level holds six of them and
     /// their eggs, so that a hatched nest is a fight and not the bulk of every game's
@@ -511,19 +538,22 @@ mod tests {
                 rules.harms_told(),
                 rules.keeps_the_camels_command(),
                 rules.allies_eat_dates(),
+                rules.forking_growth(),
+                rules.letters_kept(),
             ]
         };
         let (t, f) = (true, false);
-        assert_eq!(on(2), [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(3), [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(4), [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(5), [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(6), [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(7), [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(8), [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(9), [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f]);
-        assert_eq!(on(10), [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]);
+        assert_eq!(on(2), [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(3), [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(4), [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(5), [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(6), [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(7), [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(8), [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f]);
+        assert_eq!(on(9), [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f]);
+        assert_eq!(on(10), [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f]);
         assert_eq!(on(11), on(10));
+        assert_eq!(on(12), [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]);
         let brood = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).brood();
         assert_eq!(brood(9), Brood::Swarming);
         assert_eq!(brood(10), Brood::Bounded);

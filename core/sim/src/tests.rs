@@ -359,6 +359,7 @@ fn on_sand(seed: u64, ruleset: Ruleset, start: Pos, items: Vec<Item>) -> (Live, 
         creatures: vec![],
         mycology: None,
         lore: None,
+        offers: None,
         ground: Ground::Erg,
     };
     onto(Rules::newest(ruleset), seed, level)
@@ -397,6 +398,7 @@ fn level_of(rows: &[&str]) -> Level {
         creatures,
         mycology: None,
         lore: None,
+        offers: None,
         ground: Ground::Erg,
     }
 }

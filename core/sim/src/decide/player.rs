@@ -140,7 +140,7 @@ fn throw(
             let damage = match item.is_throwable() {
                 true => {
                     let (low, high) = item.thrown_damage();
-                    draws.between(low, high)? as i16
+                    draws.between(low, high)? as i16 + world.growth().throw_bonus()
                 }
                 false => i16::from(draws.below(TAMING_ODDS)? == 0),
             };

@@ -13,7 +13,7 @@ use crate::crossing::{Crossing, Supplies};
 use crate::gear::FOUND_ON;
 use crate::geometry::{Direction, Pos};
 use crate::item::{Charm, Draught, Effect, Glass, Item, Look, Mycology, Stone};
-use crate::lore::Lore;
+use crate::lore::{Boon, Lore, Offers};
 use crate::map::{Map, Terrain};
 use crate::rng::Expander;
 use crate::species::{Behaviour, Sleep, Species};
@@ -37,6 +37,9 @@ pub struct Level {
     /// Drawn with the first level under `Rules::finds`: which flask and which scarab
     /// does what, this game.
     pub lore: Option<Lore>,
+    /// Drawn with the first level under `Rules::forking_growth`: what each desert rose
+    /// offers, this game.
+    pub offers: Option<Offers>,
     /// What the ground is like: drawn under `Rules::grounds`, the open erg before.
     pub ground: Ground,
 }
@@ -61,6 +64,8 @@ pub struct Contents {
     pub brood: Brood,
     /// How deep the crossing goes and what each level gives: `Rules::crossing`.
     pub crossing: Crossing,
+    /// What each desert rose offers, drawn with the first level: `Rules::forking_growth`.
+    pub forking: bool,
 }
 
 impl Contents {
@@ -76,6 +81,7 @@ impl Contents {
             roses: false,
             brood: Brood::Swarming,
             crossing: Crossing::Short,
+            forking: false,
         }
     }
 
@@ -90,6 +96,7 @@ impl Contents {
             roses: rules.roses_along_the_way(),
             brood: rules.brood(),
             crossing: rules.crossing(),
+            forking: rules.forking_growth(),
         }
     }
 }
@@ -108,6 +115,7 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
         roses,
         brood,
         crossing,
+        forking,
     } = contents;
     let mut rng = Expander::new(seed);
     let mut map = Map::filled(Map::DEFAULT_WIDTH, Map::DEFAULT_HEIGHT, Terrain::Sand);
@@ -162,11 +170,18 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
         creatures,
         mycology,
         lore,
+        offers: None,
         ground,
     };
     // After every other draw, finds' too, for the same reason; and around what lies there.
     if places {
         lay_places(&mut level, Stock { brood, crossing }, &mut rng);
+    }
+    // Last of all, so that the levels of the versions before are as they were.
+    if forking && depth == 1 {
+        let mut boons = Boon::ALL;
+        rng.shuffle(&mut boons);
+        level.offers = Some(Offers::from_shuffle(boons));
     }
     level
 }
@@ -488,6 +503,7 @@ mod tests {
                             creatures,
                             mycology,
                             lore: None,
+                            offers: None,
                             ground: Ground::Erg,
                         } = level
                         else {

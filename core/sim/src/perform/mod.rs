@@ -126,7 +126,7 @@ impl State {
             return;
         }
         let time = TimeOfDay::at(world.tick());
-        let every = world.rules().crossing().thirst_every(world.depth());
+        let every = world.thirst_every();
         if !sip_due(world.turns(id), every, time) {
             return;
         }
@@ -470,7 +470,11 @@ impl State {
         let world = self.world();
         let victim = world.actor_at(target);
         if world.is_player(target) {
-            world.gear().soften(damage)
+            let hide = world.growth().hide();
+            match hide {
+                0 => world.gear().soften(damage),
+                _ => (world.gear().soften(damage) - hide).max(1),
+            }
         } else if let Some(most) = victim.species().thick_hide() {
             damage.min(most)
         } else {
@@ -625,14 +629,30 @@ impl State {
                 self.say(Msg::Died { by }, obs);
             }
             self.change(Change::End(Outcome::Died), obs);
-        } else if let (Some(attacker), true) = (by, told) {
-            self.say(
-                Msg::Killed {
-                    attacker,
-                    target: victim,
-                },
-                obs,
-            );
+        } else {
+            if let (Some(attacker), true) = (by, told) {
+                self.say(
+                    Msg::Killed {
+                        attacker,
+                        target: victim,
+                    },
+                    obs,
+                );
+            }
+            self.perform_vigour(by, obs);
+        }
+    }
+
+    /// A camel grown vigorous (`Boon::Vigour`) takes hit points back from its kill.
+    fn perform_vigour(&mut self, by: Option<Species>, obs: &mut impl Observer) {
+        let world = self.world();
+        let (vigour, camel) = (world.growth().vigour(), world.player_id());
+        let Some(camel) = camel.filter(|_| vigour > 0 && by == Some(Species::Camel)) else {
+            return;
+        };
+        let me = world.actor_at(camel);
+        if me.is_present() && me.hp() < me.max_hp() {
+            self.perform_heal(camel, vigour, obs);
         }
     }
 }

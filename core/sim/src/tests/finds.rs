@@ -13,10 +13,14 @@ use crate::gear::Garment;
 use crate::geometry::{Direction, Pos};
 use crate::item::{Charm, Draught, Glass, Item, Stone};
 use crate::level::{generate, Contents, FINDS_ON};
-use crate::lore::{Boon, Lore, DEEPER_SIPS, HARDIER_HP};
+use crate::lore::{
+    Boon, Lore, Offers, DEEPER_SIPS, FURY_COST_HP, HARDIER_HP, HUMP_TURNS, SINEW_COST_SIPS,
+    SINEW_HP,
+};
 use crate::message::Msg;
 use crate::species::{Behaviour, Species};
 use crate::state::State;
+use crate::tape::Event;
 
 /// The harm that `blow` reads from the messages of games of seeds 0 to `seeds`: in each,
 /// a camel beside a snake picks up `item` and gives the commands `commands` makes of its
@@ -275,8 +279,11 @@ fn a_desert_rose_grows_the_camel_as_chosen() {
     let refused = live.command(Command::Grow(date, Boon::Hardier), &mut (), &mut tape);
     assert_eq!(refused.unwrap_err(), Rejection::CannotGrow(Item::Date));
     let most = live.state().world().actor_at(id).max_hp();
-    for boon in Boon::ALL {
+    for boon in Boon::FIRST_THREE {
         let rose = slot_of(live.state(), Item::Rose);
+        // Before rules 12 a rose offers only the first three.
+        let later = live.command(Command::Grow(rose, Boon::Hide), &mut (), &mut tape);
+        assert_eq!(later.unwrap_err(), Rejection::NotOffered(Boon::Hide));
         live.command(Command::Grow(rose, boon), &mut (), &mut tape)
             .unwrap();
         assert!(said(live.state(), Msg::Grew(boon)));
@@ -431,4 +438,106 @@ fn the_finds_are_in_the_state_and_its_hash() {
     }
     hashes.dedup();
     assert_eq!(hashes.len(), 4);
+}
+
+/// Under rules 12 the first level draws what each rose offers: nine different boons of
+/// the ten, three to a rose, differently in different games; later levels draw none.
+#[test]
+fn a_game_draws_three_boons_for_each_rose() {
+    let contents = Contents::of(&version(12));
+    let mut offers_seen = std::collections::BTreeSet::new();
+    for seed in 0..20 {
+        let Some(Offers(offers)) = generate(seed, 1, contents).offers else {
+            panic!("the first level draws the offers");
+        };
+        let mut boons: Vec<Boon> = offers.iter().flatten().copied().collect();
+        boons.sort_by_key(|&b| b as u8);
+        boons.dedup();
+        assert_eq!(boons.len(), 9, "nine different boons");
+        offers_seen.insert(format!("{offers:?}"));
+        assert_eq!(generate(seed, 2, contents).offers, None);
+    }
+    assert!(offers_seen.len() > 15, "games are offered differently");
+    assert_eq!(generate(0, 1, Contents::of(&version(11))).offers, None);
+}
+
+/// A rose offers the boons drawn for it, in turn: another is refused, and each boon does
+/// what it says, the costly ones their cost too.
+#[test]
+fn each_rose_offers_its_three_and_each_boon_does_what_it_says() {
+    let offers = Offers([
+        [Boon::Fury, Boon::Sage, Boon::Hide],
+        [Boon::Sinew, Boon::Hump, Boon::Arm],
+        [Boon::Vigour, Boon::Deeper, Boon::Stronger],
+    ]);
+    let (mut live, mut tape) = with_roses(3, offers);
+    let id = camel(live.state());
+    let world = live.state().world();
+    let (most, skin, every) = (
+        world.actor_at(id).max_hp(),
+        world.growth().waterskin(),
+        world.thirst_every(),
+    );
+    let mut grow = |live: &mut Live, boon| {
+        let rose = slot_of(live.state(), Item::Rose);
+        live.command(Command::Grow(rose, boon), &mut (), &mut tape)
+    };
+    assert_eq!(
+        grow(&mut live, Boon::Sinew).unwrap_err(),
+        Rejection::NotOffered(Boon::Sinew),
+        "the second rose's boon is not the first's"
+    );
+    grow(&mut live, Boon::Fury).unwrap();
+    let world = live.state().world();
+    assert_eq!(world.actor_at(id).max_hp(), most - FURY_COST_HP);
+    assert_eq!(world.growth().kick_bonus(), 3);
+    assert_eq!(world.growth().offer(), offers.0[1]);
+    grow(&mut live, Boon::Sinew).unwrap();
+    let world = live.state().world();
+    assert_eq!(world.actor_at(id).max_hp(), most - FURY_COST_HP + SINEW_HP);
+    assert_eq!(world.growth().waterskin(), skin - SINEW_COST_SIPS);
+    assert!(world.water() <= world.growth().waterskin());
+    grow(&mut live, Boon::Vigour).unwrap();
+    assert!(said(live.state(), Msg::Grew(Boon::Vigour)));
+    assert_eq!(live.state().world().growth().vigour(), 2);
+    assert_eq!(live.state().world().thirst_every(), every);
+    // The growth so far survives a snapshot.
+    let state = live.state();
+    let decoded = State::decode(&state.encode(), state.world().rules().version()).unwrap();
+    assert_eq!(&decoded, state);
+}
+
+/// Desert lore names every flask and scarab at once; a fat hump puts off each sip.
+#[test]
+fn desert_lore_knows_every_find_and_a_hump_waits_longer() {
+    let offers = Offers([
+        [Boon::Sage, Boon::Hump, Boon::Hide],
+        [Boon::Hump, Boon::Arm, Boon::Fury],
+        [Boon::Vigour, Boon::Deeper, Boon::Stronger],
+    ]);
+    let (mut live, mut tape) = with_roses(2, offers);
+    let every = live.state().world().thirst_every();
+    for boon in [Boon::Sage, Boon::Hump] {
+        let rose = slot_of(live.state(), Item::Rose);
+        live.command(Command::Grow(rose, boon), &mut (), &mut tape)
+            .unwrap();
+    }
+    let world = live.state().world();
+    assert!(Glass::ALL.iter().all(|&g| world.lore().knows_glass(g)));
+    assert!(Stone::ALL.iter().all(|&s| world.lore().knows_stone(s)));
+    assert_eq!(world.thirst_every(), every + HUMP_TURNS);
+}
+
+/// A camel of rules 12 carrying `roses` desert roses, which offer `offers`.
+fn with_roses(roses: usize, offers: Offers) -> (Live, Vec<Event>) {
+    let map = wide(&["@"]);
+    let mut level = level_of(&rows(&map));
+    level.items = vec![(level.start, Item::Rose); roses];
+    level.lore = Some(Lore::default());
+    level.offers = Some(offers);
+    let (mut live, mut tape) = onto(version(12), 4, level);
+    for _ in 0..roses {
+        live.command(Command::PickUp, &mut (), &mut tape).unwrap();
+    }
+    (live, tape)
 }

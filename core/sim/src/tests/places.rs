@@ -177,6 +177,7 @@ fn has_oasis(map: &Map) -> bool {
         creatures: vec![],
         mycology: None,
         lore: None,
+        offers: None,
         ground: Ground::Erg,
     };
     !found(&level).oasis.is_empty()

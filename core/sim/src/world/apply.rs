@@ -16,9 +16,9 @@ use crate::desert::WATERSKIN;
 use crate::energy::{Energy, Stats};
 use crate::geometry::{Direction, Pos};
 use crate::ids::{ActorId, Tick};
-use crate::item::{Item, Look};
+use crate::item::{Glass, Item, Look, Stone};
 use crate::level::Level;
-use crate::lore::{Boon, HARDIER_HP};
+use crate::lore::{Boon, FURY_COST_HP, HARDIER_HP, SINEW_HP};
 use crate::map::Terrain;
 use crate::message::{Message, Msg};
 use crate::sight::{field_of_view, CellSet};
@@ -393,11 +393,33 @@ impl World {
 
     fn apply_grow(&mut self, boon: Boon) {
         self.growth.grow(boon);
-        if let (Boon::Hardier, Some(id)) = (boon, self.player) {
-            let camel = &mut self.actors[id.index()];
-            camel.max_hp += HARDIER_HP;
-            camel.hp += HARDIER_HP;
+        let Some(id) = self.player else {
+            return;
+        };
+        let camel = &mut self.actors[id.index()];
+        match boon {
+            Boon::Hardier => {
+                (camel.max_hp, camel.hp) = (camel.max_hp + HARDIER_HP, camel.hp + HARDIER_HP)
+            }
+            Boon::Sinew => {
+                (camel.max_hp, camel.hp) = (camel.max_hp + SINEW_HP, camel.hp + SINEW_HP)
+            }
+            Boon::Fury => {
+                camel.max_hp = (camel.max_hp - FURY_COST_HP).max(1);
+                camel.hp = camel.hp.min(camel.max_hp);
+            }
+            Boon::Sage => {
+                Glass::ALL
+                    .into_iter()
+                    .for_each(|g| self.lore.learn_glass(g));
+                Stone::ALL
+                    .into_iter()
+                    .for_each(|s| self.lore.learn_stone(s));
+            }
+            _ => {}
         }
+        // A waterskin grown smaller spills what it no longer holds.
+        self.water = self.water.min(self.growth.waterskin());
     }
 
     fn apply_swap(&mut self, actor: ActorId, with: ActorId) {
@@ -441,6 +463,9 @@ impl World {
         if let Some(lore) = level.lore {
             self.lore = lore;
         }
+        if let Some(offers) = level.offers {
+            self.growth.offered(offers);
+        }
         match player {
             Some(id) => {
                 let camel = &mut self.actors[id.index()];
@@ -457,7 +482,10 @@ impl World {
                     camel.stats(),
                 ));
                 self.player = Some(id);
-                self.bags = Bags::of(&STARTING_KIT);
+                self.bags = match self.rules.letters_kept() {
+                    true => Bags::keeping_letters(&STARTING_KIT),
+                    false => Bags::of(&STARTING_KIT),
+                };
                 if self.rules.desert_clock() {
                     self.water = WATERSKIN;
                 }

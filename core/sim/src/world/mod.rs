@@ -277,7 +277,10 @@ impl World {
             unrolled: VecDeque::new(),
             depth: 0,
             floor: vec![],
-            bags: Bags::default(),
+            bags: match rules.letters_kept() {
+                true => Bags::keeping_letters(&[]),
+                false => Bags::default(),
+            },
             mycology: Mycology::new(Effect::ALL),
             player: None,
             messages: MessageLog::default(),
@@ -541,6 +544,12 @@ impl World {
     /// How the camel has grown (`Rules::finds`).
     pub fn growth(&self) -> Growth {
         self.growth
+    }
+
+    /// Turns between the camel's sips here: the depth's heat (`Crossing::thirst_every`)
+    /// and a fat hump's patience (`Boon::Hump`).
+    pub fn thirst_every(&self) -> u32 {
+        self.rules.crossing().thirst_every(self.depth) + self.growth.hump()
     }
 
     /// What this level's ground is like: always the open erg before rules version 10.

@@ -217,7 +217,7 @@ impl World {
     /// and, for an actor still there, only cells of the map (a gone actor's lay on the
     /// level it left).
     fn check_actors(&self) -> Result<(), Inconsistency> {
-        let most_damage = most_damage() + self.growth.kick_bonus();
+        let most_damage = most_damage() + self.growth.kick_bonus().max(self.growth.throw_bonus());
         let on_map = |pos: Pos| self.map.contains(pos);
         for a in &self.actors {
             if a.present && !on_map(a.pos) {
@@ -354,6 +354,9 @@ impl World {
         }
         if !self.lore.is_sound() {
             return Err(Inconsistency::Lore);
+        }
+        if !self.growth.offers().is_sound() {
+            return Err(Inconsistency::Offers);
         }
         Ok(())
     }
@@ -506,7 +509,7 @@ mod tests {
         let water = refused(|w| w.water = WATERSKIN + 1);
         assert_eq!(water, Inconsistency::Water);
         let deeper = |w: &mut WorldParts| {
-            w.growth.deeper = 1;
+            w.growth.grow(crate::lore::Boon::Deeper);
             w.water = WATERSKIN + 1;
         };
         assert!(damaged(&game(), |w, _| deeper(w)).is_ok());
