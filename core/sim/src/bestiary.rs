@@ -3,6 +3,7 @@
 //! the table each version plays with.
 
 use crate::crossing::DEEP_DESERT;
+use crate::geometry::Direction;
 use crate::species::Species;
 
 /// Which creatures the levels hold, and how many at each depth: a table per rules version
@@ -81,18 +82,25 @@ fn deep_counts(depth: u8) -> Vec<(Species, u32)> {
 /// How many hyenas run together.
 pub const PACK: u32 = 2;
 
-/// How spiders breed: a table per rules version (`Rules::brood`). An egg always hatches a
-/// spider on every free cell about it (the seed's rule); what differs is how many eggs
-/// there come to be.
+/// How spiders breed: a table per rules version (`Rules::brood`): how many eggs there
+/// come to be, and how many spiders each hatches (before version 12, one on every free
+/// cell about it, the seed's rule).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Brood {
     /// Rules versions 2 to 9: spiders lay until a level holds forty spiders and eggs,
     /// and a nest holds three to five eggs.
     Swarming,
-    /// Rules version 10: spiders lay until a level holds six spiders and eggs, and a nest
-    /// holds one egg.
+    /// Rules versions 10 and 11: spiders lay until a level holds six spiders and eggs,
+    /// and a nest holds one egg.
     Bounded,
+    /// Rules version 12: as `Bounded`, and an egg hatches at most `CLUTCH` spiders, so
+    /// that spiders are not the bulk of every game's kills (a third of the bot's under
+    /// 11: BENCHMARKS.md).
+    Clutch,
 }
+
+/// The most spiders an egg hatches under `Brood::Clutch`.
+pub const CLUTCH: u8 = 3;
 
 impl Brood {
     /// Spiders stop laying when the level holds this many spiders and eggs: the desert
@@ -101,7 +109,7 @@ impl Brood {
     pub fn limit(self) -> usize {
         match self {
             Brood::Swarming => 40,
-            Brood::Bounded => 6,
+            Brood::Bounded | Brood::Clutch => 6,
         }
     }
 
@@ -111,7 +119,15 @@ impl Brood {
     pub fn nest_eggs(self) -> (u32, u32) {
         match self {
             Brood::Swarming => (3, 5),
-            Brood::Bounded => (1, 1),
+            Brood::Bounded | Brood::Clutch => (1, 1),
+        }
+    }
+
+    /// The most spiders an egg hatches, on the free cells about it in the compass's order.
+    pub fn hatched(self) -> u8 {
+        match self {
+            Brood::Swarming | Brood::Bounded => Direction::ALL.len() as u8,
+            Brood::Clutch => CLUTCH,
         }
     }
 }

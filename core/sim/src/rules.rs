@@ -215,6 +215,7 @@ const fn switches(version: RulesVersion) -> Switches {
     const V12: Switches = Switches {
         forking_growth: true,
         letters_kept: true,
+        brood: Brood::Clutch,
         ..V11
     };
     match version.0 {
@@ -557,6 +558,7 @@ mod tests {
         let brood = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).brood();
         assert_eq!(brood(9), Brood::Swarming);
         assert_eq!(brood(10), Brood::Bounded);
+        assert_eq!(brood(12), Brood::Clutch);
         let bestiary = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).bestiary();
         assert_eq!(bestiary(4), Bestiary::Desert);
         assert_eq!(bestiary(5), Bestiary::Cobras);

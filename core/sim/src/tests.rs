@@ -248,7 +248,8 @@ fn the_weighted_order_is_reproducible_from_its_draws() {
 /// Seed 003: `for _ = 1 to 10 do perform End_of_turn done`, then the egg hatches.
 #[test]
 fn an_egg_waits_10_turns_and_hatches_on_its_11th_into_exactly_the_empty_neighbours() {
-    // The egg at the centre has a cactus north and a resting camel east: 6 cells are empty.
+    // The egg at the centre has a cactus north and a resting camel east: 6 cells are
+    // empty, and the newest rules hatch a clutch of them (`Brood::Clutch`).
     let (state, seed) = scenario(
         "ruleset = \"classic\"\nmap = \"\"\"\n.#.\n...\n...\n\"\"\"\n\
          [[actor]]\nname = \"egg\"\nat = [1, 1]\nspecies = \"spider egg\"\n\
@@ -270,10 +271,18 @@ fn an_egg_waits_10_turns_and_hatches_on_its_11th_into_exactly_the_empty_neighbou
         .filter(|(_, a)| a.species() == Species::Spider)
         .map(|(_, a)| a.pos())
         .collect();
-    let expected = [(0, 0), (2, 0), (0, 1), (0, 2), (1, 2), (2, 2)];
+    // The empty neighbours in the compass's order, as many as the rules' brood hatches.
+    let empty = [(0, 0), (2, 0), (0, 1), (0, 2), (1, 2), (2, 2)];
+    let most = usize::from(live.state().world().rules().brood().hatched());
+    let mut want: Vec<(i16, i16)> = Direction::ALL
+        .into_iter()
+        .map(|d| Pos::new(1, 1).step(d))
+        .map(|p| (p.x, p.y))
+        .filter(|p| empty.contains(p))
+        .take(most)
+        .collect();
     let mut got: Vec<(i16, i16)> = spiders.iter().map(|p| (p.x, p.y)).collect();
     got.sort();
-    let mut want = expected.to_vec();
     want.sort();
     assert_eq!(got, want);
     assert!(live
@@ -905,4 +914,23 @@ fn a_cobra_spits_along_a_clear_line_within_its_reach() {
     });
     assert!(poisoned, "the cobra's spit hurt the camel");
     assert!(said(live.state(), Msg::Poisoned), "and poisoned it");
+}
+
+/// An egg in the open hatches a spider on every free cell about it before rules 12, and
+/// at most `CLUTCH` from then on (`Brood::Clutch`).
+#[test]
+fn an_egg_hatches_a_clutch_from_version_12() {
+    let rows = ["@.....", "......", "...o..", "......"];
+    for (v, spiders) in [(11, 8), (12, crate::bestiary::CLUTCH)] {
+        let (mut live, _) = on_level_under(version(v), 2, &rows);
+        let gone = |state: &State| first_of(state, Species::SpiderEgg).is_none();
+        assert!(rest_until(&mut live, 30, gone), "version {v}: it hatched");
+        let hatched = live
+            .state()
+            .world()
+            .actors()
+            .filter(|(_, a)| a.species() == Species::Spider && a.is_present())
+            .count();
+        assert_eq!(hatched, usize::from(spiders), "version {v}");
+    }
 }

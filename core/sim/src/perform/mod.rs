@@ -506,10 +506,11 @@ impl State {
     fn perform_hatch(&mut self, id: ActorId, obs: &mut impl Observer) {
         let at = self.world().actor_at(id).pos();
         self.change(Change::Vanish { actor: id }, obs);
+        let most = self.world().rules().brood().hatched();
         let mut spiders = 0;
         for dir in Direction::ALL {
             let cell = at.step(dir);
-            if self.world().map().is_free(cell) {
+            if spiders < most && self.world().map().is_free(cell) {
                 self.perform_spawn(Species::Spider, cell, obs);
                 spiders += 1;
             }
