@@ -29,10 +29,7 @@ use crate::upload::{signed_by, Signed};
 /// Today, in UTC, by the database's clock: every server process agrees on the day.
 pub async fn today(client: &impl GenericClient) -> Result<String, Refusal> {
     let row = client
-        .query_one(
-            "SELECT to_char((now() AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD')",
-            &[],
-        )
+        .query_one("SELECT to_char(utc_today(), 'YYYY-MM-DD')", &[])
         .await?;
     Ok(row.get(0))
 }
@@ -111,7 +108,7 @@ pub async fn unrevealed_day(
     let select = client
         .prepare_cached(
             "SELECT to_char(day, 'YYYY-MM-DD') FROM days
-             WHERE seed = $1 AND day >= (now() AT TIME ZONE 'UTC')::date LIMIT 1",
+             WHERE seed = $1 AND NOT day_is_over(day) LIMIT 1",
         )
         .await?;
     let row = client.query_opt(&select, &[&seed.to_string()]).await?;
@@ -127,7 +124,7 @@ pub async fn find_day(
     let row = client
         .query_opt(
             "SELECT rules_version, commitment, seed, salt,
-                    day < (now() AT TIME ZONE 'UTC')::date
+                    day_is_over(day)
              FROM days WHERE day = $1::text::date AND ruleset = $2",
             &[&day, &ruleset],
         )

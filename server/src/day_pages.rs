@@ -131,7 +131,7 @@ async fn board(
         .query(
             &format!(
                 "SELECT r.id, p.name, r.depth, r.turns, r.refused, r.outcome,
-                        r.day < (now() AT TIME ZONE 'UTC')::date, v.ok, r.game,
+                        day_is_over(r.day), v.ok, r.game,
                         v.outcome, v.depth, v.turns, v.kills, v.points
                  FROM runs r JOIN players p ON p.id = r.player_id
                  LEFT JOIN verdicts v ON v.game = r.game

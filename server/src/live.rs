@@ -224,7 +224,7 @@ fn stretch_of(row: &tokio_postgres::Row) -> News {
 async fn ending(client: &tokio_postgres::Client, run: i64) -> anyhow::Result<Option<Ending>> {
     let row = client
         .query_one(
-            "SELECT outcome, refused IS NOT NULL, day < (now() AT TIME ZONE 'UTC')::date
+            "SELECT outcome, refused IS NOT NULL, day_is_over(day)
              FROM runs WHERE id = $1",
             &[&run],
         )
@@ -264,7 +264,7 @@ pub async fn live(
         .query_opt(
             "SELECT coalesce(p.name, r.claimed_name), to_char(r.day, 'YYYY-MM-DD'), r.ruleset,
                     d.rules_version,
-                    CASE WHEN r.day < (now() AT TIME ZONE 'UTC')::date THEN d.seed END
+                    CASE WHEN day_is_over(r.day) THEN d.seed END
              FROM runs r LEFT JOIN players p ON p.id = r.player_id
              JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset WHERE r.id = $1",
             &[&run],
