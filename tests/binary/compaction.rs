@@ -110,12 +110,13 @@ fn a_directory_whose_deletes_freed_most_of_it_is_rewritten_as_it_opens() {
     check_whole(&dir, &kept).unwrap();
     // The rewrite takes what the kept games take stored on their own, whatever the load;
     // what the directory took before depends on it (how often sled's flusher rewrote
-    // pages as the games went in and out), so it is only checked to have held much more.
+    // pages as the games went in and out), so it is told, not checked: that there was
+    // room to give back is `has_room_to_give_back` as the template was made.
     let alone = tmp.path().join("alone");
     drop(store_games(&alone, DELETED..STORED));
     let only_kept = disk_bytes(&alone);
     assert!(
-        after <= only_kept + 2 * SEGMENT && before >= 2 * only_kept,
+        after <= only_kept + 2 * SEGMENT,
         "{after} bytes after the open, {before} before, {only_kept} for the kept games alone"
     );
     // Rewritten once: the next open leaves it be.

@@ -211,11 +211,12 @@ mod tests {
         // writes, varies by the run. Neither side depends on the machine's load: the copy
         // flushes after every batch rather than on the clock (`Flushes::ByTheFill`), and
         // the kept store syncs every game as it stores it. BENCHMARKS.md has the figure at
-        // 10,000 games. What the held store took before the open does depend on the load
-        // (how often sled's flusher rewrote its pages as the games went in and out), so
-        // it is only checked to have held much more than the kept games need.
+        // 10,000 games. What the held store took before the open depends on the load
+        // (how often sled's flusher rewrote its pages as the games went in and out: 5.3
+        // to 12 MB here), so it is told, not checked; that there was room to give back is
+        // the count of freed bytes above, and that the open rewrote it, the count gone.
         assert!(
-            after <= only_kept + 2 * SEGMENT && before >= 2 * only_kept,
+            after <= only_kept + 2 * SEGMENT,
             "{after} bytes after deleting 900 of 1,000 games (before the open {before}), \
              {only_kept} for the 100 alone"
         );
