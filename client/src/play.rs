@@ -15,8 +15,9 @@ use sandglass_sim::{fold, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
 use crate::errand::{known_stairs, threat, travel_goal, Errand, Running};
+use crate::input::intent::{Input, Key};
 use crate::input::keymap::Keymap;
-use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
+use crate::input::keys::{bind, is_any_key, Mode};
 use crate::input::messages::{quoted, Messages};
 use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt, Target};
 use crate::look::desert_lines;

@@ -22,7 +22,7 @@ use std::path::Path;
 use macroquad::miniquad::KeyCode;
 use sandglass_sim::geometry::Direction;
 
-use super::keys::{Input, Key};
+use super::intent::{Input, Key};
 
 pub const FILE_NAME: &str = "keys.txt";
 

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::keys::Input;
+use super::intent::Input;
 
 /// Lines shown at once before a `--more--`.
 pub const PAGE_LINES: usize = 3;

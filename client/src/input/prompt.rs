@@ -17,7 +17,8 @@ use sandglass_sim::gear::Garment;
 use sandglass_sim::geometry::{Direction, Pos};
 use sandglass_sim::lore::Boon;
 
-use super::keys::{Input, Mode};
+use super::intent::Input;
+use super::keys::Mode;
 
 pub const NEVER_MIND: &str = "Never mind.";
 pub const NOT_CARRIED: &str = "You don't have that.";

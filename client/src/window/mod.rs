@@ -71,8 +71,9 @@ use sandglass_sim::State;
 #[cfg(not(target_arch = "wasm32"))]
 use sandglass_store::{GameId, Store};
 
+use crate::input::intent::{Input, Key};
 use crate::input::keymap::{is_global, Keymap};
-use crate::input::keys::{bind, is_any_key, Input, Key, Mode};
+use crate::input::keys::{bind, is_any_key, Mode};
 use crate::settings::Settings;
 use draw_map::{Layout, Scheme, Sight};
 use options::OptionsScreen;

@@ -6,8 +6,9 @@ use macroquad::prelude::*;
 
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::App;
+use crate::input::intent::Key;
 use crate::input::keymap::{is_global, key_name, Keymap, ACTIONS};
-use crate::input::keys::{bind, Key, Mode};
+use crate::input::keys::{bind, Mode};
 use crate::settings::Pace;
 
 /// A line of the options screen.

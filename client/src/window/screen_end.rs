@@ -12,7 +12,8 @@ use super::draw_map::{Layout, Sight};
 use super::hud::{self, ASK, BAD, DIM, GOOD, TEXT};
 use super::share::{day_board, Share};
 use super::{App, Go, Tape};
-use crate::input::keys::{bind, Input, Key, Mode};
+use crate::input::intent::{Input, Key};
+use crate::input::keys::{bind, Mode};
 use crate::morgue;
 use crate::tally::Tally;
 

@@ -39,7 +39,7 @@ use super::draw_map::{self, Sight};
 use super::hud::{self, DIM, TEXT};
 use super::live_view::{Live, Source, Stream};
 use super::{App, Go};
-use crate::input::keys::Key;
+use crate::input::intent::Key;
 use crate::live::{Feed, Run};
 #[cfg(target_arch = "wasm32")]
 use sandglass_replay::verdict::Verdict;

@@ -18,7 +18,8 @@ use super::share::{Share, NO_CONFIG};
 use super::{App, Go, Tape};
 use crate::cli::scores::{self, Proof};
 use crate::cli::{rules_label, utc};
-use crate::input::keys::{bind, Input, Key, Mode};
+use crate::input::intent::{Input, Key};
+use crate::input::keys::{bind, Mode};
 use crate::seed::seed_of;
 use crate::settings::Settings;
 

@@ -6,7 +6,7 @@ use macroquad::miniquad::KeyCode;
 use sandglass_claim::check_name;
 use sandglass_sim::text::capitalise;
 
-use crate::input::keys::Key;
+use crate::input::intent::Key;
 use crate::settings::Settings;
 
 /// The longest address the box takes, in characters.

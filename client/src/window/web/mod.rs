@@ -22,7 +22,8 @@ use sandglass_sim::Recording;
 use super::live_view::Source as _;
 use super::screen_replay::{Replay, ReplayScreen};
 use super::{conf, draw_map, hud, style_egui, App, Go, Screen, DEFAULT_WINDOW};
-use crate::input::keys::{Key, KeyQueue};
+use crate::input::intent::Key;
+use crate::input::keys::KeyQueue;
 use crate::live::Feed;
 use live::PageStream;
 
