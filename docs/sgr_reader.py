@@ -50,7 +50,9 @@ COMMANDS = {
     14: ("TakeOff", ("garment",), 9),
 }
 # The values each field type may hold ("legal" in the document).
-FIELD_VALUES = {"direction": range(8), "slot": range(26), "boon": range(3), "garment": range(3)}
+FIELD_VALUES = {"direction": range(8), "slot": range(26), "boon": range(10), "garment": range(3)}
+# Boons 3 to 9 came with rules version 12: before it, every desert rose offers 0 to 2.
+FIRST_BOONS, LATER_BOONS_SINCE = 3, 12
 
 # The camel's most energy: a classic threshold above it would never let it act.
 CAMEL_MOST_ENERGY = 200
@@ -322,7 +324,8 @@ def read_header(r):
 
 def read_command(r, rules_version, event):
     """Reads one command. Returns None, or the refusal the fold is sure to give it
-    whatever the game: a command the tape's rules do not have, or a slot past `z`.
+    whatever the game: a command the tape's rules do not have, a slot past `z`, or a
+    boon no rose offers under the tape's rules.
     Neither is damage (the bytes decode); like a draw the seed does not give, each is
     refused at its event once the whole file has been read."""
     index = r.varint(32)
@@ -348,6 +351,12 @@ def read_command(r, rules_version, event):
         if value not in FIELD_VALUES[field]:
             return Refused(
                 "illegal command %s: %s %d names no letter" % (name, field, value), event
+            )
+        if field == "boon" and value >= FIRST_BOONS and rules_version < LATER_BOONS_SINCE:
+            return Refused(
+                "illegal command %s: boon %d came with rules version %d, after the tape's %d"
+                % (name, value, LATER_BOONS_SINCE, rules_version),
+                event,
             )
     return None
 
