@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 use common::{stdout, BIN};
+use sandglass_sim::command::Slot;
 use sandglass_sim::geometry::Direction;
+use sandglass_sim::lore::Boon;
 use sandglass_sim::recording::{Recording, CHECKPOINT_EVERY};
 use sandglass_sim::rng::Generator;
 use sandglass_sim::tape::{TimeModel, FORMAT_VERSION};
@@ -691,6 +693,33 @@ fn every_damaged_file_is_refused_by_both_readers() {
             assert_eq!(read["event"], verified["event"], "{name}");
         }
     }
+}
+
+/// A boon that came with rules version 12 (thick hide), in a tape of 11: both readers
+/// refuse the file as an illegal command, at the same event; the same command in a tape of
+/// 12 reads (`the_documents_reader_reads_every_command`).
+#[test]
+fn a_later_boon_in_an_older_tape_is_refused_by_both_readers() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../replays/v11/classic-short-2.sgr");
+    let mut recording = sgr::read(&path).unwrap();
+    let first = recording
+        .events
+        .iter()
+        .position(|e| matches!(e, Event::Command(_)))
+        .unwrap();
+    let hide = Command::Grow(Slot(0), Boon::Hide);
+    recording.events[first] = Event::Command(hide);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hide-in-11.sgr");
+    fs::write(&file, sgr::to_bytes(&recording)).unwrap();
+    let files = [file.to_string_lossy().into_owned()];
+    let (read, verified) = (&reader(&files)[0], &verify(&files)[0]);
+    for said in [read, verified] {
+        assert_eq!(said["ok"], false, "{said}");
+        let error = said["error"].as_str().unwrap();
+        assert!(error.contains("illegal command"), "{error:?}");
+    }
+    assert_eq!(read["event"], verified["event"]);
 }
 
 /// A symbolic link is followed: a link to a golden is read as the golden, by both readers.
