@@ -169,7 +169,10 @@ impl Running {
             return Err(Stop::TooLong);
         }
         let command = match self.errand {
-            Errand::Rest if camel.hp() >= camel.max_hp() => return Err(Stop::Healed),
+            // A rest outlasts poison too: at full health the burn is still to come.
+            Errand::Rest if camel.hp() >= camel.max_hp() && !poisoned(camel) => {
+                return Err(Stop::Healed)
+            }
             Errand::Rest => Command::Rest,
             Errand::Gather if state.validate(&Command::PickUp).is_ok() => Command::PickUp,
             Errand::Gather => return Err(Stop::Arrived),
@@ -259,7 +262,11 @@ fn slow_harm(state: &State) -> bool {
         return false;
     };
     let parched = world.rules().desert_clock() && world.water() == 0;
-    camel.conditions().has(Condition::Poisoned) || parched
+    poisoned(camel) || parched
+}
+
+fn poisoned(camel: &Actor) -> bool {
+    camel.conditions().has(Condition::Poisoned)
 }
 
 /// How many of the cells nearest a click are tried for a way there.
@@ -508,6 +515,22 @@ mod tests {
             burnt(SLOW_HARM + 1).next(state),
             Err(Stop::Hurt(SLOW_HARM + 1))
         );
+    }
+
+    /// A poisoned camel at its most hit points rests on: the poison will burn it yet.
+    #[test]
+    fn a_rest_at_full_health_waits_out_poison() {
+        let full_and_poisoned = |s: &State| {
+            let camel = s.world().player();
+            let full = camel.is_some_and(|c| c.hp() >= c.max_hp() && poisoned(c));
+            full && threat(s).is_none()
+        };
+        let game = (1..60)
+            .find_map(|seed| played_until(seed, 3000, full_and_poisoned))
+            .expect("a poisoned camel at full health with nothing near");
+        let state = game.state();
+        let mut rest = Running::start(Errand::Rest, state);
+        assert_eq!(rest.next(state), Ok(Command::Rest));
     }
 
     /// A walk steers round a dormant egg the camel sees, out of its hearing, where a
