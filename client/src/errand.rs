@@ -8,8 +8,8 @@
 //! hatched nest on the level, every errand would stop at every step.
 //!
 //! Errands obey the game's own warnings, as Brogue's do: a walk steers round the cells a
-//! dormant egg would hear the camel in, a moving errand stops once as the waterskin runs
-//! low, a threat is one that has a way to the camel, and a slow harm (poison, thirst)
+//! dormant egg would hear the camel in and those about where the sand stirred (`Stirred`),
+//! a moving errand stops where the sand stirs and once as the waterskin runs low, a threat is one that has a way to the camel, and a slow harm (poison, thirst)
 //! stops nothing: a rest is often meant to outlast it.
 
 use sandglass_sim::desert::WATER_LOW;
@@ -21,6 +21,7 @@ use sandglass_sim::world::{Actor, Condition};
 use sandglass_sim::{is_hostile, Command, State};
 
 use crate::look::is_fleeing;
+use crate::stirred::Stirred;
 
 /// What the player asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +49,8 @@ pub struct Running {
     water: u16,
     /// Where the camel stood before its last step.
     from: Option<Pos>,
+    /// Times the sand had stirred on the level after the last step.
+    stirrings: usize,
     steps: u32,
 }
 
@@ -62,11 +65,18 @@ pub enum Stop {
     Hurt(i16),
     /// The waterskin has just run low.
     Thirsty,
+    /// The sand stirred: a sleeper lies beneath, near.
+    SandStirs,
+    /// The only way on passes where the sand stirred.
+    PastStirring,
     Underfoot,
     /// No way on to where it was going.
     Blocked,
     NothingLeft,
     Healed,
+    /// A rest where no wound closes by itself (the furnace's deep desert), with no
+    /// poison to wait out: it would only drink the waterskin dry.
+    NothingHeals,
     TooLong,
     /// The game is over.
     Over,
@@ -81,12 +91,21 @@ impl Stop {
             Stop::Threat(threat) => Some(format!("You stop: {threat}.")),
             Stop::Hurt(lost) => Some(format!("You stop: you lost {lost} hit points.")),
             Stop::Thirsty => Some("You stop: your waterskin is nearly empty.".into()),
+            Stop::SandStirs => Some("You stop: the sand stirs. Go back the way you came.".into()),
+            Stop::PastStirring => Some(
+                "You stop: the only way on passes where the sand stirred. Step by hand.".into(),
+            ),
             Stop::Underfoot => Some("You stop: there is something here.".into()),
             Stop::Blocked => Some("You stop: the way on is blocked.".into()),
             Stop::NothingLeft => {
                 Some("There is nowhere left to explore that you can reach.".into())
             }
             Stop::Healed => Some("You are at full health.".into()),
+            Stop::NothingHeals => Some(
+                "Resting heals nothing here: in the furnace only food, drink, a mushroom or a \
+                 boon closes a wound."
+                    .into(),
+            ),
             Stop::TooLong => Some("You stop to look around.".into()),
         }
     }
@@ -116,12 +135,13 @@ impl std::fmt::Display for Threat {
 const LONGEST: u32 = 500;
 
 impl Running {
-    pub fn start(errand: Errand, state: &State) -> Running {
+    pub fn start(errand: Errand, state: &State, stirred: &Stirred) -> Running {
         Running {
             errand,
             hp: camel_hp(state),
             water: state.world().water(),
             from: None,
+            stirrings: stirred.count(),
             steps: 0,
         }
     }
@@ -131,9 +151,9 @@ impl Running {
     }
 
     /// The next command, or why the errand is over. Looks at the state the last command
-    /// left: whether a creature threatens the camel, whether it was hurt, what lies
-    /// underfoot.
-    pub fn next(&mut self, state: &State) -> Result<Command, Stop> {
+    /// left: whether a creature threatens the camel, whether it was hurt, whether the sand
+    /// stirred (`stirred`, the level's warnings), what lies underfoot.
+    pub fn next(&mut self, state: &State, stirred: &Stirred) -> Result<Command, Stop> {
         let world = state.world();
         let Some(camel) = world.player().filter(|c| c.is_present()) else {
             return Err(Stop::Over);
@@ -150,6 +170,11 @@ impl Running {
             return Err(Stop::Hurt(lost));
         }
         self.hp = camel.hp();
+        let stirs = stirred.count() > self.stirrings;
+        self.stirrings = stirred.count();
+        if stirs && self.moves() {
+            return Err(Stop::SandStirs);
+        }
         let ran_low = world.water() <= WATER_LOW && self.water > WATER_LOW;
         self.water = world.water();
         if ran_low && world.rules().desert_clock() && self.moves() {
@@ -169,18 +194,22 @@ impl Running {
             return Err(Stop::TooLong);
         }
         let command = match self.errand {
-            // A rest outlasts poison too: at full health the burn is still to come.
-            Errand::Rest if camel.hp() >= camel.max_hp() && !poisoned(camel) => {
-                return Err(Stop::Healed)
+            Errand::Rest => {
+                let hurt = camel.hp() < camel.max_hp();
+                let heals = world.regenerate_every().is_some();
+                match rest_over(hurt, poisoned(camel), heals) {
+                    Some(stop) => return Err(stop),
+                    None => Command::Rest,
+                }
             }
-            Errand::Rest => Command::Rest,
             Errand::Gather if state.validate(&Command::PickUp).is_ok() => Command::PickUp,
             Errand::Gather => return Err(Stop::Arrived),
             Errand::Travel(to) if to == here => return Err(Stop::Arrived),
-            Errand::Travel(to) => walk(state, here, |p| p == to).ok_or(Stop::Blocked)?,
+            Errand::Travel(to) => walk_or_why(state, stirred, here, |p| p == to, Stop::Blocked)?,
             Errand::Run(dir) => self.run(state, here, dir)?,
             Errand::Explore => {
-                walk(state, here, |p| unexplored(state, p, here)).ok_or(Stop::NothingLeft)?
+                let goal = |p| unexplored(state, p, here) && !stirred.keeps_off(p);
+                walk_or_why(state, stirred, here, goal, Stop::NothingLeft)?
             }
         };
         self.from = Some(here);
@@ -209,14 +238,48 @@ impl Running {
     }
 }
 
-/// The first command of a cheapest walk, through cells the camel remembers, to the
-/// nearest cell `is_goal` accepts: a step, or opening the door in the way (a locked one
-/// only with a key: `World::opens`).
-fn walk(state: &State, from: Pos, is_goal: impl Fn(Pos) -> bool) -> Option<Command> {
+/// `walk`, keeping off where the sand stirred; or, where there is no such way, why not:
+/// `PastStirring` when the only way passes there, else `none`.
+fn walk_or_why(
+    state: &State,
+    stirred: &Stirred,
+    from: Pos,
+    is_goal: impl Fn(Pos) -> bool,
+    none: Stop,
+) -> Result<Command, Stop> {
+    if let Some(command) = walk(state, stirred, from, &is_goal) {
+        return Ok(command);
+    }
+    let past = stirred.count() > 0 && walk(state, &Stirred::default(), from, is_goal).is_some();
+    Err(if past { Stop::PastStirring } else { none })
+}
+
+/// Why a rest ends before its next turn, if it does: the camel is whole, or (hurt) its
+/// wounds close by themselves nowhere here. A rest outlasts poison in both cases: the
+/// burn is still to come.
+fn rest_over(hurt: bool, poisoned: bool, heals: bool) -> Option<Stop> {
+    match (hurt, poisoned, heals) {
+        (_, true, _) => None,
+        (false, false, _) => Some(Stop::Healed),
+        (true, false, false) => Some(Stop::NothingHeals),
+        (true, false, true) => None,
+    }
+}
+
+/// The first command of a cheapest walk, through cells the camel remembers and off the
+/// ground about a stirring (`stirred`), to the nearest cell `is_goal` accepts: a step, or
+/// opening the door in the way (a locked one only with a key: `World::opens`).
+fn walk(
+    state: &State,
+    stirred: &Stirred,
+    from: Pos,
+    is_goal: impl Fn(Pos) -> bool,
+) -> Option<Command> {
     let world = state.world();
     let map = world.map();
     let eggs = seen_eggs(state);
-    let (dir, _) = first_step(map, from, u32::MAX, is_goal, |p| may_enter(state, &eggs, p))?;
+    let may = |p| may_enter(state, &eggs, p) && !stirred.keeps_off(p);
+    let (dir, _) = first_step(map, from, u32::MAX, is_goal, may)?;
     let next = from.step(dir);
     Some(if world.opens(map.terrain(next)) {
         Command::Open(dir)
@@ -276,7 +339,7 @@ const CLICK_TRIES: usize = 16;
 /// the cell nearest it that the camel knows a way to (the shore of a pool, the near side
 /// of a wall), the one nearest the camel among equals. `None` when it knows a way to
 /// none of the cells near it.
-pub fn travel_goal(state: &State, to: Pos) -> Option<Pos> {
+pub fn travel_goal(state: &State, stirred: &Stirred, to: Pos) -> Option<Pos> {
     let here = state.world().player()?.pos();
     let eggs = seen_eggs(state);
     let mut near: Vec<Pos> = state
@@ -288,7 +351,7 @@ pub fn travel_goal(state: &State, to: Pos) -> Option<Pos> {
     near.sort_by_key(|&p| (p.distance(to), p.distance(here), p));
     near.into_iter()
         .take(CLICK_TRIES)
-        .find(|&p| p == here || walk(state, here, |q| q == p).is_some())
+        .find(|&p| p == here || walk(state, stirred, here, |q| q == p).is_some())
 }
 
 /// Where exploring leads: a cell never seen, or a remembered item that would fit in the
@@ -367,16 +430,30 @@ mod tests {
     use super::*;
     use sandglass_sim::{LiveTape, Rules, Ruleset};
 
+    /// No warning of stirring sand yet.
+    fn calm() -> Stirred {
+        Stirred::default()
+    }
+
+    /// Plays `command` on `game`, and notes in `stirred` whether the sand stirred.
+    fn play(game: &mut LiveTape, stirred: &mut Stirred, command: Command) {
+        let seen = game.state().world().messages().total();
+        game.command(command, &mut ())
+            .expect("an errand plays legal commands");
+        let log = game.state().world().messages();
+        stirred.note(game.state(), log.since(seen).map(|m| &m.msg));
+    }
+
     /// Plays `errand` on a new game of `seed` until it stops; the commands it played.
     fn run(seed: u64, errand: Errand) -> (LiveTape, Vec<Command>, Stop) {
         let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
-        let mut running = Running::start(errand, game.state());
+        let mut stirred = calm();
+        let mut running = Running::start(errand, game.state(), &stirred);
         let mut played = vec![];
         loop {
-            match running.next(game.state()) {
+            match running.next(game.state(), &stirred) {
                 Ok(command) => {
-                    game.command(command, &mut ())
-                        .expect("an errand plays legal commands");
+                    play(&mut game, &mut stirred, command);
                     played.push(command);
                 }
                 Err(stop) => return (game, played, stop),
@@ -405,6 +482,7 @@ mod tests {
                 Stop::Hurt(lost) => assert!(lost > 0),
                 Stop::Thirsty => assert!(world.water() <= WATER_LOW),
                 Stop::NothingLeft | Stop::TooLong | Stop::Over => {}
+                Stop::SandStirs | Stop::PastStirring => {}
                 other => panic!("seed {seed}: exploring stopped for {other:?}"),
             }
         }
@@ -476,16 +554,22 @@ mod tests {
         let crossing = |errand| Running {
             water: WATER_LOW + 1,
             hp,
-            ..Running::start(errand, state)
+            ..Running::start(errand, state, &calm())
         };
-        assert_eq!(crossing(Errand::Explore).next(state), Err(Stop::Thirsty));
+        assert_eq!(
+            crossing(Errand::Explore).next(state, &calm()),
+            Err(Stop::Thirsty)
+        );
         assert_eq!(
             Stop::Thirsty.message().unwrap(),
             "You stop: your waterskin is nearly empty."
         );
-        assert_ne!(crossing(Errand::Rest).next(state), Err(Stop::Thirsty));
         assert_ne!(
-            Running::start(Errand::Explore, state).next(state),
+            crossing(Errand::Rest).next(state, &calm()),
+            Err(Stop::Thirsty)
+        );
+        assert_ne!(
+            Running::start(Errand::Explore, state, &calm()).next(state, &calm()),
             Err(Stop::Thirsty)
         );
     }
@@ -508,11 +592,11 @@ mod tests {
         let hp = camel_hp(state);
         let burnt = |lost| Running {
             hp: hp + lost,
-            ..Running::start(Errand::Rest, state)
+            ..Running::start(Errand::Rest, state, &calm())
         };
-        assert_eq!(burnt(SLOW_HARM).next(state), Ok(Command::Rest));
+        assert_eq!(burnt(SLOW_HARM).next(state, &calm()), Ok(Command::Rest));
         assert_eq!(
-            burnt(SLOW_HARM + 1).next(state),
+            burnt(SLOW_HARM + 1).next(state, &calm()),
             Err(Stop::Hurt(SLOW_HARM + 1))
         );
     }
@@ -529,8 +613,22 @@ mod tests {
             .find_map(|seed| played_until(seed, 3000, full_and_poisoned))
             .expect("a poisoned camel at full health with nothing near");
         let state = game.state();
-        let mut rest = Running::start(Errand::Rest, state);
-        assert_eq!(rest.next(state), Ok(Command::Rest));
+        let mut rest = Running::start(Errand::Rest, state, &calm());
+        assert_eq!(rest.next(state, &calm()), Ok(Command::Rest));
+    }
+
+    /// On the furnace's last depths, where no wound closes by itself, a rest of a hurt
+    /// camel that is not poisoned is refused at once, saying why, where it would have
+    /// rested until the waterskin ran dry; a poisoned one rests on, to outlast the burn.
+    #[test]
+    fn a_rest_where_nothing_heals_is_refused_saying_why() {
+        assert_eq!(rest_over(true, false, false), Some(Stop::NothingHeals));
+        assert_eq!(rest_over(true, true, false), None);
+        assert_eq!(rest_over(true, false, true), None);
+        assert_eq!(rest_over(false, false, false), Some(Stop::Healed));
+        assert_eq!(rest_over(false, true, true), None);
+        let said = Stop::NothingHeals.message().unwrap();
+        assert!(said.contains("furnace") && said.contains("food"), "{said}");
     }
 
     /// A walk steers round a dormant egg the camel sees, out of its hearing, where a
@@ -560,9 +658,9 @@ mod tests {
             );
         }
         let mut game = game;
-        let mut running = Running::start(Errand::Explore, game.state());
+        let mut running = Running::start(Errand::Explore, game.state(), &calm());
         for _ in 0..200 {
-            let Ok(command) = running.next(game.state()) else {
+            let Ok(command) = running.next(game.state(), &calm()) else {
                 break;
             };
             let before = game.state().world().player().unwrap().pos();
@@ -574,6 +672,47 @@ mod tests {
                     "{camel:?} by the egg at {at:?}"
                 );
             }
+        }
+    }
+
+    /// Where the sand stirs, exploring stops and says so; explored again, the camel keeps
+    /// off the ground about the stirring but for where it stood calm, the way it came.
+    #[test]
+    fn exploring_stops_where_the_sand_stirs_and_keeps_off_it_after() {
+        let found = (1..80).find_map(|seed| {
+            let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+            let mut bot = sandglass_sim::bot::Bot::new(seed);
+            let mut stirred = calm();
+            let mut running = Running::start(Errand::Explore, game.state(), &stirred);
+            // Explore while it goes on; where it stops for anything else, the bot plays.
+            for _ in 0..4000 {
+                let command = match running.next(game.state(), &stirred) {
+                    Err(Stop::SandStirs) => return Some((game, stirred)),
+                    Ok(command) => command,
+                    Err(_) => {
+                        running = Running::start(Errand::Explore, game.state(), &stirred);
+                        bot.choose(game.state())?
+                    }
+                };
+                play(&mut game, &mut stirred, command);
+            }
+            None
+        });
+        let (mut game, mut stirred) = found.expect("a game in which exploring met stirring sand");
+        let spot = game.state().world().player().unwrap().pos();
+        assert!(stirred.keeps_off(spot) && stirred.count() > 0);
+        let mut running = Running::start(Errand::Explore, game.state(), &stirred);
+        for _ in 0..300 {
+            let Ok(command) = running.next(game.state(), &stirred) else {
+                break;
+            };
+            let before = stirred.clone();
+            play(&mut game, &mut stirred, command);
+            let camel = game.state().world().player().unwrap().pos();
+            assert!(
+                !before.keeps_off(camel),
+                "{camel:?} by the stirring at {spot:?}"
+            );
         }
     }
 
@@ -591,9 +730,9 @@ mod tests {
             .expect("a game whose camel stands on a pile");
         let here = game.state().world().player().unwrap().pos();
         let before = game.state().world().items_at(here).count();
-        let mut running = Running::start(Errand::Gather, game.state());
+        let mut running = Running::start(Errand::Gather, game.state(), &calm());
         let mut taken = 0;
-        while let Ok(command) = running.next(game.state()) {
+        while let Ok(command) = running.next(game.state(), &calm()) {
             assert_eq!(command, Command::PickUp);
             game.command(command, &mut ()).unwrap();
             taken += 1;

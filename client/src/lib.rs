@@ -33,6 +33,7 @@ pub mod play;
 pub mod report;
 pub mod seed;
 pub mod settings;
+pub mod stirred;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod streamer;
 pub mod tally;

@@ -23,6 +23,7 @@ use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt, Targe
 use crate::look::desert_lines;
 use crate::morgue;
 use crate::report;
+use crate::stirred::Stirred;
 
 pub struct GameController {
     session: Session,
@@ -34,6 +35,8 @@ pub struct GameController {
     overlay: Overlay,
     /// Travel, run, explore or rest, under way: the client plays its commands.
     errand: Option<Running>,
+    /// Where the sand stirred on this level, which errands keep off.
+    stirred: Stirred,
     /// The final hash has been reported.
     left: bool,
 }
@@ -276,6 +279,7 @@ impl GameController {
             seen,
             overlay: Overlay::None,
             errand: None,
+            stirred: Stirred::default(),
             left: false,
         }
     }
@@ -322,7 +326,7 @@ impl GameController {
         while self.messages.has_more() {
             self.messages.turn_page();
         }
-        match errand.next(self.session.state()) {
+        match errand.next(self.session.state(), &self.stirred) {
             Ok(command) => {
                 let played = self.play(store, command, obs)?;
                 if played != Reaction::Played {
@@ -347,7 +351,7 @@ impl GameController {
             return;
         }
         let here = self.state().world().player().map(|c| c.pos());
-        match travel_goal(self.state(), pos) {
+        match travel_goal(self.state(), &self.stirred, pos) {
             Some(goal) if Some(goal) == here => {
                 self.messages.push("You know no nearer way there.");
             }
@@ -362,7 +366,7 @@ impl GameController {
             self.messages.push(format!("Not now: {threat}."));
             return;
         }
-        self.errand = Some(Running::start(errand, self.session.state()));
+        self.errand = Some(Running::start(errand, self.session.state(), &self.stirred));
     }
 
     /// How the next key is read.
@@ -537,6 +541,8 @@ impl GameController {
                         self.messages.push(message.msg.to_string());
                     }
                 }
+                self.stirred
+                    .note(self.session.state(), log.since(self.seen).map(|m| &m.msg));
                 self.seen = log.total();
                 if self.is_over() {
                     // The game is saved whatever becomes of its morgue.

@@ -132,7 +132,10 @@ impl Bot {
             other => other.nourishment() > 0,
         };
         let (hp, max_hp) = (i32::from(me.hp()), i32::from(me.max_hp()));
-        if hp * 5 < max_hp * 2 {
+        // Where no wound closes by itself (the furnace's last depths), it eats sooner.
+        let heals = world.regenerate_every().is_some();
+        let eats_below = if heals { 2 } else { 3 };
+        if hp * 5 < max_hp * eats_below {
             if let Some(slot) = slot_of(&known_heal) {
                 wishes.push(Command::Eat(slot));
             }
@@ -204,7 +207,7 @@ impl Bot {
         // Under the long crossing, throw the best missile carried at a lion or a ratel in
         // line, and when badly hurt with no known healing, try an unknown flask or scarab
         // (only there, so that the report of the versions before plays as it always did).
-        if world.rules().crossing() == Crossing::Long {
+        if world.rules().crossing() >= Crossing::Long {
             let best = [Item::Spear, Item::Javelin, Item::Stone]
                 .into_iter()
                 .find_map(|item| bags.find(item));
@@ -224,11 +227,12 @@ impl Bot {
         if world.items_at(pos).next().is_some() {
             wishes.push(Command::PickUp);
         }
-        // Hurt with nothing near: rest, and let the hit points come back. Under the long
-        // crossing, as a careful player does, until nearly whole, water allowing.
-        let careful = world.rules().crossing() == Crossing::Long && world.water() > THIRSTY;
+        // Hurt with nothing near: rest, and let the hit points come back, where they do.
+        // Under the long crossing, as a careful player does, until nearly whole, water
+        // allowing.
+        let careful = world.rules().crossing() >= Crossing::Long && world.water() > THIRSTY;
         let rests_below = if careful { 4 } else { 2 };
-        if hp * rests_below < max_hp * (rests_below - 1) && !threatened(state, pos) {
+        if hp * rests_below < max_hp * (rests_below - 1) && heals && !threatened(state, pos) {
             wishes.push(Command::Rest);
         }
         // Curiosity: taste an unknown mushroom when healthy.

@@ -14,6 +14,12 @@ pub enum Crossing {
     /// lions and ratels (`Bestiary::Deep`). A crossing stocked like the first level all
     /// the way was won with bags full of unused food and healing.
     Long,
+    /// Rules version 13: the long crossing, where wounds close more slowly as the desert
+    /// grows hotter and not at all by themselves on its last three depths, and a level
+    /// holds one stone. Played
+    /// by eye under 12, a camel rested back to whole after every fight and reached depth
+    /// 11 at full health with eleven dates and eleven stones never needed.
+    Furnace,
 }
 
 /// What a level's ground holds besides its finds: food, water, stones, spears, mushrooms.
@@ -34,7 +40,7 @@ impl Crossing {
     pub const fn deepest(self) -> u8 {
         match self {
             Crossing::Short => 8,
-            Crossing::Long => 12,
+            Crossing::Long | Crossing::Furnace => 12,
         }
     }
 
@@ -43,14 +49,15 @@ impl Crossing {
     pub const fn roses_on(self) -> &'static [u8] {
         match self {
             Crossing::Short => &[2, 4, 6],
-            Crossing::Long => &[3, 6, 9],
+            Crossing::Long | Crossing::Furnace => &[3, 6, 9],
         }
     }
 
     /// What level `depth` gives. The long crossing's first levels give a little less
     /// than the short one's, and its deep ones about half: a careful camel has what it
     /// needs, one that wastes runs short. Its spears (thrown and picked up again, the
-    /// strongest blow a camel has) lie on three levels only.
+    /// strongest blow a camel has) lie on three levels only. The furnace's levels hold one
+    /// stone each: stones were carried to the end of a won run by the dozen.
     pub const fn supplies(self, depth: u8) -> Supplies {
         match self {
             Crossing::Short => Supplies {
@@ -62,13 +69,14 @@ impl Crossing {
                 javelins: 1,
                 flasks: 2,
             },
-            Crossing::Long => {
+            Crossing::Long | Crossing::Furnace => {
                 let shallow = depth <= 3;
-                let deep = depth >= 7;
+                let deep = depth >= DEEP_DESERT;
+                let furnace = matches!(self, Crossing::Furnace);
                 Supplies {
                     dates: if shallow { 2 } else { 1 },
                     fruit: if deep { 1 } else { 2 },
-                    stones: if deep { 1 } else { 2 },
+                    stones: if deep || furnace { 1 } else { 2 },
                     spears: if matches!(depth, 1 | 5 | 9) { 1 } else { 0 },
                     mushrooms: 2,
                     javelins: depth as u32 % 2,
@@ -83,14 +91,35 @@ impl Crossing {
     /// is hotter: a waterskin lasts a quarter less there.
     pub const fn thirst_every(self, depth: u8) -> u32 {
         match self {
-            Crossing::Long if depth >= DEEP_DESERT => 12,
+            Crossing::Long | Crossing::Furnace if depth >= DEEP_DESERT => 12,
             _ => crate::desert::THIRST_EVERY,
+        }
+    }
+
+    /// The camel gets a hit point back every this many of its turns on level `depth`;
+    /// `None` where no wound closes by itself, and only food, drink, a mushroom or a boon
+    /// heals. In the furnace the sun stands higher every three depths: a wound closes every
+    /// 8 turns to depth 3, every 12 to depth 6, every 20 in the deep desert's first three
+    /// and not at all on the last three (`FURNACE`).
+    pub const fn regenerate_every(self, depth: u8) -> Option<u32> {
+        match self {
+            Crossing::Furnace if depth >= FURNACE => None,
+            Crossing::Furnace if depth >= DEEP_DESERT => Some(20),
+            Crossing::Furnace if depth >= 4 => Some(12),
+            _ => Some(REGENERATE_EVERY),
         }
     }
 }
 
+/// The camel gets a hit point back every this many of its turns, where its wounds close
+/// at the first level's pace (`Crossing::regenerate_every`).
+pub const REGENERATE_EVERY: u32 = 8;
+
 /// The first depth of the long crossing's deep desert: hotter, sparser, lions.
 pub const DEEP_DESERT: u8 = 7;
+
+/// The first of the furnace's last three depths, where no wound closes by itself.
+pub const FURNACE: u8 = 10;
 
 impl Supplies {
     /// The plain supplies, in the order a level places them: dates, fruit, stones, then

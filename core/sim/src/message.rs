@@ -127,6 +127,12 @@ pub enum Msg {
         species: Species,
         amount: i16,
     },
+    /// The camel came down to where the sun stands higher: its wounds close only every
+    /// `heals_every` turns, or (`None`) not at all by themselves (rules version 13 on:
+    /// `Crossing::Furnace`).
+    Hotter {
+        heals_every: Option<u32>,
+    },
 }
 
 /// What hurts the camel without a blow.
@@ -345,6 +351,17 @@ impl fmt::Display for Msg {
             Msg::Ground(ground) => {
                 write!(f, "{}: {}.", capitalise(&a(ground.name())), ground.hint())
             }
+            Msg::Hotter {
+                heals_every: Some(turns),
+            } => write!(
+                f,
+                "The sun stands higher here: a wound closes by itself only every {turns} turns."
+            ),
+            Msg::Hotter { heals_every: None } => write!(
+                f,
+                "The furnace: the air burns, and no wound closes by itself here. Only food, \
+                 drink, a mushroom or a boon heals you."
+            ),
         }
     }
 }

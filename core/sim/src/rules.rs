@@ -26,7 +26,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 11] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+pub const KEPT: [u16; 12] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -218,6 +218,10 @@ const fn switches(version: RulesVersion) -> Switches {
         brood: Brood::Clutch,
         ..V11
     };
+    const V13: Switches = Switches {
+        crossing: Crossing::Furnace,
+        ..V12
+    };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -230,6 +234,7 @@ const fn switches(version: RulesVersion) -> Switches {
         10 => V10,
         11 => V11,
         12 => V12,
+        13 => V13,
         // A `RulesVersion` is made only from `KEPT`, and every kept version has its arm
         // above (the check below fails the build otherwise), so a new version can never
         // play, or record goldens, as the one before it.
@@ -481,7 +486,9 @@ impl Rules {
     /// How long the crossing is and what its levels give (a table per version): from 11
     /// twelve depths, supplies that thin out with depth, and a hotter deep desert
     /// (`crossing`). Before, eight depths, each stocked as the first: the first two
-    /// runs played to win were won with bags full of food and healing never needed.
+    /// runs played to win were won with bags full of food and healing never needed. From
+    /// 13 the furnace: wounds close more slowly from depth 4 and not by themselves in the
+    /// deep desert, and a level holds one stone.
     #[inline]
     pub fn crossing(&self) -> Crossing {
         self.switches.crossing
@@ -570,5 +577,8 @@ mod tests {
         let crossing = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).crossing();
         assert_eq!(crossing(10), Crossing::Short);
         assert_eq!(crossing(11), Crossing::Long);
+        assert_eq!(crossing(12), Crossing::Long);
+        assert_eq!(crossing(13), Crossing::Furnace);
+        assert_eq!(on(13), on(12));
     }
 }

@@ -245,7 +245,7 @@ impl Species {
     /// How far off, in king moves, a sleeper of this species may hear the camel: a
     /// sandworm under the sand feels only a step beside it, a dormant egg in a nest
     /// (rules version 9 on: `places`; no older level holds one) only two.
-    pub fn hearing(self) -> u16 {
+    pub const fn hearing(self) -> u16 {
         match self {
             Species::Sandworm => 1,
             Species::SpiderEgg => 2,
@@ -285,6 +285,10 @@ impl Species {
         }
     }
 }
+
+/// How near a hidden sleeper the camel feels the sand stir: one step short of where it
+/// may wake the sleeper (`Species::hearing`).
+pub const STIR_REACH: u16 = 2;
 
 /// The most a kick or a bite takes from a ratel: its hide is loose and thick.
 pub const THICK_HIDE: i16 = 2;

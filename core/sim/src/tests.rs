@@ -24,6 +24,7 @@ mod allies;
 mod deep;
 mod desert;
 mod finds;
+mod furnace;
 mod gear;
 mod grounds;
 mod herds;
@@ -691,9 +692,9 @@ fn a_badly_hurt_jackal_runs_from_the_camel() {
     );
 }
 
-#[test]
-fn the_camel_gets_a_hit_point_back_every_eight_turns() {
-    let (live, _) = on_sand(9, Ruleset::NETHACK, Pos::new(3, 3), vec![]);
+/// `live`'s game of `seed`, its camel 10 hit points below its most: the camel, and the
+/// turns it had taken.
+fn hurt_by_ten(live: Live, seed: u64) -> (Live, crate::ids::ActorId, u32) {
     let mut state = live.into_state();
     let camel = state.world().player_id().unwrap();
     state.set_up(Change::Hurt {
@@ -701,12 +702,18 @@ fn the_camel_gets_a_hit_point_back_every_eight_turns() {
         amount: 10,
     });
     let start = state.world().turns(camel);
-    let mut live = Live::resume(9, state);
+    (Live::resume(seed, state), camel, start)
+}
+
+#[test]
+fn the_camel_gets_a_hit_point_back_every_eight_turns() {
+    let (live, _) = on_sand(9, Ruleset::NETHACK, Pos::new(3, 3), vec![]);
+    let (mut live, camel, start) = hurt_by_ten(live, 9);
     for _ in 0..24 {
         live.command(Command::Rest, &mut (), &mut vec![]).unwrap();
         let world = live.state().world();
         let turns = world.turns(camel);
-        let every = crate::perform::REGENERATE_EVERY;
+        let every = crate::crossing::REGENERATE_EVERY;
         let healed = (turns / every - start / every) as i16;
         assert_eq!(
             world.actor(camel).unwrap().hp(),

@@ -13,7 +13,7 @@ use crate::ids::ActorId;
 use crate::item::{Effect, Item};
 use crate::map::Terrain;
 use crate::message::{Harm, Msg};
-use crate::species::{Behaviour, Species};
+use crate::species::{Behaviour, Species, STIR_REACH};
 use crate::state::{Observer, State};
 use crate::world::{Change, Condition, Outcome, World};
 
@@ -25,8 +25,6 @@ const CONFUSION_TURNS: u16 = 10;
 const MUSHROOM_HEAL: i16 = 10;
 /// Hit points a flask of sweet water gives back.
 const SWEET_HEAL: i16 = 5;
-/// The camel gets a hit point back every this many of its turns.
-pub const REGENERATE_EVERY: u32 = 8;
 
 impl State {
     /// Carries out a decided action: pays its `cost`, then makes its changes, and shows
@@ -94,12 +92,16 @@ impl State {
         }
     }
 
-    /// The camel heals slowly, a hit point every `REGENERATE_EVERY` turns, unless
-    /// poisoned or, under the desert's clock, out of water.
+    /// The camel heals slowly, a hit point every few turns where its wounds close by
+    /// themselves (`World::regenerate_every`), unless poisoned or, under the desert's
+    /// clock, out of water.
     fn perform_regeneration(&mut self, id: ActorId, obs: &mut impl Observer) {
         let world = self.world();
         let me = world.actor_at(id);
-        let due = world.turns(id).is_multiple_of(REGENERATE_EVERY);
+        let Some(every) = world.regenerate_every() else {
+            return;
+        };
+        let due = world.turns(id).is_multiple_of(every);
         let parched = world.rules().desert_clock() && world.water() == 0;
         if world.is_player(id) && due && me.is_present() && me.hp() < me.max_hp() && !parched {
             self.perform_heal(id, 1, obs);
@@ -657,10 +659,6 @@ impl State {
         }
     }
 }
-
-/// How near a hidden sleeper the camel feels the sand stir: one step short of where it
-/// may wake the sleeper (`Species::hearing`).
-const STIR_REACH: u16 = 2;
 
 /// Whether a hidden sleeper lies within `STIR_REACH` of `at`: the tell that warns the
 /// camel of a sandworm it cannot see. The 25 cells about the camel are looked at, not

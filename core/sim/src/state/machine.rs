@@ -205,6 +205,12 @@ impl State {
         if self.world.rules().grounds() {
             self.say(Msg::Ground(ground), obs);
         }
+        // Told where the heat changes how wounds close, and only there.
+        let crossing = self.world.rules().crossing();
+        let heals_every = crossing.regenerate_every(depth);
+        if depth > 1 && heals_every != crossing.regenerate_every(depth - 1) {
+            self.say(Msg::Hotter { heals_every }, obs);
+        }
     }
 
     fn advance_start_tick(&mut self, last: Tick, obs: &mut impl Observer) -> ControlFlow<Need> {

@@ -552,6 +552,12 @@ impl World {
         self.rules.crossing().thirst_every(self.depth) + self.growth.hump()
     }
 
+    /// Turns between the hit points the camel gets back by itself here, `None` where no
+    /// wound closes by itself: the depth's heat (`Crossing::regenerate_every`).
+    pub fn regenerate_every(&self) -> Option<u32> {
+        self.rules.crossing().regenerate_every(self.depth)
+    }
+
     /// What this level's ground is like: always the open erg before rules version 10.
     pub fn ground(&self) -> Ground {
         self.ground

@@ -1,0 +1,93 @@
+//! Where the sand stirred: the game's warning that a sandworm lies beneath, remembered on
+//! the level so that errands keep off it, as they keep off an egg the camel sees.
+//!
+//! The warning comes where the camel stands within `STIR_REACH` of a hidden sleeper, and
+//! a sandworm wakes to a camel beside it, so the cells within `KEEP_OFF` of a stirring may
+//! wake it. A cell where the camel stood and the sand was still has no sleeper that near:
+//! it is safe ground even inside that ring, and the way the camel came is the way out.
+//! What the camel learnt is kept while the game is open; a game loaded again starts with
+//! the level's warnings forgotten, as its message line does.
+
+use std::collections::BTreeSet;
+
+use sandglass_sim::geometry::Pos;
+use sandglass_sim::message::Msg;
+use sandglass_sim::species::{Species, STIR_REACH};
+use sandglass_sim::State;
+
+/// How near a stirring a cell may lie beside the sleeper that made it.
+const KEEP_OFF: u16 = STIR_REACH + Species::Sandworm.hearing();
+
+/// The warnings of the level the camel is on.
+#[derive(Clone, Debug, Default)]
+pub struct Stirred {
+    depth: u8,
+    /// Where the camel stood when the sand stirred.
+    spots: Vec<Pos>,
+    /// Where it stood and the sand was still.
+    calm: BTreeSet<Pos>,
+}
+
+impl Stirred {
+    /// Takes in what the last command's `messages` said, where the camel now stands.
+    pub fn note<'a>(&mut self, state: &State, messages: impl IntoIterator<Item = &'a Msg>) {
+        let world = state.world();
+        let Some(camel) = world.player() else {
+            return;
+        };
+        if world.depth() != self.depth {
+            *self = Stirred {
+                depth: world.depth(),
+                ..Stirred::default()
+            };
+        }
+        let here = camel.pos();
+        if messages.into_iter().any(|m| *m == Msg::SandStirs) {
+            // A sleeper may come to lie near ground that was calm: a worm that woke and
+            // burrowed again.
+            self.calm.remove(&here);
+            if !self.spots.contains(&here) {
+                self.spots.push(here);
+            }
+        } else {
+            self.calm.insert(here);
+        }
+    }
+
+    /// How many times the sand has stirred on this level: an errand stops when it grows.
+    pub fn count(&self) -> usize {
+        self.spots.len()
+    }
+
+    /// Whether a walk keeps off `p`: near where the sand stirred, and not where the camel
+    /// stood calm.
+    pub fn keeps_off(&self, p: Pos) -> bool {
+        !self.calm.contains(&p) && self.spots.iter().any(|s| s.distance(p) <= KEEP_OFF)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(spots: &[Pos], calm: &[Pos]) -> Stirred {
+        Stirred {
+            depth: 1,
+            spots: spots.to_vec(),
+            calm: calm.iter().copied().collect(),
+        }
+    }
+
+    /// The ring about a stirring is kept off, but for the ground the camel stood calm on.
+    #[test]
+    fn a_walk_keeps_off_the_ring_about_a_stirring_but_for_calm_ground() {
+        let spot = Pos::new(10, 10);
+        let came_from = Pos::new(9, 10);
+        let stirred = with(&[spot], &[came_from]);
+        assert!(stirred.keeps_off(Pos::new(11, 10)));
+        assert!(stirred.keeps_off(Pos::new(10 + KEEP_OFF as i16, 10)));
+        assert!(!stirred.keeps_off(Pos::new(11 + KEEP_OFF as i16, 10)));
+        assert!(!stirred.keeps_off(came_from));
+        assert!(!with(&[], &[]).keeps_off(spot));
+    }
+}
