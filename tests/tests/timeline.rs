@@ -160,7 +160,7 @@ fn a_grown_timeline_refuses_a_changed_draw_at_its_index_and_keeps_what_came_befo
 
 #[test]
 fn stepping_one_event_forward_then_back_visits_the_same_states() {
-    let file = bot_file(Ruleset::CLASSIC, 31, Some(200));
+    let file = bot_file(Ruleset::CLASSIC, 31, Some(300));
     let mut timeline = timeline(&file);
     let end = timeline.end();
     assert!(end > 2 * SPACING, "{end} events: too short to cross copies");
