@@ -9,8 +9,9 @@
 //!
 //! Errands obey the game's own warnings, as Brogue's do: a walk steers round the cells a
 //! dormant egg would hear the camel in and those about where the sand stirred (`Stirred`),
-//! a moving errand stops where the sand stirs and once as the waterskin runs low, a threat is one that has a way to the camel, and a slow harm (poison, thirst)
-//! stops nothing: a rest is often meant to outlast it.
+//! a moving errand stops where the sand stirs and once as the waterskin runs low (a walk
+//! to a pool's shore goes on), a threat is one that has a way to the camel, and a slow
+//! harm (poison, thirst) stops nothing: a rest is often meant to outlast it.
 
 use sandglass_sim::desert::WATER_LOW;
 use sandglass_sim::geometry::{Direction, Pos};
@@ -177,7 +178,7 @@ impl Running {
         }
         let ran_low = world.water() <= WATER_LOW && self.water > WATER_LOW;
         self.water = world.water();
-        if ran_low && world.rules().desert_clock() && self.moves() {
+        if ran_low && world.rules().desert_clock() && self.moves() && !self.to_water(state) {
             return Err(Stop::Thirsty);
         }
         let underfoot = world.items_at(here).next();
@@ -215,6 +216,17 @@ impl Running {
         self.from = Some(here);
         self.steps += 1;
         Ok(command)
+    }
+
+    /// Whether it is a walk to the shore of a pool (or the oasis): one the warning of a
+    /// low skin would only interrupt.
+    fn to_water(&self, state: &State) -> bool {
+        let Errand::Travel(to) = self.errand else {
+            return false;
+        };
+        let map = state.world().map();
+        let wet = |p: Pos| matches!(map.terrain(p), Terrain::Water | Terrain::Oasis);
+        wet(to) || Direction::ALL.into_iter().any(|d| wet(to.step(d)))
     }
 
     fn moves(&self) -> bool {
@@ -568,6 +580,20 @@ mod tests {
             crossing(Errand::Rest).next(state, &calm()),
             Err(Stop::Thirsty)
         );
+        // A walk to the shore of a pool goes on: it is going for water.
+        let map = state.world().map();
+        let shore = map.cells().find(|&p| {
+            map.is_free(p)
+                && Direction::ALL
+                    .into_iter()
+                    .any(|d| map.terrain(p.step(d)) == Terrain::Water)
+        });
+        if let Some(shore) = shore {
+            assert_ne!(
+                crossing(Errand::Travel(shore)).next(state, &calm()),
+                Err(Stop::Thirsty)
+            );
+        }
         assert_ne!(
             Running::start(Errand::Explore, state, &calm()).next(state, &calm()),
             Err(Stop::Thirsty)

@@ -134,6 +134,7 @@ struct Switches {
     allies_eat_dates: bool,
     forking_growth: bool,
     letters_kept: bool,
+    ends_told_after_the_last_harm: bool,
     bestiary: Bestiary,
     brood: Brood,
     crossing: Crossing,
@@ -160,6 +161,7 @@ const fn switches(version: RulesVersion) -> Switches {
         allies_eat_dates: false,
         forking_growth: false,
         letters_kept: false,
+        ends_told_after_the_last_harm: false,
         bestiary: Bestiary::Desert,
         brood: Brood::Swarming,
         crossing: Crossing::Short,
@@ -219,6 +221,7 @@ const fn switches(version: RulesVersion) -> Switches {
         ..V11
     };
     const V13: Switches = Switches {
+        ends_told_after_the_last_harm: true,
         crossing: Crossing::Furnace,
         ..V12
     };
@@ -483,6 +486,14 @@ impl Rules {
         self.switches.brood
     }
 
+    /// Introduced in 13: a condition's end ("The poison wears off.") is told after the
+    /// turn's last harm from it, not before: the camel read that the poison wore off, and
+    /// then that it burned.
+    #[inline]
+    pub fn ends_told_after_the_last_harm(&self) -> bool {
+        self.switches.ends_told_after_the_last_harm
+    }
+
     /// How long the crossing is and what its levels give (a table per version): from 11
     /// twelve depths, supplies that thin out with depth, and a hotter deep desert
     /// (`crossing`). Before, eight depths, each stocked as the first: the first two
@@ -548,20 +559,55 @@ mod tests {
                 rules.allies_eat_dates(),
                 rules.forking_growth(),
                 rules.letters_kept(),
+                rules.ends_told_after_the_last_harm(),
             ]
         };
         let (t, f) = (true, false);
-        assert_eq!(on(2), [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(3), [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(4), [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(5), [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(6), [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(7), [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(8), [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f]);
-        assert_eq!(on(9), [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f]);
-        assert_eq!(on(10), [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f]);
+        assert_eq!(
+            on(2),
+            [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+        );
+        assert_eq!(
+            on(3),
+            [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+        );
+        assert_eq!(
+            on(4),
+            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+        );
+        assert_eq!(
+            on(5),
+            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+        );
+        assert_eq!(
+            on(6),
+            [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+        );
+        assert_eq!(
+            on(7),
+            [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f]
+        );
+        assert_eq!(
+            on(8),
+            [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f]
+        );
+        assert_eq!(
+            on(9),
+            [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f]
+        );
+        assert_eq!(
+            on(10),
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f]
+        );
         assert_eq!(on(11), on(10));
-        assert_eq!(on(12), [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]);
+        assert_eq!(
+            on(12),
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f]
+        );
+        assert_eq!(
+            on(13),
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]
+        );
         let brood = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).brood();
         assert_eq!(brood(9), Brood::Swarming);
         assert_eq!(brood(10), Brood::Bounded);
@@ -579,6 +625,5 @@ mod tests {
         assert_eq!(crossing(11), Crossing::Long);
         assert_eq!(crossing(12), Crossing::Long);
         assert_eq!(crossing(13), Crossing::Furnace);
-        assert_eq!(on(13), on(12));
     }
 }

@@ -8,7 +8,7 @@ use crate::decide::{EGG_WAITS, KNOCKOUT_TURNS};
 use crate::drive::Live;
 use crate::geometry::{Direction, Pos};
 use crate::ids::Tick;
-use crate::item::{Item, Look};
+use crate::item::{Effect, Item, Look};
 use crate::level::grounds::Ground;
 use crate::level::Level;
 use crate::map::{Map, Terrain};
@@ -18,7 +18,7 @@ use crate::scenario::{find, Scenario};
 use crate::species::{Behaviour, Species};
 use crate::state::{Need, Observer, State};
 use crate::tape::{Event, Header, Ruleset};
-use crate::world::Change;
+use crate::world::{Change, Condition};
 
 mod allies;
 mod deep;
@@ -703,6 +703,35 @@ fn hurt_by_ten(live: Live, seed: u64) -> (Live, crate::ids::ActorId, u32) {
     });
     let start = state.world().turns(camel);
     (Live::resume(seed, state), camel, start)
+}
+
+/// The poison's end is told after its last burn from 13 on; before, it was told first,
+/// and the camel read that the poison wore off and then that it burned.
+#[test]
+fn the_poison_wears_off_after_its_last_burn() {
+    let told = |rules: Rules| {
+        let (live, _) = onto(rules, 9, level_of(&["@....", "....."]));
+        let mut state = live.into_state();
+        let camel = state.world().player_id().unwrap();
+        state.set_up(Change::Condition {
+            actor: camel,
+            condition: Condition::Poisoned,
+            turns: 1,
+        });
+        let seen = state.world().messages().total();
+        let mut live = Live::resume(9, state);
+        live.command(Command::Rest, &mut (), &mut vec![]).unwrap();
+        let log = live.state().world().messages();
+        let order: Vec<Msg> = log
+            .since(seen)
+            .map(|m| m.msg)
+            .filter(|m| matches!(m, Msg::Burns { .. } | Msg::ConditionEnds(_)))
+            .collect();
+        order
+    };
+    let (burns, ends) = (Msg::Burns { damage: 1 }, Msg::ConditionEnds(Effect::Poison));
+    assert_eq!(told(version(13)), [burns, ends]);
+    assert_eq!(told(version(12)), [ends, burns]);
 }
 
 #[test]

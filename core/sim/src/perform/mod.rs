@@ -15,7 +15,7 @@ use crate::map::Terrain;
 use crate::message::{Harm, Msg};
 use crate::species::{Behaviour, Species, STIR_REACH};
 use crate::state::{Observer, State};
-use crate::world::{Change, Condition, Outcome, World};
+use crate::world::{Change, Condition, Conditions, Outcome, World};
 
 /// Turns of each condition a mushroom gives.
 const POISON_TURNS: u16 = 8;
@@ -39,14 +39,13 @@ impl State {
     ) {
         let before = self.world().energy(id).0;
         let turn = !matches!(action, Action::Dash);
-        let poisoned = turn
-            && self
-                .world()
-                .actor_at(id)
-                .conditions()
-                .has(Condition::Poisoned);
-        if turn {
-            self.perform_turn_end_notes(id, obs);
+        let conditions = self.world().actor_at(id).conditions();
+        let poisoned = turn && conditions.has(Condition::Poisoned);
+        // Most turns end nothing: the rules are asked only when a condition runs.
+        let ending = turn && !conditions.is_none();
+        let told_after = ending && self.world().rules().ends_told_after_the_last_harm();
+        if ending && !told_after {
+            self.perform_turn_end_notes(id, conditions, obs);
         }
         let turns = u16::from(turn);
         self.change(
@@ -62,6 +61,9 @@ impl State {
             self.perform_harm(id, Harm::Poison, obs);
         } else if turn {
             self.perform_regeneration(id, obs);
+        }
+        if told_after && self.world().actor_at(id).is_present() {
+            self.perform_turn_end_notes(id, conditions, obs);
         }
         if self.world().actor_at(id).is_present() {
             self.perform_action(id, action, obs);
@@ -79,10 +81,15 @@ impl State {
         obs.acted(self, &record);
     }
 
-    /// Tells the camel which of its conditions end with the turn it is taking.
-    fn perform_turn_end_notes(&mut self, id: ActorId, obs: &mut impl Observer) {
-        let conditions = self.world().actor_at(id).conditions();
-        if conditions.is_none() || !self.world().is_player(id) {
+    /// Tells the camel which of its `conditions` (as the turn began) end with the turn it
+    /// is taking.
+    fn perform_turn_end_notes(
+        &mut self,
+        id: ActorId,
+        conditions: Conditions,
+        obs: &mut impl Observer,
+    ) {
+        if !self.world().is_player(id) {
             return;
         }
         for (condition, left) in conditions.each() {
