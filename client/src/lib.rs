@@ -37,5 +37,7 @@ pub mod stirred;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod streamer;
 pub mod tally;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod telling;
 pub mod timing;
 pub mod window;

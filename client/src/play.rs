@@ -24,6 +24,7 @@ use crate::look::desert_lines;
 use crate::morgue;
 use crate::report;
 use crate::stirred::Stirred;
+use crate::telling::tell;
 
 pub struct GameController {
     session: Session,
@@ -536,10 +537,13 @@ impl GameController {
                 // An errand's steps gather strength at every step in the heat: the side
                 // bar says so while it lasts, and a line a step would bury the news.
                 let errand = self.errand.is_some();
-                for message in log.since(self.seen) {
-                    if !(errand && message.msg == Msg::Gathering) {
-                        self.messages.push(message.msg.to_string());
-                    }
+                let said: Vec<Msg> = log
+                    .since(self.seen)
+                    .map(|m| m.msg)
+                    .filter(|&msg| !(errand && msg == Msg::Gathering))
+                    .collect();
+                for line in tell(self.session.state().world(), &said) {
+                    self.messages.push(line);
                 }
                 self.stirred
                     .note(self.session.state(), log.since(self.seen).map(|m| &m.msg));
