@@ -64,6 +64,11 @@ pub enum Stop {
     Threat(Threat),
     /// The camel lost this many hit points since the last step.
     Hurt(i16),
+    /// A slow harm (poison, thirst) took a walking camel to half its hit points or below.
+    Weakening {
+        hp: i16,
+        most: i16,
+    },
     /// The waterskin has just run low.
     Thirsty,
     /// The sand stirred: a sleeper lies beneath, near.
@@ -91,6 +96,9 @@ impl Stop {
             Stop::Arrived | Stop::Over => None,
             Stop::Threat(threat) => Some(format!("You stop: {threat}.")),
             Stop::Hurt(lost) => Some(format!("You stop: you lost {lost} hit points.")),
+            Stop::Weakening { hp, most } => Some(format!(
+                "You stop: you are weakening, at {hp} of {most} hit points."
+            )),
             Stop::Thirsty => Some("You stop: your waterskin is nearly empty.".into()),
             Stop::SandStirs => Some("You stop: the sand stirs. Go back the way you came.".into()),
             Stop::PastStirring => Some(
@@ -167,8 +175,17 @@ impl Running {
             return Err(Stop::Threat(threat));
         }
         let lost = self.hp - camel.hp();
-        if lost > 0 && !(lost <= SLOW_HARM && slow_harm(state)) {
+        let slow = lost <= SLOW_HARM && slow_harm(state);
+        if lost > 0 && !slow {
             return Err(Stop::Hurt(lost));
+        }
+        // A walk goes on through a slow harm only while the camel has half its hit points:
+        // parched, explore would otherwise walk it down to nothing a point at a time.
+        if lost > 0 && self.moves() && camel.hp() * 2 <= camel.max_hp() {
+            return Err(Stop::Weakening {
+                hp: camel.hp(),
+                most: camel.max_hp(),
+            });
         }
         self.hp = camel.hp();
         let stirs = stirred.count() > self.stirrings;
@@ -494,7 +511,7 @@ mod tests {
                 Stop::Hurt(lost) => assert!(lost > 0),
                 Stop::Thirsty => assert!(world.water() <= WATER_LOW),
                 Stop::NothingLeft | Stop::TooLong | Stop::Over => {}
-                Stop::SandStirs | Stop::PastStirring => {}
+                Stop::SandStirs | Stop::PastStirring | Stop::Weakening { .. } => {}
                 other => panic!("seed {seed}: exploring stopped for {other:?}"),
             }
         }
@@ -625,6 +642,37 @@ mod tests {
             burnt(SLOW_HARM + 1).next(state, &calm()),
             Err(Stop::Hurt(SLOW_HARM + 1))
         );
+    }
+
+    /// A walk goes on through a slow harm while the camel has more than half its hit
+    /// points, and stops at half, saying so; a rest goes on (it is meant to outlast it).
+    #[test]
+    fn a_walk_stops_when_a_slow_harm_takes_it_to_half() {
+        let low_and_sick = |s: &State| {
+            let camel = s.world().player();
+            let half = camel.is_some_and(|c| c.hp() * 2 <= c.max_hp() && c.hp() > 2);
+            half && slow_harm(s) && threat(s).is_none()
+        };
+        let game = (1..60)
+            .find_map(|seed| played_until(seed, 4000, low_and_sick))
+            .expect("a camel at half its hit points, poisoned or parched, nothing near");
+        let state = game.state();
+        let hp = camel_hp(state);
+        let burnt = |errand| Running {
+            hp: hp + SLOW_HARM,
+            ..Running::start(errand, state, &calm())
+        };
+        let most = state.world().player().unwrap().max_hp();
+        assert_eq!(
+            burnt(Errand::Explore).next(state, &calm()),
+            Err(Stop::Weakening { hp, most })
+        );
+        assert_ne!(
+            burnt(Errand::Rest).next(state, &calm()),
+            Err(Stop::Weakening { hp, most })
+        );
+        let said = Stop::Weakening { hp: 12, most: 30 }.message().unwrap();
+        assert_eq!(said, "You stop: you are weakening, at 12 of 30 hit points.");
     }
 
     /// A poisoned camel at its most hit points rests on: the poison will burn it yet.
