@@ -8,7 +8,7 @@
 //! hatched nest on the level, every errand would stop at every step.
 //!
 //! Errands obey the game's own warnings, as Brogue's do: a walk steers round the cells a
-//! dormant egg would hear the camel in and those about where the sand stirred (`Stirred`),
+//! dormant egg would hear the camel in and those about where the sand stirred (`Warnings`),
 //! a moving errand stops where the sand stirs and once as the waterskin runs low (a walk
 //! to a pool's shore goes on), a threat is one that has a way to the camel, and a slow
 //! harm (poison, thirst) stops nothing: a rest is often meant to outlast it.
@@ -22,7 +22,7 @@ use sandglass_sim::world::{Actor, Condition};
 use sandglass_sim::{is_hostile, Command, State};
 
 use crate::look::is_fleeing;
-use crate::stirred::Stirred;
+use crate::warnings::Warnings;
 
 /// What the player asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +50,8 @@ pub struct Running {
     water: u16,
     /// Where the camel stood before its last step.
     from: Option<Pos>,
+    /// Steps in a row that went back to the cell before.
+    reversals: u32,
     /// Times the sand had stirred on the level after the last step.
     stirrings: usize,
     steps: u32,
@@ -78,6 +80,8 @@ pub enum Stop {
     Underfoot,
     /// No way on to where it was going.
     Blocked,
+    /// The way on changed with every step, back and forth.
+    Dithering,
     NothingLeft,
     Healed,
     /// A rest where no wound closes by itself (the furnace's deep desert), with no
@@ -106,6 +110,7 @@ impl Stop {
             ),
             Stop::Underfoot => Some("You stop: there is something here.".into()),
             Stop::Blocked => Some("You stop: the way on is blocked.".into()),
+            Stop::Dithering => Some("You stop: the way on keeps changing.".into()),
             Stop::NothingLeft => {
                 Some("There is nowhere left to explore that you can reach.".into())
             }
@@ -143,14 +148,18 @@ impl std::fmt::Display for Threat {
 /// Steps after which any errand pauses, however well it goes.
 const LONGEST: u32 = 500;
 
+/// Steps back to the cell before, in a row, that end an errand.
+const DITHER: u32 = 3;
+
 impl Running {
-    pub fn start(errand: Errand, state: &State, stirred: &Stirred) -> Running {
+    pub fn start(errand: Errand, state: &State, warnings: &Warnings) -> Running {
         Running {
             errand,
             hp: camel_hp(state),
             water: state.world().water(),
             from: None,
-            stirrings: stirred.count(),
+            reversals: 0,
+            stirrings: warnings.count(),
             steps: 0,
         }
     }
@@ -161,8 +170,8 @@ impl Running {
 
     /// The next command, or why the errand is over. Looks at the state the last command
     /// left: whether a creature threatens the camel, whether it was hurt, whether the sand
-    /// stirred (`stirred`, the level's warnings), what lies underfoot.
-    pub fn next(&mut self, state: &State, stirred: &Stirred) -> Result<Command, Stop> {
+    /// warnings (`warnings`, the level's warnings), what lies underfoot.
+    pub fn next(&mut self, state: &State, warnings: &Warnings) -> Result<Command, Stop> {
         let world = state.world();
         let Some(camel) = world.player().filter(|c| c.is_present()) else {
             return Err(Stop::Over);
@@ -188,8 +197,8 @@ impl Running {
             });
         }
         self.hp = camel.hp();
-        let stirs = stirred.count() > self.stirrings;
-        self.stirrings = stirred.count();
+        let stirs = warnings.count() > self.stirrings;
+        self.stirrings = warnings.count();
         if stirs && self.moves() {
             return Err(Stop::SandStirs);
         }
@@ -223,13 +232,21 @@ impl Running {
             Errand::Gather if state.validate(&Command::PickUp).is_ok() => Command::PickUp,
             Errand::Gather => return Err(Stop::Arrived),
             Errand::Travel(to) if to == here => return Err(Stop::Arrived),
-            Errand::Travel(to) => walk_or_why(state, stirred, here, |p| p == to, Stop::Blocked)?,
+            Errand::Travel(to) => walk_or_why(state, warnings, here, |p| p == to, Stop::Blocked)?,
             Errand::Run(dir) => self.run(state, here, dir)?,
             Errand::Explore => {
-                let goal = |p| unexplored(state, p, here) && !stirred.keeps_off(p);
-                walk_or_why(state, stirred, here, goal, Stop::NothingLeft)?
+                let goal = |p| unexplored(state, p, here) && !warnings.keeps_off(p);
+                walk_or_why(state, warnings, here, goal, Stop::NothingLeft)?
             }
         };
+        // A way that changes with every step (what blocks it comes into view and leaves
+        // it) would walk the camel back and forth for ever: three steps back in a row
+        // end the errand.
+        let back = matches!(command, Command::Move(dir) if Some(here.step(dir)) == self.from);
+        self.reversals = if back { self.reversals + 1 } else { 0 };
+        if self.reversals >= DITHER {
+            return Err(Stop::Dithering);
+        }
         self.from = Some(here);
         self.steps += 1;
         Ok(command)
@@ -271,15 +288,15 @@ impl Running {
 /// `PastStirring` when the only way passes there, else `none`.
 fn walk_or_why(
     state: &State,
-    stirred: &Stirred,
+    warnings: &Warnings,
     from: Pos,
     is_goal: impl Fn(Pos) -> bool,
     none: Stop,
 ) -> Result<Command, Stop> {
-    if let Some(command) = walk(state, stirred, from, &is_goal) {
+    if let Some(command) = walk(state, warnings, from, &is_goal) {
         return Ok(command);
     }
-    let past = stirred.count() > 0 && walk(state, &Stirred::default(), from, is_goal).is_some();
+    let past = warnings.count() > 0 && walk(state, &Warnings::default(), from, is_goal).is_some();
     Err(if past { Stop::PastStirring } else { none })
 }
 
@@ -296,18 +313,18 @@ fn rest_over(hurt: bool, poisoned: bool, heals: bool) -> Option<Stop> {
 }
 
 /// The first command of a cheapest walk, through cells the camel remembers and off the
-/// ground about a stirring (`stirred`), to the nearest cell `is_goal` accepts: a step, or
+/// ground about a stirring (`warnings`), to the nearest cell `is_goal` accepts: a step, or
 /// opening the door in the way (a locked one only with a key: `World::opens`).
 fn walk(
     state: &State,
-    stirred: &Stirred,
+    warnings: &Warnings,
     from: Pos,
     is_goal: impl Fn(Pos) -> bool,
 ) -> Option<Command> {
     let world = state.world();
     let map = world.map();
-    let eggs = seen_eggs(state);
-    let may = |p| may_enter(state, &eggs, p) && !stirred.keeps_off(p);
+    let eggs = known_eggs(state, warnings);
+    let may = |p| may_enter(state, &eggs, p) && !warnings.keeps_off(p);
     let (dir, _) = first_step(map, from, u32::MAX, is_goal, may)?;
     let next = from.step(dir);
     Some(if world.opens(map.terrain(next)) {
@@ -320,8 +337,8 @@ fn walk(
 /// Whether a walk the camel plans may pass through `p`: a cell it remembers, open or
 /// one it can open (a locked door only with a key), with no creature in view on it (one
 /// out of view the camel cannot know of), and out of the hearing of every dormant egg
-/// it sees (`eggs`, from `seen_eggs`): walked past, a nest hatches a spider on every free
-/// cell about it.
+/// it knows of (`eggs`, from `known_eggs`): walked past, a nest hatches a spider on every
+/// free cell about it.
 fn may_enter(state: &State, eggs: &[Pos], p: Pos) -> bool {
     let world = state.world();
     let map = world.map();
@@ -333,14 +350,18 @@ fn may_enter(state: &State, eggs: &[Pos], p: Pos) -> bool {
     world.remembers(p) && open && !blocked && !near_an_egg
 }
 
-/// Where the dormant eggs the camel sees lie: gathered once for a whole search, which asks
-/// `may_enter` of every cell it reaches.
-fn seen_eggs(state: &State) -> Vec<Pos> {
+/// Where the dormant eggs the camel knows of lie: those it sees and those it remembers
+/// (`warnings`), gathered once for a whole search, which asks `may_enter` of every cell it
+/// reaches.
+fn known_eggs(state: &State, warnings: &Warnings) -> Vec<Pos> {
     let world = state.world();
-    let eggs = world
+    let seen = world
         .actors()
         .filter(|&(id, a)| a.species() == Species::SpiderEgg && world.sees_actor(id));
-    eggs.map(|(_, a)| a.pos()).collect()
+    let mut eggs: Vec<Pos> = seen.map(|(_, a)| a.pos()).chain(warnings.eggs()).collect();
+    eggs.sort();
+    eggs.dedup();
+    eggs
 }
 
 /// The most hit points a slow harm takes in one step: poison's burn, thirst's weakening.
@@ -368,9 +389,9 @@ const CLICK_TRIES: usize = 16;
 /// the cell nearest it that the camel knows a way to (the shore of a pool, the near side
 /// of a wall), the one nearest the camel among equals. `None` when it knows a way to
 /// none of the cells near it.
-pub fn travel_goal(state: &State, stirred: &Stirred, to: Pos) -> Option<Pos> {
+pub fn travel_goal(state: &State, warnings: &Warnings, to: Pos) -> Option<Pos> {
     let here = state.world().player()?.pos();
-    let eggs = seen_eggs(state);
+    let eggs = known_eggs(state, warnings);
     let mut near: Vec<Pos> = state
         .world()
         .map()
@@ -380,7 +401,7 @@ pub fn travel_goal(state: &State, stirred: &Stirred, to: Pos) -> Option<Pos> {
     near.sort_by_key(|&p| (p.distance(to), p.distance(here), p));
     near.into_iter()
         .take(CLICK_TRIES)
-        .find(|&p| p == here || walk(state, stirred, here, |q| q == p).is_some())
+        .find(|&p| p == here || walk(state, warnings, here, |q| q == p).is_some())
 }
 
 /// Where exploring leads: a cell never seen, or a remembered item that would fit in the
@@ -460,29 +481,29 @@ mod tests {
     use sandglass_sim::{LiveTape, Rules, Ruleset};
 
     /// No warning of stirring sand yet.
-    fn calm() -> Stirred {
-        Stirred::default()
+    fn calm() -> Warnings {
+        Warnings::default()
     }
 
-    /// Plays `command` on `game`, and notes in `stirred` whether the sand stirred.
-    fn play(game: &mut LiveTape, stirred: &mut Stirred, command: Command) {
+    /// Plays `command` on `game`, and notes in `warnings` whether the sand stirred.
+    fn play(game: &mut LiveTape, warnings: &mut Warnings, command: Command) {
         let seen = game.state().world().messages().total();
         game.command(command, &mut ())
             .expect("an errand plays legal commands");
         let log = game.state().world().messages();
-        stirred.note(game.state(), log.since(seen).map(|m| &m.msg));
+        warnings.note(game.state(), log.since(seen).map(|m| &m.msg));
     }
 
     /// Plays `errand` on a new game of `seed` until it stops; the commands it played.
     fn run(seed: u64, errand: Errand) -> (LiveTape, Vec<Command>, Stop) {
         let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
-        let mut stirred = calm();
-        let mut running = Running::start(errand, game.state(), &stirred);
+        let mut warnings = calm();
+        let mut running = Running::start(errand, game.state(), &warnings);
         let mut played = vec![];
         loop {
-            match running.next(game.state(), &stirred) {
+            match running.next(game.state(), &warnings) {
                 Ok(command) => {
-                    play(&mut game, &mut stirred, command);
+                    play(&mut game, &mut warnings, command);
                     played.push(command);
                 }
                 Err(stop) => return (game, played, stop),
@@ -512,6 +533,7 @@ mod tests {
                 Stop::Thirsty => assert!(world.water() <= WATER_LOW),
                 Stop::NothingLeft | Stop::TooLong | Stop::Over => {}
                 Stop::SandStirs | Stop::PastStirring | Stop::Weakening { .. } => {}
+                Stop::Dithering => {}
                 other => panic!("seed {seed}: exploring stopped for {other:?}"),
             }
         }
@@ -725,7 +747,7 @@ mod tests {
             .unwrap();
         let (at, hearing) = (egg.pos(), Species::SpiderEgg.hearing());
         for p in world.map().cells().filter(|p| p.distance(at) <= hearing) {
-            let eggs = seen_eggs(game.state());
+            let eggs = known_eggs(game.state(), &calm());
             assert!(
                 !may_enter(game.state(), &eggs, p),
                 "{p:?} by the egg at {at:?}"
@@ -756,38 +778,83 @@ mod tests {
         let found = (1..80).find_map(|seed| {
             let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
             let mut bot = sandglass_sim::bot::Bot::new(seed);
-            let mut stirred = calm();
-            let mut running = Running::start(Errand::Explore, game.state(), &stirred);
+            let mut warnings = calm();
+            let mut running = Running::start(Errand::Explore, game.state(), &warnings);
             // Explore while it goes on; where it stops for anything else, the bot plays.
             for _ in 0..4000 {
-                let command = match running.next(game.state(), &stirred) {
-                    Err(Stop::SandStirs) => return Some((game, stirred)),
+                let command = match running.next(game.state(), &warnings) {
+                    Err(Stop::SandStirs) => return Some((game, warnings)),
                     Ok(command) => command,
                     Err(_) => {
-                        running = Running::start(Errand::Explore, game.state(), &stirred);
+                        running = Running::start(Errand::Explore, game.state(), &warnings);
                         bot.choose(game.state())?
                     }
                 };
-                play(&mut game, &mut stirred, command);
+                play(&mut game, &mut warnings, command);
             }
             None
         });
-        let (mut game, mut stirred) = found.expect("a game in which exploring met stirring sand");
+        let (mut game, mut warnings) = found.expect("a game in which exploring met stirring sand");
         let spot = game.state().world().player().unwrap().pos();
-        assert!(stirred.keeps_off(spot) && stirred.count() > 0);
-        let mut running = Running::start(Errand::Explore, game.state(), &stirred);
+        assert!(warnings.keeps_off(spot) && warnings.count() > 0);
+        let mut running = Running::start(Errand::Explore, game.state(), &warnings);
         for _ in 0..300 {
-            let Ok(command) = running.next(game.state(), &stirred) else {
+            let Ok(command) = running.next(game.state(), &warnings) else {
                 break;
             };
-            let before = stirred.clone();
-            play(&mut game, &mut stirred, command);
+            let before = warnings.clone();
+            play(&mut game, &mut warnings, command);
             let camel = game.state().world().player().unwrap().pos();
             assert!(
                 !before.keeps_off(camel),
                 "{camel:?} by the stirring at {spot:?}"
             );
         }
+    }
+
+    /// An egg the camel saw is kept off after it leaves the camel's view, until its cell
+    /// is seen without it: a walk that kept off it only in view turned back each time it
+    /// came into view, back and forth until the camel died of thirst.
+    #[test]
+    fn a_walk_keeps_off_an_egg_out_of_view() {
+        let found = (1..80).find_map(|seed| {
+            let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+            let mut bot = sandglass_sim::bot::Bot::new(seed);
+            let mut warnings = calm();
+            let mut seen: Option<Pos> = None;
+            for _ in 0..4000 {
+                let command = bot.choose(game.state())?;
+                play(&mut game, &mut warnings, command);
+                let world = game.state().world();
+                match seen {
+                    None => seen = warnings.eggs().next(),
+                    Some(egg) if !world.sees(egg) => return Some((game, warnings, egg)),
+                    Some(_) => {}
+                }
+                if seen.is_some_and(|egg| !warnings.eggs().any(|e| e == egg)) {
+                    seen = None;
+                }
+            }
+            None
+        });
+        let (game, warnings, egg) = found.expect("a game whose camel saw an egg and left it");
+        let state = game.state();
+        assert!(known_eggs(state, &warnings).contains(&egg));
+        assert!(!known_eggs(state, &calm()).contains(&egg));
+        let hearing = Species::SpiderEgg.hearing();
+        let eggs = known_eggs(state, &warnings);
+        for p in state
+            .world()
+            .map()
+            .cells()
+            .filter(|p| p.distance(egg) <= hearing)
+        {
+            assert!(!may_enter(state, &eggs, p), "{p:?} by the egg at {egg:?}");
+        }
+        assert_eq!(
+            Stop::Dithering.message().unwrap(),
+            "You stop: the way on keeps changing."
+        );
     }
 
     /// `,` on a pile takes all of it that fits, one command an item, and stops when

@@ -33,11 +33,11 @@ pub mod play;
 pub mod report;
 pub mod seed;
 pub mod settings;
-pub mod stirred;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod streamer;
 pub mod tally;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod telling;
 pub mod timing;
+pub mod warnings;
 pub mod window;

@@ -23,8 +23,8 @@ use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt, Targe
 use crate::look::desert_lines;
 use crate::morgue;
 use crate::report;
-use crate::stirred::Stirred;
 use crate::telling::tell;
+use crate::warnings::Warnings;
 
 pub struct GameController {
     session: Session,
@@ -36,8 +36,9 @@ pub struct GameController {
     overlay: Overlay,
     /// Travel, run, explore or rest, under way: the client plays its commands.
     errand: Option<Running>,
-    /// Where the sand stirred on this level, which errands keep off.
-    stirred: Stirred,
+    /// What the camel was warned of on this level (stirring sand, dormant eggs), which
+    /// errands keep off.
+    warnings: Warnings,
     /// The final hash has been reported.
     left: bool,
 }
@@ -280,7 +281,7 @@ impl GameController {
             seen,
             overlay: Overlay::None,
             errand: None,
-            stirred: Stirred::default(),
+            warnings: Warnings::default(),
             left: false,
         }
     }
@@ -327,7 +328,7 @@ impl GameController {
         while self.messages.has_more() {
             self.messages.turn_page();
         }
-        match errand.next(self.session.state(), &self.stirred) {
+        match errand.next(self.session.state(), &self.warnings) {
             Ok(command) => {
                 let played = self.play(store, command, obs)?;
                 if played != Reaction::Played {
@@ -352,7 +353,7 @@ impl GameController {
             return;
         }
         let here = self.state().world().player().map(|c| c.pos());
-        match travel_goal(self.state(), &self.stirred, pos) {
+        match travel_goal(self.state(), &self.warnings, pos) {
             Some(goal) if Some(goal) == here => {
                 self.messages.push("You know no nearer way there.");
             }
@@ -367,7 +368,7 @@ impl GameController {
             self.messages.push(format!("Not now: {threat}."));
             return;
         }
-        self.errand = Some(Running::start(errand, self.session.state(), &self.stirred));
+        self.errand = Some(Running::start(errand, self.session.state(), &self.warnings));
     }
 
     /// How the next key is read.
@@ -545,7 +546,7 @@ impl GameController {
                 for line in tell(self.session.state().world(), &said) {
                     self.messages.push(line);
                 }
-                self.stirred
+                self.warnings
                     .note(self.session.state(), log.since(self.seen).map(|m| &m.msg));
                 self.seen = log.total();
                 if self.is_over() {

@@ -1,10 +1,16 @@
-//! Where the sand stirred: the game's warning that a sandworm lies beneath, remembered on
-//! the level so that errands keep off it, as they keep off an egg the camel sees.
+//! What the camel was warned of on the level, remembered so that errands keep off it:
+//! where the sand stirred (a sandworm lies beneath) and where it saw a dormant egg.
 //!
-//! The warning comes where the camel stands within `STIR_REACH` of a hidden sleeper, and
+//! The stirring comes where the camel stands within `STIR_REACH` of a hidden sleeper, and
 //! a sandworm wakes to a camel beside it, so the cells within `KEEP_OFF` of a stirring may
 //! wake it. A cell where the camel stood and the sand was still has no sleeper that near:
 //! it is safe ground even inside that ring, and the way the camel came is the way out.
+//!
+//! An egg is kept off while it is remembered, not only while it is in view: a walk that
+//! steered round it only while it saw it turned back each time the egg came into view and
+//! went on each time it left it, back and forth until the camel died of thirst. An egg is
+//! forgotten once its cell is seen without it (it hatched).
+//!
 //! What the camel learnt is kept while the game is open; a game loaded again starts with
 //! the level's warnings forgotten, as its message line does.
 
@@ -20,25 +26,28 @@ const KEEP_OFF: u16 = STIR_REACH + Species::Sandworm.hearing();
 
 /// The warnings of the level the camel is on.
 #[derive(Clone, Debug, Default)]
-pub struct Stirred {
+pub struct Warnings {
     depth: u8,
     /// Where the camel stood when the sand stirred.
     spots: Vec<Pos>,
     /// Where it stood and the sand was still.
     calm: BTreeSet<Pos>,
+    /// Where it saw a dormant egg, and has not seen its cell empty since.
+    eggs: BTreeSet<Pos>,
 }
 
-impl Stirred {
-    /// Takes in what the last command's `messages` said, where the camel now stands.
+impl Warnings {
+    /// Takes in what the last command's `messages` said, where the camel now stands, and
+    /// the eggs it sees.
     pub fn note<'a>(&mut self, state: &State, messages: impl IntoIterator<Item = &'a Msg>) {
         let world = state.world();
         let Some(camel) = world.player() else {
             return;
         };
         if world.depth() != self.depth {
-            *self = Stirred {
+            *self = Warnings {
                 depth: world.depth(),
-                ..Stirred::default()
+                ..Warnings::default()
             };
         }
         let here = camel.pos();
@@ -52,6 +61,16 @@ impl Stirred {
         } else {
             self.calm.insert(here);
         }
+        let egg_at = |p: Pos| {
+            let id = world.map().occupant(p);
+            id.and_then(|id| world.actor(id))
+                .is_some_and(|a| a.species() == Species::SpiderEgg)
+        };
+        self.eggs.retain(|&p| !world.sees(p) || egg_at(p));
+        let seen = world
+            .actors()
+            .filter(|&(id, a)| a.species() == Species::SpiderEgg && world.sees_actor(id));
+        self.eggs.extend(seen.map(|(_, a)| a.pos()));
     }
 
     /// How many times the sand has stirred on this level: an errand stops when it grows.
@@ -64,17 +83,23 @@ impl Stirred {
     pub fn keeps_off(&self, p: Pos) -> bool {
         !self.calm.contains(&p) && self.spots.iter().any(|s| s.distance(p) <= KEEP_OFF)
     }
+
+    /// The dormant eggs the camel remembers on this level.
+    pub fn eggs(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.eggs.iter().copied()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn with(spots: &[Pos], calm: &[Pos]) -> Stirred {
-        Stirred {
+    fn with(spots: &[Pos], calm: &[Pos]) -> Warnings {
+        Warnings {
             depth: 1,
             spots: spots.to_vec(),
             calm: calm.iter().copied().collect(),
+            eggs: BTreeSet::new(),
         }
     }
 
@@ -83,11 +108,11 @@ mod tests {
     fn a_walk_keeps_off_the_ring_about_a_stirring_but_for_calm_ground() {
         let spot = Pos::new(10, 10);
         let came_from = Pos::new(9, 10);
-        let stirred = with(&[spot], &[came_from]);
-        assert!(stirred.keeps_off(Pos::new(11, 10)));
-        assert!(stirred.keeps_off(Pos::new(10 + KEEP_OFF as i16, 10)));
-        assert!(!stirred.keeps_off(Pos::new(11 + KEEP_OFF as i16, 10)));
-        assert!(!stirred.keeps_off(came_from));
+        let warnings = with(&[spot], &[came_from]);
+        assert!(warnings.keeps_off(Pos::new(11, 10)));
+        assert!(warnings.keeps_off(Pos::new(10 + KEEP_OFF as i16, 10)));
+        assert!(!warnings.keeps_off(Pos::new(11 + KEEP_OFF as i16, 10)));
+        assert!(!warnings.keeps_off(came_from));
         assert!(!with(&[], &[]).keeps_off(spot));
     }
 }
