@@ -4,6 +4,7 @@
 
 use sandglass_sim::action::Action;
 use sandglass_sim::bestiary::Bestiary;
+use sandglass_sim::crossing::Crossing;
 use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::gear::{BARDING_SOFTENS, BARDING_WEIGHS, BLANKET_SOFTENS};
@@ -354,12 +355,34 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             format!("more but weighs on everything you do ({}/{} cost).", BARDING_WEIGHS.0, BARDING_WEIGHS.1),
             "Javelins (t) harm less than a spear but fly in half the time. Flasks (drink) and".into(),
             "scarabs (crack) are unknown until used (a): some help, some harm. A desert rose (a)".into(),
-            format!("makes you hardier (+{HARDIER_HP} hit points), stronger (kicks +{STRONGER_KICK}) or your waterskin deeper"),
-            match state.world().rules().roses_along_the_way() {
-                true => format!("(+{DEEPER_SIPS} sips), for good: one lies on each of depths {}.", depths(state.world().rules().crossing().roses_on())),
-                false => format!("(+{DEEPER_SIPS} sips), for good: there is one in a crossing, so choose well."),
-            },
         ]);
+        let rules = state.world().rules();
+        let roses_on = depths(rules.crossing().roses_on());
+        if rules.forking_growth() {
+            // Under 12 and on, a rose offers three boons of ten, drawn for the game: the
+            // prompt names them, and the first three are not always among them.
+            lines.extend([
+                "offers three of ten ways to grow for good, drawn for the game, some at a cost:"
+                    .into(),
+                format!("the prompt says what each does. One lies on each of depths {roses_on}."),
+            ]);
+        } else {
+            lines.extend([
+                format!("makes you hardier (+{HARDIER_HP} hit points), stronger (kicks +{STRONGER_KICK}) or your waterskin deeper"),
+                match rules.roses_along_the_way() {
+                    true => format!("(+{DEEPER_SIPS} sips), for good: one lies on each of depths {roses_on}."),
+                    false => format!("(+{DEEPER_SIPS} sips), for good: there is one in a crossing, so choose well."),
+                },
+            ]);
+        }
+        if rules.crossing() == Crossing::Furnace {
+            lines.extend([
+                "The deeper you go, the slower a wound closes by itself (the side bar's Heals),"
+                    .into(),
+                "and on the last three depths it does not: there only food, drink and boons heal."
+                    .into(),
+            ]);
+        }
     } else if state.world().rules().gear() {
         lines.push(format!(
             "Gear (W to wear, for good): a saddle blanket softens every blow by {BLANKET_SOFTENS},"
