@@ -11,7 +11,8 @@
 //! dormant egg would hear the camel in and those about where the sand stirred (`Warnings`),
 //! a moving errand stops where the sand stirs and once as the waterskin runs low (a walk
 //! to a pool's shore goes on), a threat is one that has a way to the camel, and a slow
-//! harm (poison, thirst) stops nothing: a rest is often meant to outlast it.
+//! harm (poison, thirst) stops a walk only once it has worn the camel to half its hit
+//! points, and a rest never: a rest is often meant to outlast it.
 
 use sandglass_sim::desert::WATER_LOW;
 use sandglass_sim::geometry::{Direction, Pos};
@@ -84,7 +85,7 @@ pub enum Stop {
     Dithering,
     NothingLeft,
     Healed,
-    /// A rest where no wound closes by itself (the furnace's deep desert), with no
+    /// A rest where no wound closes by itself (the furnace's last depths), with no
     /// poison to wait out: it would only drink the waterskin dry.
     NothingHeals,
     TooLong,
@@ -170,7 +171,8 @@ impl Running {
 
     /// The next command, or why the errand is over. Looks at the state the last command
     /// left: whether a creature threatens the camel, whether it was hurt, whether the sand
-    /// warnings (`warnings`, the level's warnings), what lies underfoot.
+    /// stirred (`warnings`, what the camel was warned of on the level), what lies
+    /// underfoot.
     pub fn next(&mut self, state: &State, warnings: &Warnings) -> Result<Command, Stop> {
         let world = state.world();
         let Some(camel) = world.player().filter(|c| c.is_present()) else {
@@ -252,15 +254,10 @@ impl Running {
         Ok(command)
     }
 
-    /// Whether it is a walk to the shore of a pool (or the oasis): one the warning of a
-    /// low skin would only interrupt.
+    /// Whether it is a walk to where the camel fills its skin: one the warning of a low
+    /// skin would only interrupt.
     fn to_water(&self, state: &State) -> bool {
-        let Errand::Travel(to) = self.errand else {
-            return false;
-        };
-        let map = state.world().map();
-        let wet = |p: Pos| matches!(map.terrain(p), Terrain::Water | Terrain::Oasis);
-        wet(to) || Direction::ALL.into_iter().any(|d| wet(to.step(d)))
+        matches!(self.errand, Errand::Travel(to) if state.world().fills_at(to))
     }
 
     fn moves(&self) -> bool {
@@ -296,7 +293,8 @@ fn walk_or_why(
     if let Some(command) = walk(state, warnings, from, &is_goal) {
         return Ok(command);
     }
-    let past = warnings.count() > 0 && walk(state, &Warnings::default(), from, is_goal).is_some();
+    let unstirred = warnings.without_stirrings();
+    let past = warnings.count() > 0 && walk(state, &unstirred, from, is_goal).is_some();
     Err(if past { Stop::PastStirring } else { none })
 }
 
@@ -478,6 +476,7 @@ pub fn known_stairs(state: &State) -> Option<Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sandglass_sim::message::Msg;
     use sandglass_sim::{LiveTape, Rules, Ruleset};
 
     /// No warning of stirring sand yet.
@@ -491,7 +490,8 @@ mod tests {
         game.command(command, &mut ())
             .expect("an errand plays legal commands");
         let log = game.state().world().messages();
-        warnings.note(game.state(), log.since(seen).map(|m| &m.msg));
+        let said: Vec<Msg> = log.since(seen).map(|m| m.msg).collect();
+        warnings.note(game.state(), &said);
     }
 
     /// Plays `errand` on a new game of `seed` until it stops; the commands it played.

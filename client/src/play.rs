@@ -546,8 +546,7 @@ impl GameController {
                 for line in tell(self.session.state().world(), &said) {
                     self.messages.push(line);
                 }
-                self.warnings
-                    .note(self.session.state(), log.since(self.seen).map(|m| &m.msg));
+                self.warnings.note(self.session.state(), &said);
                 self.seen = log.total();
                 if self.is_over() {
                     // The game is saved whatever becomes of its morgue.

@@ -7,9 +7,8 @@
 //! command identified (a mushroom eaten): that one keeps its look, and the line that
 //! identifies it says what it was.
 
-use sandglass_sim::item::Item;
+use sandglass_sim::item::{unknown_name, Item};
 use sandglass_sim::message::Msg;
-use sandglass_sim::text::a;
 use sandglass_sim::world::World;
 
 /// The lines the player reads for one command's `messages`, in order.
@@ -23,17 +22,12 @@ pub fn tell(world: &World, messages: &[Msg]) -> Vec<String> {
         })
     };
     let named = |item: Item| match learnt(item) {
-        true => a(&sandglass_sim::item::unknown_name(item)),
-        false => world.describe_item(item),
+        true => unknown_name(item),
+        false => world.item_name(item),
     };
     messages
         .iter()
-        .map(|msg| match *msg {
-            Msg::PickedUp(item) => format!("You pick up {}.", named(item)),
-            Msg::Dropped(item) => format!("You drop {}.", named(item)),
-            Msg::Ate(item) => format!("You eat {}.", named(item)),
-            other => other.to_string(),
-        })
+        .map(|msg| msg.words(named).to_string())
         .collect()
 }
 

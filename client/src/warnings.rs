@@ -39,7 +39,7 @@ pub struct Warnings {
 impl Warnings {
     /// Takes in what the last command's `messages` said, where the camel now stands, and
     /// the eggs it sees.
-    pub fn note<'a>(&mut self, state: &State, messages: impl IntoIterator<Item = &'a Msg>) {
+    pub fn note(&mut self, state: &State, messages: &[Msg]) {
         let world = state.world();
         let Some(camel) = world.player() else {
             return;
@@ -51,7 +51,7 @@ impl Warnings {
             };
         }
         let here = camel.pos();
-        if messages.into_iter().any(|m| *m == Msg::SandStirs) {
+        if messages.contains(&Msg::SandStirs) {
             // A sleeper may come to lie near ground that was calm: a worm that woke and
             // burrowed again.
             self.calm.remove(&here);
@@ -87,6 +87,15 @@ impl Warnings {
     /// The dormant eggs the camel remembers on this level.
     pub fn eggs(&self) -> impl Iterator<Item = Pos> + '_ {
         self.eggs.iter().copied()
+    }
+
+    /// These warnings with the stirrings forgotten, the eggs kept: to tell whether it is
+    /// the stirring sand that stands in a walk's way.
+    pub fn without_stirrings(&self) -> Warnings {
+        Warnings {
+            spots: vec![],
+            ..self.clone()
+        }
     }
 }
 

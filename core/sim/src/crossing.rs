@@ -16,9 +16,9 @@ pub enum Crossing {
     Long,
     /// Rules version 13: the long crossing, where wounds close more slowly as the desert
     /// grows hotter and not at all by themselves on its last three depths, and a level
-    /// holds one stone. Played
-    /// by eye under 12, a camel rested back to whole after every fight and reached depth
-    /// 11 at full health with eleven dates and eleven stones never needed.
+    /// holds one stone. Played by eye under 12, a camel rested back to whole after every
+    /// fight and reached depth 11 at full health with eleven dates and eleven stones
+    /// never needed.
     Furnace,
 }
 

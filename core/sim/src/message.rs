@@ -151,8 +151,31 @@ impl Harm {
     }
 }
 
+/// The fold's own words name a find by its look (`unknown_name`): a message does not know
+/// what the camel learns after it.
 impl fmt::Display for Msg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.words(unknown_name).fmt(f)
+    }
+}
+
+/// A message in words, each find it names called by `name`.
+pub struct Words<'a, N> {
+    msg: &'a Msg,
+    name: N,
+}
+
+impl Msg {
+    /// This message in words, each find it names called by `name`: a reader that knows
+    /// what the camel knew as it happened names a known flask by its draught.
+    pub fn words<N: Fn(Item) -> String>(&self, name: N) -> Words<'_, N> {
+        Words { msg: self, name }
+    }
+}
+
+impl<N: Fn(Item) -> String> fmt::Display for Words<'_, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |item| a(&(self.name)(item));
         let who = |s: Species| {
             if s == Species::Camel {
                 "you".to_string()
@@ -160,7 +183,7 @@ impl fmt::Display for Msg {
                 format!("the {}", s.name())
             }
         };
-        match *self {
+        match *self.msg {
             Msg::Welcome { depth } => {
                 write!(f, "You enter the desert, depth {depth}. Find the stairs.")
             }
@@ -200,11 +223,9 @@ impl fmt::Display for Msg {
             Msg::Stunned => write!(f, "The elephant crashes into a cactus and is stunned."),
             Msg::EggLaid => write!(f, "A spider lays an egg."),
             Msg::Hatched { spiders } => write!(f, "The egg hatches! {spiders} spiders crawl out."),
-            // Messages name an unidentified mushroom by its look: they tell what the
-            // camel saw at the time, whatever it has learnt since.
-            Msg::PickedUp(item) => write!(f, "You pick up {}.", a(&unknown_name(item))),
-            Msg::Dropped(item) => write!(f, "You drop {}.", a(&unknown_name(item))),
-            Msg::Ate(item) => write!(f, "You eat {}.", a(&unknown_name(item))),
+            Msg::PickedUp(item) => write!(f, "You pick up {}.", name(item)),
+            Msg::Dropped(item) => write!(f, "You drop {}.", name(item)),
+            Msg::Ate(item) => write!(f, "You eat {}.", name(item)),
             Msg::Identified { look, effect } => write!(
                 f,
                 "The {} mushroom was a mushroom of {}!",
@@ -251,7 +272,7 @@ impl fmt::Display for Msg {
             Msg::SandStirs => write!(f, "The sand stirs nearby. Something lies beneath."),
             Msg::Howls => write!(f, "A hyena howls, and the pack answers."),
             Msg::Tramples => write!(f, "The tortoise tramples a cactus flat."),
-            Msg::PutOn(item) => write!(f, "You put on {}.", a(&unknown_name(item))),
+            Msg::PutOn(item) => write!(f, "You put on {}.", name(item)),
             Msg::Tamed(s) => write!(
                 f,
                 "The {} gobbles the date and falls in at your side.",
@@ -329,7 +350,7 @@ impl fmt::Display for Msg {
                      your waterskin holds {SINEW_COST_SIPS} sips fewer)."
                 ),
             },
-            Msg::TookOff(item) => write!(f, "You take off {}.", a(&unknown_name(item))),
+            Msg::TookOff(item) => write!(f, "You take off {}.", name(item)),
             Msg::Struck {
                 item,
                 target,

@@ -498,8 +498,8 @@ impl Rules {
     /// twelve depths, supplies that thin out with depth, and a hotter deep desert
     /// (`crossing`). Before, eight depths, each stocked as the first: the first two
     /// runs played to win were won with bags full of food and healing never needed. From
-    /// 13 the furnace: wounds close more slowly from depth 4 and not by themselves in the
-    /// deep desert, and a level holds one stone.
+    /// 13 the furnace: wounds close more slowly from depth 4 and not by themselves on the
+    /// last three depths, and a level holds one stone.
     #[inline]
     pub fn crossing(&self) -> Crossing {
         self.switches.crossing

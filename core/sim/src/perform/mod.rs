@@ -104,13 +104,16 @@ impl State {
     /// clock, out of water.
     fn perform_regeneration(&mut self, id: ActorId, obs: &mut impl Observer) {
         let world = self.world();
+        if !world.is_player(id) {
+            return;
+        }
         let me = world.actor_at(id);
         let Some(every) = world.regenerate_every() else {
             return;
         };
         let due = world.turns(id).is_multiple_of(every);
         let parched = world.rules().desert_clock() && world.water() == 0;
-        if world.is_player(id) && due && me.is_present() && me.hp() < me.max_hp() && !parched {
+        if due && me.is_present() && me.hp() < me.max_hp() && !parched {
             self.perform_heal(id, 1, obs);
         }
     }
@@ -126,7 +129,7 @@ impl State {
             return;
         }
         let (water, skin) = (world.water(), world.growth().waterskin());
-        if beside_water(world, me.pos()) {
+        if world.fills_at(me.pos()) {
             if water < skin {
                 let fill = Change::Fill { sips: skin - water };
                 self.change(fill, obs);
@@ -686,15 +689,6 @@ fn stirring_near(world: &World, at: Pos) -> bool {
             .occupant(p)
             .is_some_and(|id| world.is_hidden(id))
     })
-}
-
-/// Whether `at` is beside a pool (or on the oasis): where the camel fills its waterskin.
-fn beside_water(world: &World, at: Pos) -> bool {
-    let map = world.map();
-    map.terrain(at) == Terrain::Oasis
-        || Direction::ALL
-            .iter()
-            .any(|&d| map.terrain(at.step(d)) == Terrain::Water)
 }
 
 /// Whether the camel hears of what happens at `at`: only if it sees it (with no camel, as

@@ -558,6 +558,16 @@ impl World {
         self.rules.crossing().regenerate_every(self.depth)
     }
 
+    /// Whether `at` is beside a pool (or on the oasis): where the camel fills its waterskin.
+    #[inline]
+    pub fn fills_at(&self, at: Pos) -> bool {
+        let map = self.map();
+        map.terrain(at) == Terrain::Oasis
+            || Direction::ALL
+                .iter()
+                .any(|&d| map.terrain(at.step(d)) == Terrain::Water)
+    }
+
     /// What this level's ground is like: always the open erg before rules version 10.
     pub fn ground(&self) -> Ground {
         self.ground
