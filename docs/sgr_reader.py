@@ -24,7 +24,7 @@ import sys
 # and a row for each new command in COMMANDS.
 LAYOUT_VERSION = 1
 FORMAT_VERSION = 1
-RULES_VERSIONS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+RULES_VERSIONS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 MOST_BYTES = 256 << 20
 
 MAGIC = b"\x89SGR\r\n\x1a\n"
@@ -48,9 +48,20 @@ COMMANDS = {
     12: ("Use", ("slot",), 9),
     13: ("Grow", ("slot", "boon"), 9),
     14: ("TakeOff", ("garment",), 9),
+    15: ("ThrowAt", ("slot", "offset", "offset"), 14),
 }
 # The values each field type may hold ("legal" in the document).
-FIELD_VALUES = {"direction": range(8), "slot": range(26), "boon": range(10), "garment": range(3)}
+# An offset is a signed byte, read here as the byte: which cells are legal is the fold's
+# to say (whether the camel sees the cell), as it is for a direction into a wall.
+FIELD_VALUES = {
+    "direction": range(8),
+    "slot": range(26),
+    "boon": range(10),
+    "garment": range(3),
+    "offset": range(256),
+}
+# The fields that are plain bytes; the others are an enum's variant index, a varint.
+BYTE_FIELDS = ("slot", "offset")
 # Boons 3 to 9 came with rules version 12: before it, every desert rose offers 0 to 2.
 FIRST_BOONS, LATER_BOONS_SINCE = 3, 12
 
@@ -334,9 +345,10 @@ def read_command(r, rules_version, event):
     name, fields, since = COMMANDS[index]
     values = []
     for field in fields:
-        # A slot is a plain byte; a direction, boon or garment an enum's variant index.
-        value = r.take(1)[0] if field == "slot" else r.varint(32)
-        if field != "slot" and value not in FIELD_VALUES[field]:
+        # A slot or an offset is a plain byte; a direction, boon or garment an enum's
+        # variant index.
+        value = r.take(1)[0] if field in BYTE_FIELDS else r.varint(32)
+        if field not in BYTE_FIELDS and value not in FIELD_VALUES[field]:
             raise damaged(
                 "%s holds %s %d, which does not exist" % (name, field, value), event
             )

@@ -4,7 +4,6 @@
 
 use sandglass_sim::action::Action;
 use sandglass_sim::bestiary::Bestiary;
-use sandglass_sim::crossing::Crossing;
 use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::gear::{BARDING_SOFTENS, BARDING_WEIGHS, BLANKET_SOFTENS};
@@ -375,11 +374,19 @@ pub fn desert_lines(state: &State) -> Vec<String> {
                 },
             ]);
         }
-        if rules.crossing() == Crossing::Furnace {
+        if rules.crossing().has_furnace() {
             lines.extend([
                 "The deeper you go, the slower a wound closes by itself (the side bar's Heals),"
                     .into(),
                 "and on the last three depths it does not: there only food, drink and boons heal."
+                    .into(),
+            ]);
+        }
+        if rules.spears_break() {
+            lines.extend([
+                "A thrown spear that hits snaps: keep spears for what kicks cannot kill. One that"
+                    .into(),
+                "misses lands, and can be picked up again. Food is scarce: eat when it matters."
                     .into(),
             ]);
         }

@@ -203,37 +203,62 @@ impl Inventory for Bags<'_> {
             .collect()
     }
 
-    /// Along each of the eight lines, the first creature a thrown item would meet, if the
-    /// camel sees it: a throw flies until it meets a creature or what blocks it.
+    /// Where the camel throws at any cell, every creature it sees but its ally; otherwise,
+    /// along each of the eight lines, the first creature a thrown item would meet, if the
+    /// camel sees it: a throw flies until it meets a creature or what blocks it. Nearest
+    /// first.
     fn targets(&self) -> Vec<Target> {
         let world = self.0.world();
         let map = world.map();
         let Some(here) = world.player().map(|c| c.pos()) else {
             return vec![];
         };
-        let mut targets: Vec<(u16, Target)> = Direction::ALL
-            .into_iter()
-            .filter_map(|dir| {
-                let mut at = here.step(dir);
-                while map.contains(at) && !map.terrain(at).blocks() {
-                    if let Some(id) = map.occupant(at) {
-                        let seen = world.sees_actor(id).then(|| world.actor(id)).flatten();
-                        return seen.map(|a| {
-                            let name = sandglass_sim::text::a(a.species().name());
-                            (at.distance(here), Target { dir, at, name })
-                        });
+        let named = |at: Pos, dir| {
+            let id = map.occupant(at)?;
+            let seen = world.sees_actor(id).then(|| world.actor(id)).flatten()?;
+            let name = sandglass_sim::text::a(seen.species().name());
+            let target = Target { dir, at, name };
+            Some((at.distance(here), seen.is_ally(), target))
+        };
+        let mut targets: Vec<(u16, bool, Target)> = match self.thrower() {
+            Some(_) => world
+                .actors()
+                .filter(|&(id, _)| !world.is_player(id))
+                .filter_map(|(_, a)| named(a.pos(), None))
+                .filter(|(_, ally, _)| !ally)
+                .collect(),
+            None => Direction::ALL
+                .into_iter()
+                .filter_map(|dir| {
+                    let mut at = here.step(dir);
+                    while map.contains(at) && !map.terrain(at).blocks() {
+                        if map.occupant(at).is_some() {
+                            return named(at, Some(dir));
+                        }
+                        at = at.step(dir);
                     }
-                    at = at.step(dir);
-                }
-                None
-            })
-            .collect();
-        targets.sort_by_key(|(distance, target)| (*distance, target.dir));
-        targets.into_iter().map(|(_, target)| target).collect()
+                    None
+                })
+                .collect(),
+        };
+        targets.sort_by_key(|(distance, _, target)| (*distance, target.dir, target.at));
+        targets.into_iter().map(|(_, _, target)| target).collect()
+    }
+
+    fn thrower(&self) -> Option<Pos> {
+        let world = self.0.world();
+        let camel = world
+            .player()
+            .filter(|_| world.rules().throws_at_any_cell())?;
+        Some(camel.pos())
     }
 
     fn offer(&self) -> [Boon; 3] {
         self.0.world().growth().offer()
+    }
+
+    fn describe(&self, boon: Boon) -> String {
+        boon.describe_under(self.0.world().rules())
     }
 }
 

@@ -54,10 +54,17 @@ pub trait Inventory {
     /// The gear worn, with its name.
     fn worn(&self) -> Vec<(Garment, String)>;
 
-    /// What a throw can be aimed at: each creature in view on one of the eight lines from
-    /// the camel, nearest first, with the direction that reaches it. None by default.
+    /// What a throw can be aimed at, nearest first: each creature in view on one of the
+    /// eight lines from the camel, with the direction that reaches it; where the camel
+    /// throws at any cell (`thrower`), each creature in view but its ally. None by default.
     fn targets(&self) -> Vec<Target> {
         vec![]
+    }
+
+    /// Where the camel stands, if the rules let it throw at any cell it sees
+    /// (`Rules::throws_at_any_cell`): the throw then asks for a cell, not a direction.
+    fn thrower(&self) -> Option<Pos> {
+        None
     }
 
     /// The three ways the next desert rose crushed can grow the camel. The first three
@@ -65,12 +72,18 @@ pub trait Inventory {
     fn offer(&self) -> [Boon; 3] {
         Boon::FIRST_THREE
     }
+
+    /// What `boon` does, as the rules of the game played say it.
+    fn describe(&self, boon: Boon) -> String {
+        boon.describe()
+    }
 }
 
 /// A creature a throw can be aimed at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target {
-    pub dir: Direction,
+    /// The line that reaches it, where a throw goes along one of the eight.
+    pub dir: Option<Direction>,
     pub at: Pos,
     /// Its name, with its article.
     pub name: String,
@@ -112,8 +125,18 @@ enum Step {
         then: Box<dyn FnOnce(Slot) -> Flow>,
     },
     Direction(Box<dyn FnOnce(Direction) -> Flow>),
+    /// A cell to throw at: directions move the cursor, at most `AIM_REACH` from `from`;
+    /// Tab puts it on each target in turn; Enter takes its cell.
+    Cell {
+        from: Pos,
+        cursor: Pos,
+        then: Box<dyn FnOnce(Pos) -> Flow>,
+    },
     YesNo(Box<dyn FnOnce() -> Flow>),
 }
+
+/// How far from the camel the throwing cursor goes: as far as the camel sees.
+const AIM_REACH: u16 = sandglass_sim::sight::SIGHT_RADIUS as u16;
 
 impl fmt::Debug for Prompt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -140,6 +163,16 @@ impl Prompt {
                 (None, 0) => self.question.to_owned(),
                 (None, _) => format!("{} [Tab: aim at a creature]", self.question),
             },
+            Step::Cell { .. } => match self.aimed() {
+                Some(target) => format!(
+                    "{} [at {}: Enter throws, Tab the next, directions move]",
+                    self.question, target.name
+                ),
+                None => format!(
+                    "{} [directions move, Tab: a creature, Enter throws]",
+                    self.question
+                ),
+            },
             Step::YesNo(_) => format!("{} [yn]", self.question),
         }
     }
@@ -158,11 +191,21 @@ impl Prompt {
         self.aimed.and_then(|i| self.targets.get(i))
     }
 
+    /// Where a throw at a cell goes from, and the cell under the cursor: the screen draws
+    /// the path between them.
+    pub fn cell(&self) -> Option<(Pos, Pos)> {
+        match self.step {
+            Step::Cell { from, cursor, .. } => Some((from, cursor)),
+            _ => None,
+        }
+    }
+
     /// How the screen should read the next key.
     pub fn mode(&self) -> Mode {
         match self.step {
             Step::Item { .. } => Mode::Menu,
-            Step::Direction(_) => Mode::Direction,
+            // The cursor takes the keys a direction does: directions, Tab and Enter.
+            Step::Direction(_) | Step::Cell { .. } => Mode::Direction,
             Step::YesNo(_) => Mode::YesNo,
         }
     }
@@ -181,10 +224,32 @@ impl Prompt {
             }
             (Step::Direction(then), Input::Move(dir)) => then(dir),
             (Step::Direction(then), Input::Confirm) if self.aimed.is_some() => {
-                match self.aimed.and_then(|i| self.targets.get(i)) {
-                    Some(target) => then(target.dir),
+                match self.aimed.and_then(|i| self.targets.get(i)?.dir) {
+                    Some(dir) => then(dir),
                     None => Flow::Cancelled(NEVER_MIND),
                 }
+            }
+            (Step::Cell { cursor, then, .. }, Input::Confirm) => then(cursor),
+            (Step::Cell { from, cursor, then }, Input::Move(dir)) => {
+                let moved = Some(cursor.step(dir)).filter(|at| at.distance(from) <= AIM_REACH);
+                let cursor = moved.unwrap_or(cursor);
+                let aimed = self.targets.iter().position(|t| t.at == cursor);
+                Flow::Ask(Prompt {
+                    question: self.question,
+                    step: Step::Cell { from, cursor, then },
+                    targets: self.targets,
+                    aimed,
+                })
+            }
+            (Step::Cell { from, then, .. }, Input::NextTarget) if !self.targets.is_empty() => {
+                let next = self.aimed.map_or(0, |i| (i + 1) % self.targets.len());
+                let cursor = self.targets[next].at;
+                Flow::Ask(Prompt {
+                    question: self.question,
+                    step: Step::Cell { from, cursor, then },
+                    targets: self.targets,
+                    aimed: Some(next),
+                })
             }
             (step @ Step::Direction(_), Input::NextTarget) if !self.targets.is_empty() => {
                 let next = self.aimed.map_or(0, |i| (i + 1) % self.targets.len());
@@ -268,6 +333,25 @@ fn aim(
     })
 }
 
+/// Asks for a cell to throw at from `from`, the cursor on the nearest of `targets` (or on
+/// `from` if there is none), and goes on with the cell chosen.
+fn aim_at_cell(
+    question: &'static str,
+    from: Pos,
+    targets: Vec<Target>,
+    then: impl FnOnce(Pos) -> Flow + 'static,
+) -> Flow {
+    let aimed = (!targets.is_empty()).then_some(0);
+    let cursor = targets.first().map_or(from, |target| target.at);
+    let then = Box::new(then);
+    let step = Step::Cell { from, cursor, then };
+    Flow::Ask(Prompt {
+        targets,
+        aimed,
+        ..Prompt::new(question, step)
+    })
+}
+
 /// Asks a yes/no question; "no" ends the action.
 pub fn confirm(question: &'static str, then: impl FnOnce() -> Flow + 'static) -> Flow {
     let step = Step::YesNo(Box::new(then));
@@ -343,6 +427,7 @@ fn take_off(inventory: &(impl Inventory + ?Sized)) -> Flow {
 /// of the three ways it offers.
 fn apply(inventory: &(impl Inventory + ?Sized)) -> Flow {
     let offer = inventory.offer();
+    let described = offer.map(|boon| inventory.describe(boon));
     let roses: Vec<Slot> = inventory
         .items()
         .iter()
@@ -358,7 +443,7 @@ fn apply(inventory: &(impl Inventory + ?Sized)) -> Flow {
             if !roses.contains(&slot) {
                 return done(Command::Use(slot));
             }
-            let options = offer.map(Boon::describe).to_vec();
+            let options = described.to_vec();
             choose_option("Grow how?", options, move |i| {
                 done(Command::Grow(slot, offer[i]))
             })
@@ -377,16 +462,24 @@ fn drop_item(inventory: &(impl Inventory + ?Sized)) -> Flow {
 }
 
 fn throw(inventory: &(impl Inventory + ?Sized)) -> Flow {
-    let targets = inventory.targets();
+    let (targets, thrower) = (inventory.targets(), inventory.thrower());
     choose_item(
         inventory,
         "What do you want to throw?",
         |item| item.throwable,
         "You have nothing to throw.",
-        |slot| {
-            aim("In what direction?", targets, move |dir| {
+        move |slot| match thrower {
+            Some(from) => aim_at_cell("Throw it where?", from, targets, move |at| {
+                let east = i8::try_from(at.x - from.x);
+                let south = i8::try_from(at.y - from.y);
+                match (east, south) {
+                    (Ok(east), Ok(south)) => done(Command::ThrowAt(slot, east, south)),
+                    _ => Flow::Cancelled(NEVER_MIND),
+                }
+            }),
+            None => aim("In what direction?", targets, move |dir| {
                 done(Command::Throw(slot, dir))
-            })
+            }),
         },
     )
 }
@@ -501,7 +594,7 @@ mod tests {
             }
             fn targets(&self) -> Vec<Target> {
                 let target = |dir, x, name: &str| Target {
-                    dir,
+                    dir: Some(dir),
                     at: Pos::new(x, 0),
                     name: name.into(),
                 };
@@ -529,6 +622,58 @@ mod tests {
         let prompt = asked(prompt.answer(Input::NextTarget));
         match prompt.answer(Input::Confirm) {
             Flow::Command(command) => assert_eq!(command, Command::Throw(Slot(2), Direction::W)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Where the rules let the camel throw at any cell, the cursor starts on the nearest
+    /// creature, directions move it (no further than the camel sees), Tab puts it on each
+    /// creature in turn, and Enter throws at its cell: the tape holds the cell's offset.
+    #[test]
+    fn a_throw_at_a_cell_starts_on_the_nearest_creature_and_goes_where_the_cursor_is() {
+        struct Cells(Vec<ItemView>);
+        impl Inventory for Cells {
+            fn items(&self) -> Vec<ItemView> {
+                self.0.clone()
+            }
+            fn worn(&self) -> Vec<(Garment, String)> {
+                vec![]
+            }
+            fn targets(&self) -> Vec<Target> {
+                let target = |x, y, name: &str| Target {
+                    dir: None,
+                    at: Pos::new(x, y),
+                    name: name.into(),
+                };
+                vec![target(12, 11, "a snake"), target(7, 13, "a lion")]
+            }
+            fn thrower(&self) -> Option<Pos> {
+                Some(Pos::new(10, 10))
+            }
+        }
+        let bags = Cells(pack());
+        let prompt = asked(start(Input::Throw, &bags).unwrap());
+        let prompt = asked(prompt.answer(Input::Letter('c')));
+        assert_eq!(prompt.mode(), Mode::Direction);
+        assert_eq!(prompt.cell(), Some((Pos::new(10, 10), Pos::new(12, 11))));
+        assert_eq!(
+            prompt.line(),
+            "Throw it where? [at a snake: Enter throws, Tab the next, directions move]"
+        );
+        let prompt = asked(prompt.answer(Input::NextTarget));
+        assert_eq!(prompt.cell().unwrap().1, Pos::new(7, 13));
+        let mut prompt = asked(prompt.answer(Input::Move(Direction::N)));
+        assert_eq!(prompt.aimed(), None, "off the lion");
+        for _ in 0..20 {
+            prompt = asked(prompt.answer(Input::Move(Direction::W)));
+        }
+        assert_eq!(
+            prompt.cell().unwrap().1,
+            Pos::new(2, 12),
+            "no further than sight"
+        );
+        match prompt.answer(Input::Confirm) {
+            Flow::Command(command) => assert_eq!(command, Command::ThrowAt(Slot(2), -8, 2)),
             other => panic!("{other:?}"),
         }
     }

@@ -40,12 +40,13 @@ pub enum Motion {
     Hurt {
         actor: ActorId,
     },
-    /// A thrown item on its way; it lies on the floor at `floor_index` when it lands.
+    /// A thrown item on its way; it lies on the floor at `floor_index` when it lands, if
+    /// it does not snap there.
     Fly {
         item: Item,
         from: Pos,
         to: Pos,
-        floor_index: usize,
+        floor_index: Option<usize>,
     },
 }
 
@@ -108,7 +109,13 @@ impl Observer for Recorder {
                 from,
                 to: at,
                 // It lands last on the floor.
-                floor_index: state.world().floor().len() - 1,
+                floor_index: Some(state.world().floor().len() - 1),
+            },
+            Change::Snap { item, from, at, .. } => Motion::Fly {
+                item,
+                from,
+                to: at,
+                floor_index: None,
             },
             // A new level replaces everything: there is nothing to show moving across it.
             Change::NewLevel(_) => {
@@ -295,7 +302,7 @@ impl Playback {
                     floor_index,
                 } => {
                     frame.flight = Some((item, cell_of(from).lerp(cell_of(to), progress)));
-                    frame.hidden_item = Some(floor_index);
+                    frame.hidden_item = floor_index;
                 }
                 // A newcomer shows when its beat is over; the dead linger until then.
                 Motion::Appear { .. } | Motion::Gone { .. } => {}
@@ -307,7 +314,7 @@ impl Playback {
                 .iter()
                 .flat_map(|b| &b.motions)
                 .find_map(|m| match m {
-                    Motion::Fly { floor_index, .. } => Some(*floor_index),
+                    Motion::Fly { floor_index, .. } => *floor_index,
                     _ => None,
                 });
         }

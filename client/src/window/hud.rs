@@ -1,7 +1,6 @@
 //! Interface text around the map: the side bar, the message log, boxes and menus.
 
 use macroquad::prelude::*;
-use sandglass_sim::crossing::Crossing;
 use sandglass_sim::desert::TimeOfDay;
 use sandglass_sim::item::unknown_name;
 use sandglass_sim::lore::{Boon, Growth};
@@ -536,7 +535,7 @@ pub fn side_bar(
         }
         // Told only where the heat changes it (the furnace, rules 13 on): before, every
         // wound closed at one pace.
-        if state.world().rules().crossing() == Crossing::Furnace {
+        if state.world().rules().crossing().has_furnace() {
             match state.world().regenerate_every() {
                 Some(turns) => col.line(&format!("Heals  1 HP / {turns} turns"), TEXT),
                 None => col.line("Heals  never by itself", BAD),

@@ -2,7 +2,7 @@
 //! caused. Keys go to the controller (`crate::play`), which plays and saves them.
 
 use macroquad::prelude::*;
-use sandglass_sim::geometry::Pos;
+use sandglass_sim::geometry::{line, Pos};
 use sandglass_sim::State;
 
 use super::animate::{Frame, Playback, Recorder};
@@ -225,6 +225,10 @@ impl GameScreen {
             }
             Overlay::None => {
                 if let Some(prompt) = self.game.prompt() {
+                    if let Some((from, cursor)) = prompt.cell() {
+                        draw_flight(layout, state, from, cursor);
+                        mark(layout, cursor);
+                    }
                     if let Some(target) = prompt.aimed() {
                         mark(layout, target.at);
                     }
@@ -334,6 +338,28 @@ fn mark(layout: &Layout, at: Pos) {
     let corner = corner(layout, at);
     let cell = layout.cell;
     draw_rectangle_lines(corner.x, corner.y, cell.x, cell.y, 2.0, hud::ASK);
+}
+
+/// The path a throw from `from` at `to` flies, as `geometry::line` gives it (the fold's
+/// own), a dot a cell, to the first creature the camel sees or what blocks the way.
+fn draw_flight(layout: &Layout, state: &State, from: Pos, to: Pos) {
+    let (world, size) = (state.world(), layout.cell);
+    for at in line(from, to) {
+        let blocked = !world.map().contains(at) || world.map().terrain(at).blocks();
+        if blocked || !layout.shows(super::animate::cell_of(at)) {
+            return;
+        }
+        let middle = corner(layout, at) + size / 2.0;
+        let dot = (size.x.min(size.y) / 6.0).max(2.0);
+        draw_rectangle(middle.x - dot / 2.0, middle.y - dot / 2.0, dot, dot, ASK);
+        if world
+            .map()
+            .occupant(at)
+            .is_some_and(|id| world.sees_actor(id))
+        {
+            return;
+        }
+    }
 }
 
 /// Where a map cell is drawn, in the window.

@@ -1063,6 +1063,9 @@ fn in_words(command: &Command) -> String {
         Command::Grow(slot, boon) => format!("grow {} {boon:?}", slot.letter()).to_lowercase(),
         Command::TakeOff(garment) => format!("take off {garment:?}").to_lowercase(),
         Command::Throw(slot, d) => format!("throw {} {}", slot.letter(), d.name()),
+        Command::ThrowAt(slot, east, south) => {
+            format!("throw {} at {east} east, {south} south", slot.letter())
+        }
         _ => command.name().to_owned(),
     }
 }

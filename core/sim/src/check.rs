@@ -57,6 +57,12 @@ pub enum Rejection {
     AlreadyDashed,
     #[error("The door is locked. A key lying somewhere on this level opens it.")]
     Locked,
+    #[error("Under these rules a throw goes along one of the eight lines, not at a cell.")]
+    ThrowsAlongLines,
+    #[error("You cannot see there.")]
+    Unseen,
+    #[error("Throw it at something other than your own feet.")]
+    AtYourFeet,
 }
 
 /// Why `slot` holds nothing: an empty letter, or (in a crafted tape) a slot past `z`,
@@ -125,6 +131,18 @@ pub(crate) fn check_command(
             missile if world.can_throw(missile) => Ok(()),
             other => Err(Rejection::CannotThrow(other)),
         },
+        Command::ThrowAt(slot, east, south) => {
+            if !world.rules().throws_at_any_cell() {
+                return Err(Rejection::ThrowsAlongLines);
+            }
+            let at = me.pos().offset(east, south);
+            match item(slot)? {
+                other if !world.can_throw(other) => Err(Rejection::CannotThrow(other)),
+                _ if at == me.pos() => Err(Rejection::AtYourFeet),
+                _ if !world.sees(at) => Err(Rejection::Unseen),
+                _ => Ok(()),
+            }
+        }
         Command::Open(dir) => match map.terrain(me.pos().step(dir)) {
             Terrain::DoorClosed => Ok(()),
             Terrain::DoorLocked => check_key(world),

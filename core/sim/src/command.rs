@@ -50,6 +50,11 @@ pub enum Command {
     Grow(Slot, Boon),
     /// Take off a piece of gear, back into the bags (rules version 9 on).
     TakeOff(Garment),
+    /// Throw what a slot holds at the cell this many cells east and south of the camel
+    /// (west and north if negative), one it sees: it flies along `geometry::line` and
+    /// stops at the first creature or wall, or at that cell (rules version 14 on:
+    /// `Rules::throws_at_any_cell`).
+    ThrowAt(Slot, i8, i8),
 }
 
 impl Command {
@@ -71,6 +76,7 @@ impl Command {
             Command::Use(_) => "use",
             Command::Grow(..) => "grow",
             Command::TakeOff(_) => "take off",
+            Command::ThrowAt(..) => "throw at",
         }
     }
 }

@@ -20,6 +20,11 @@ pub enum Crossing {
     /// fight and reached depth 11 at full health with eleven dates and eleven stones
     /// never needed.
     Furnace,
+    /// Rules version 14: the furnace, with lean food: a date a level to depth 6 and on
+    /// every other level below, a cactus fruit a level to depth 6 and none deeper. Played
+    /// by eye under 13, both won runs ended at full health with 16 to 19 dates never
+    /// eaten.
+    Lean,
 }
 
 /// What a level's ground holds besides its finds: food, water, stones, spears, mushrooms.
@@ -40,7 +45,7 @@ impl Crossing {
     pub const fn deepest(self) -> u8 {
         match self {
             Crossing::Short => 8,
-            Crossing::Long | Crossing::Furnace => 12,
+            Crossing::Long | Crossing::Furnace | Crossing::Lean => 12,
         }
     }
 
@@ -49,7 +54,7 @@ impl Crossing {
     pub const fn roses_on(self) -> &'static [u8] {
         match self {
             Crossing::Short => &[2, 4, 6],
-            Crossing::Long | Crossing::Furnace => &[3, 6, 9],
+            Crossing::Long | Crossing::Furnace | Crossing::Lean => &[3, 6, 9],
         }
     }
 
@@ -57,7 +62,9 @@ impl Crossing {
     /// than the short one's, and its deep ones about half: a careful camel has what it
     /// needs, one that wastes runs short. Its spears (thrown and picked up again, the
     /// strongest blow a camel has) lie on three levels only. The furnace's levels hold one
-    /// stone each: stones were carried to the end of a won run by the dozen.
+    /// stone each: stones were carried to the end of a won run by the dozen. The lean
+    /// crossing's hold a date to depth 6 and on every other level below (9 in all, where
+    /// the furnace's held 15), and cactus fruit only to depth 6 (6, where it held 18).
     pub const fn supplies(self, depth: u8) -> Supplies {
         match self {
             Crossing::Short => Supplies {
@@ -69,6 +76,14 @@ impl Crossing {
                 javelins: 1,
                 flasks: 2,
             },
+            Crossing::Lean => {
+                let deep = depth >= DEEP_DESERT;
+                Supplies {
+                    dates: if deep { depth as u32 % 2 } else { 1 },
+                    fruit: if deep { 0 } else { 1 },
+                    ..Crossing::Furnace.supplies(depth)
+                }
+            }
             Crossing::Long | Crossing::Furnace => {
                 let shallow = depth <= 3;
                 let deep = depth >= DEEP_DESERT;
@@ -91,7 +106,7 @@ impl Crossing {
     /// is hotter: a waterskin lasts a quarter less there.
     pub const fn thirst_every(self, depth: u8) -> u32 {
         match self {
-            Crossing::Long | Crossing::Furnace if depth >= DEEP_DESERT => 12,
+            Crossing::Long | Crossing::Furnace | Crossing::Lean if depth >= DEEP_DESERT => 12,
             _ => crate::desert::THIRST_EVERY,
         }
     }
@@ -103,11 +118,18 @@ impl Crossing {
     /// and not at all on the last three (`FURNACE`).
     pub const fn regenerate_every(self, depth: u8) -> Option<u32> {
         match self {
-            Crossing::Furnace if depth >= FURNACE => None,
-            Crossing::Furnace if depth >= DEEP_DESERT => Some(20),
-            Crossing::Furnace if depth >= 4 => Some(12),
-            _ => Some(REGENERATE_EVERY),
+            Crossing::Short | Crossing::Long => Some(REGENERATE_EVERY),
+            Crossing::Furnace | Crossing::Lean if depth >= FURNACE => None,
+            Crossing::Furnace | Crossing::Lean if depth >= DEEP_DESERT => Some(20),
+            Crossing::Furnace | Crossing::Lean if depth >= 4 => Some(12),
+            Crossing::Furnace | Crossing::Lean => Some(REGENERATE_EVERY),
         }
+    }
+
+    /// Whether wounds close more slowly as the crossing goes down (`regenerate_every`):
+    /// what the side bar and the help speak of.
+    pub const fn has_furnace(self) -> bool {
+        matches!(self, Crossing::Furnace | Crossing::Lean)
     }
 }
 

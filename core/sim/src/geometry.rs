@@ -19,6 +19,14 @@ impl Pos {
         Pos::new(self.x.saturating_add(dx), self.y.saturating_add(dy))
     }
 
+    /// The cell `east` and `south` of this one (west and north if negative).
+    pub fn offset(self, east: i8, south: i8) -> Pos {
+        Pos::new(
+            self.x.saturating_add(i16::from(east)),
+            self.y.saturating_add(i16::from(south)),
+        )
+    }
+
     /// Chebyshev distance: the number of king moves between two cells.
     pub fn distance(self, other: Pos) -> u16 {
         let dx = (i32::from(self.x) - i32::from(other.x)).unsigned_abs();
@@ -32,6 +40,34 @@ impl Pos {
         let dy = (other.y - self.y).signum();
         Direction::from_delta(dx, dy)
     }
+}
+
+/// The cells of a straight line from `from` to `to`, `from` left out and `to` last:
+/// Bresenham's line, in integers, the same both in the fold and on the screen, so the
+/// path a throw is shown is the path it flies.
+pub fn line(from: Pos, to: Pos) -> Vec<Pos> {
+    let (dx, dy) = (
+        i32::from(to.x) - i32::from(from.x),
+        i32::from(to.y) - i32::from(from.y),
+    );
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let (ax, ay) = (dx.abs(), dy.abs());
+    let mut cells = Vec::with_capacity(ax.max(ay) as usize);
+    let (mut x, mut y) = (i32::from(from.x), i32::from(from.y));
+    let mut error = ax - ay;
+    while (x, y) != (i32::from(to.x), i32::from(to.y)) {
+        let twice = 2 * error;
+        if twice > -ay {
+            error -= ay;
+            x += sx;
+        }
+        if twice < ax {
+            error += ax;
+            y += sy;
+        }
+        cells.push(Pos::new(x as i16, y as i16));
+    }
+    cells
 }
 
 /// The eight directions, in a fixed order that draws index into.

@@ -133,6 +133,9 @@ pub enum Msg {
     Hotter {
         heals_every: Option<u32>,
     },
+    /// A thrown spear snapped on the creature it hit, and is gone (rules version 14 on:
+    /// `Rules::spears_break`).
+    Snapped(Item),
 }
 
 /// What hurts the camel without a blow.
@@ -383,6 +386,7 @@ impl<N: Fn(Item) -> String> fmt::Display for Words<'_, N> {
                 "The furnace: the air burns, and no wound closes by itself here. Only food, \
                  drink, a mushroom or a boon heals you."
             ),
+            Msg::Snapped(item) => write!(f, "The {} snaps.", item.noun()),
         }
     }
 }

@@ -26,7 +26,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 12] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+pub const KEPT: [u16; 13] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -135,6 +135,9 @@ struct Switches {
     forking_growth: bool,
     letters_kept: bool,
     ends_told_after_the_last_harm: bool,
+    spears_break: bool,
+    brood_gives_no_vigour: bool,
+    throws_at_any_cell: bool,
     bestiary: Bestiary,
     brood: Brood,
     crossing: Crossing,
@@ -162,6 +165,9 @@ const fn switches(version: RulesVersion) -> Switches {
         forking_growth: false,
         letters_kept: false,
         ends_told_after_the_last_harm: false,
+        spears_break: false,
+        brood_gives_no_vigour: false,
+        throws_at_any_cell: false,
         bestiary: Bestiary::Desert,
         brood: Brood::Swarming,
         crossing: Crossing::Short,
@@ -225,6 +231,13 @@ const fn switches(version: RulesVersion) -> Switches {
         crossing: Crossing::Furnace,
         ..V12
     };
+    const V14: Switches = Switches {
+        spears_break: true,
+        brood_gives_no_vigour: true,
+        throws_at_any_cell: true,
+        crossing: Crossing::Lean,
+        ..V13
+    };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -238,6 +251,7 @@ const fn switches(version: RulesVersion) -> Switches {
         11 => V11,
         12 => V12,
         13 => V13,
+        14 => V14,
         // A `RulesVersion` is made only from `KEPT`, and every kept version has its arm
         // above (the check below fails the build otherwise), so a new version can never
         // play, or record goldens, as the one before it.
@@ -494,12 +508,37 @@ impl Rules {
         self.switches.ends_told_after_the_last_harm
     }
 
+    /// Introduced in 14: a thrown spear that hits a creature snaps, and is gone; one that
+    /// misses lands as before. Played by eye under 13, spears thrown and picked up again
+    /// after every fight won every deep fight: three spears carried a run to the oasis.
+    #[inline]
+    pub fn spears_break(&self) -> bool {
+        self.switches.spears_break
+    }
+
+    /// Introduced in 14: vigour (`Boon::Vigour`) gives nothing back for a spider or an
+    /// egg. Played by eye under 13, a vigorous camel healed where no wound closes by
+    /// itself by killing the spiders a nest kept hatching.
+    #[inline]
+    pub fn brood_gives_no_vigour(&self) -> bool {
+        self.switches.brood_gives_no_vigour
+    }
+
+    /// Introduced in 14: the camel may throw at any cell it sees (`Command::ThrowAt`), not
+    /// only along the eight lines: a fight was stepping sideways until the target lined
+    /// up.
+    #[inline]
+    pub fn throws_at_any_cell(&self) -> bool {
+        self.switches.throws_at_any_cell
+    }
+
     /// How long the crossing is and what its levels give (a table per version): from 11
     /// twelve depths, supplies that thin out with depth, and a hotter deep desert
     /// (`crossing`). Before, eight depths, each stocked as the first: the first two
     /// runs played to win were won with bags full of food and healing never needed. From
     /// 13 the furnace: wounds close more slowly from depth 4 and not by themselves on the
-    /// last three depths, and a level holds one stone.
+    /// last three depths, and a level holds one stone. From 14 the lean crossing: the
+    /// furnace with fewer dates and no cactus fruit in the deep desert.
     #[inline]
     pub fn crossing(&self) -> Crossing {
         self.switches.crossing
@@ -560,53 +599,60 @@ mod tests {
                 rules.forking_growth(),
                 rules.letters_kept(),
                 rules.ends_told_after_the_last_harm(),
+                rules.spears_break(),
+                rules.brood_gives_no_vigour(),
+                rules.throws_at_any_cell(),
             ]
         };
         let (t, f) = (true, false);
         assert_eq!(
             on(2),
-            [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(3),
-            [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(4),
-            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(5),
-            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(6),
-            [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(7),
-            [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(8),
-            [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(9),
-            [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(10),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f]
         );
         assert_eq!(on(11), on(10));
         assert_eq!(
             on(12),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f]
         );
         assert_eq!(
             on(13),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f]
+        );
+        assert_eq!(
+            on(14),
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]
         );
         let brood = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).brood();
         assert_eq!(brood(9), Brood::Swarming);
@@ -625,5 +671,6 @@ mod tests {
         assert_eq!(crossing(11), Crossing::Long);
         assert_eq!(crossing(12), Crossing::Long);
         assert_eq!(crossing(13), Crossing::Furnace);
+        assert_eq!(crossing(14), Crossing::Lean);
     }
 }

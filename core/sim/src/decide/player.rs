@@ -5,7 +5,7 @@ use super::ally::TAMING_ODDS;
 use super::step_or_attack;
 use crate::action::Action;
 use crate::command::{Command, Slot};
-use crate::geometry::{Direction, Pos};
+use crate::geometry::{line, Direction, Pos};
 use crate::ids::ActorId;
 use crate::item::{Charm, Item};
 use crate::map::Terrain;
@@ -68,6 +68,9 @@ pub(super) fn resolve(
         },
         Command::Grow(slot, boon) => Action::Grow { slot, boon },
         Command::TakeOff(item) => Action::TakeOff(item),
+        Command::ThrowAt(slot, east, south) => {
+            throw_at(world, id, slot, me.pos().offset(east, south), draws)?
+        }
     })
 }
 
@@ -117,9 +120,7 @@ fn unlock(world: &World, at: Pos) -> Option<Action> {
     Some(Action::Unlock { at, key })
 }
 
-/// A thrown item flies until it hits a creature or a wall, and lands there. A missile
-/// rolls its damage; a date rolls whether it wins over a creature that can be tamed (1 in
-/// `TAMING_ODDS`, as 1 for yes and 0 for no in the place of damage: `perform_throw`).
+/// A thrown item flies until it hits a creature or a wall, and lands there.
 fn throw(
     world: &World,
     id: ActorId,
@@ -127,15 +128,45 @@ fn throw(
     dir: Direction,
     draws: &mut Draws,
 ) -> Result<Action, NeedDraw> {
+    let mut at = world.actor_at(id).pos();
+    let path = std::iter::from_fn(|| {
+        at = at.step(dir);
+        Some(at)
+    });
+    fly(world, id, slot, path, draws)
+}
+
+/// A thrown item flies along `geometry::line` to `to` until it hits a creature or a
+/// wall, and lands there, or at `to` (`Command::ThrowAt`).
+fn throw_at(
+    world: &World,
+    id: ActorId,
+    slot: Slot,
+    to: Pos,
+    draws: &mut Draws,
+) -> Result<Action, NeedDraw> {
+    let from = world.actor_at(id).pos();
+    fly(world, id, slot, line(from, to).into_iter(), draws)
+}
+
+/// A thrown item flies along `path` until it hits a creature or a wall, and lands there,
+/// or where the path ends. A missile rolls its damage; a date rolls whether it wins over
+/// a creature that can be tamed (1 in `TAMING_ODDS`, as 1 for yes and 0 for no in the
+/// place of damage: `perform_throw`).
+fn fly(
+    world: &World,
+    id: ActorId,
+    slot: Slot,
+    path: impl Iterator<Item = Pos>,
+    draws: &mut Draws,
+) -> Result<Action, NeedDraw> {
     let map = world.map();
     // Validated commands throw what the bags hold; there is nothing else to throw.
     let Some(item) = world.bags().item(slot) else {
         return Ok(Action::Rest);
     };
-    let mut at = world.actor_at(id).pos();
-    let mut lands = at;
-    loop {
-        let next = at.step(dir);
+    let mut lands = world.actor_at(id).pos();
+    for next in path {
         if let Some(target) = map.occupant(next) {
             let damage = match item.is_throwable() {
                 true => {
@@ -151,15 +182,15 @@ fn throw(
             });
         }
         if map.terrain(next).blocks() || !map.contains(next) {
-            return Ok(Action::Throw {
-                slot,
-                lands,
-                hit: None,
-            });
+            break;
         }
-        at = next;
-        if map.terrain(at).is_passable() {
-            lands = at;
+        if map.terrain(next).is_passable() {
+            lands = next;
         }
     }
+    Ok(Action::Throw {
+        slot,
+        lands,
+        hit: None,
+    })
 }

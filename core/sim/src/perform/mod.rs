@@ -394,15 +394,26 @@ impl State {
             self.change(Change::Tame { actor: target }, obs);
             return self.say(Msg::Tamed(tamed), obs);
         }
-        let land = Change::Land {
-            slot,
-            item,
-            from,
-            at: lands,
-        };
-        self.change(land, obs);
-        let hit_species = hit.map(|(t, _)| self.world().actor_at(t).species());
         let blow = hit.filter(|_| item.is_throwable());
+        // Under `Rules::spears_break` a spear that hits snaps on its target: it flies, and
+        // lands nowhere.
+        let snaps = item == Item::Spear && blow.is_some() && self.world().rules().spears_break();
+        let flight = match snaps {
+            true => Change::Snap {
+                slot,
+                item,
+                from,
+                at: lands,
+            },
+            false => Change::Land {
+                slot,
+                item,
+                from,
+                at: lands,
+            },
+        };
+        self.change(flight, obs);
+        let hit_species = hit.map(|(t, _)| self.world().actor_at(t).species());
         match blow {
             Some((target, damage)) if self.world().rules().thrown_blows_told_as_thrown() => {
                 let target_species = self.world().actor_at(target).species();
@@ -412,6 +423,9 @@ impl State {
                     damage,
                 };
                 self.say(struck, obs);
+                if snaps {
+                    self.say(Msg::Snapped(item), obs);
+                }
                 self.perform_wound(target, damage, Some(species), false, obs);
             }
             _ => {
@@ -652,15 +666,20 @@ impl State {
                     obs,
                 );
             }
-            self.perform_vigour(by, obs);
+            self.perform_vigour(by, victim, obs);
         }
     }
 
-    /// A camel grown vigorous (`Boon::Vigour`) takes hit points back from its kill.
-    fn perform_vigour(&mut self, by: Option<Species>, obs: &mut impl Observer) {
+    /// A camel grown vigorous (`Boon::Vigour`) takes hit points back from its kill; under
+    /// `Rules::brood_gives_no_vigour`, not from a spider or an egg, which a nest breeds
+    /// without end.
+    fn perform_vigour(&mut self, by: Option<Species>, victim: Species, obs: &mut impl Observer) {
         let world = self.world();
         let (vigour, camel) = (world.growth().vigour(), world.player_id());
-        let Some(camel) = camel.filter(|_| vigour > 0 && by == Some(Species::Camel)) else {
+        let brood = matches!(victim, Species::Spider | Species::SpiderEgg);
+        let spent = brood && world.rules().brood_gives_no_vigour();
+        let Some(camel) = camel.filter(|_| vigour > 0 && by == Some(Species::Camel) && !spent)
+        else {
             return;
         };
         let me = world.actor_at(camel);

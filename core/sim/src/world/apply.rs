@@ -111,6 +111,14 @@ pub enum Change {
         from: Pos,
         at: Pos,
     },
+    /// One `item` leaves the bags from `slot`, flies from `from` to the creature at `at`
+    /// and snaps there: it lands nowhere (`Rules::spears_break`).
+    Snap {
+        slot: Slot,
+        item: Item,
+        from: Pos,
+        at: Pos,
+    },
     Door {
         at: Pos,
         open: bool,
@@ -212,7 +220,7 @@ impl World {
             Change::Gather { actor, action } => self.actors[actor.index()].waiting = action,
             Change::PickUp { floor_index } => self.apply_pick_up(floor_index),
             Change::Drop { slot } => self.apply_drop(slot),
-            Change::Consume { slot } => {
+            Change::Consume { slot } | Change::Snap { slot, .. } => {
                 self.bags.take(slot);
             }
             Change::Land { slot, at, .. } => self.apply_land(slot, at),
