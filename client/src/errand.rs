@@ -209,14 +209,16 @@ impl Running {
         if ran_low && world.rules().desert_clock() && self.moves() && !self.to_water(state) {
             return Err(Stop::Thirsty);
         }
-        let underfoot = world.items_at(here).next();
+        // What lies underfoot that the camel could take: not what it dropped here.
+        let fits = |item| world.bags().slot_for(item).is_some();
+        let takes = !warnings.left_at(here) && world.items_at(here).any(fits);
         if self.errand == Errand::Explore {
             // Exploring picks up what it finds, as it goes.
-            if underfoot.is_some_and(|item| world.bags().slot_for(item).is_some()) {
+            if takes {
                 self.steps += 1;
                 return Ok(Command::PickUp);
             }
-        } else if self.steps > 0 && underfoot.is_some() && self.moves() {
+        } else if self.steps > 0 && takes && self.moves() {
             return Err(Stop::Underfoot);
         }
         if self.steps >= LONGEST {
@@ -237,7 +239,7 @@ impl Running {
             Errand::Travel(to) => walk_or_why(state, warnings, here, |p| p == to, Stop::Blocked)?,
             Errand::Run(dir) => self.run(state, here, dir)?,
             Errand::Explore => {
-                let goal = |p| unexplored(state, p, here) && !warnings.keeps_off(p);
+                let goal = |p| unexplored(state, warnings, p, here) && !warnings.keeps_off(p);
                 walk_or_why(state, warnings, here, goal, Stop::NothingLeft)?
             }
         };
@@ -312,7 +314,9 @@ fn rest_over(hurt: bool, poisoned: bool, heals: bool) -> Option<Stop> {
 
 /// The first command of a cheapest walk, through cells the camel remembers and off the
 /// ground about a stirring (`warnings`), to the nearest cell `is_goal` accepts: a step, or
-/// opening the door in the way (a locked one only with a key: `World::opens`).
+/// opening the door in the way (a locked one only with a key: `World::opens`). It keeps
+/// off the cells beside a creature awake and hostile in view where another way leads to
+/// a goal: played by eye, explore walked the camel past a grazing elephant's flank.
 fn walk(
     state: &State,
     warnings: &Warnings,
@@ -323,7 +327,15 @@ fn walk(
     let map = world.map();
     let eggs = known_eggs(state, warnings);
     let may = |p| may_enter(state, &eggs, p) && !warnings.keeps_off(p);
-    let (dir, _) = first_step(map, from, u32::MAX, is_goal, may)?;
+    let wary: Vec<Pos> = world
+        .actors()
+        .filter(|&(id, _)| !world.is_player(id) && world.sees_actor(id))
+        .filter(|(_, a)| a.species() != Species::SpiderEgg && is_hostile(a))
+        .map(|(_, a)| a.pos())
+        .collect();
+    let apart = |p: Pos| wary.iter().all(|c| c.distance(p) > 1);
+    let wide = first_step(map, from, u32::MAX, &is_goal, |p| may(p) && apart(p));
+    let (dir, _) = wide.or_else(|| first_step(map, from, u32::MAX, &is_goal, may))?;
     let next = from.step(dir);
     Some(if world.opens(map.terrain(next)) {
         Command::Open(dir)
@@ -403,11 +415,12 @@ pub fn travel_goal(state: &State, warnings: &Warnings, to: Pos) -> Option<Pos> {
 }
 
 /// Where exploring leads: a cell never seen, or a remembered item that would fit in the
-/// bags, not underfoot.
-fn unexplored(state: &State, pos: Pos, here: Pos) -> bool {
+/// bags, not underfoot, nor where the camel dropped it (`warnings`).
+fn unexplored(state: &State, warnings: &Warnings, pos: Pos, here: Pos) -> bool {
     let world = state.world();
     let fits = |item| world.bags().slot_for(item).is_some();
-    !world.remembers(pos) || (pos != here && world.items_at(pos).any(fits))
+    let wanted = pos != here && !warnings.left_at(pos) && world.items_at(pos).any(fits);
+    !world.remembers(pos) || wanted
 }
 
 /// How near a hunter on the camel's trail, or a provoked tortoise, threatens it: one
@@ -589,6 +602,41 @@ mod tests {
             game.command(command, &mut ()).ok()?;
         }
         None
+    }
+
+    /// What the camel drops, exploring leaves where it lies: it neither picks it up again
+    /// underfoot nor walks back for it (played by eye, explore went back for every stone
+    /// the camel put down).
+    #[test]
+    fn exploring_leaves_what_the_camel_dropped() {
+        let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), 3);
+        let mut warnings = calm();
+        let stones = |g: &LiveTape| {
+            let world = g.state().world();
+            world.bags().find(sandglass_sim::item::Item::Stone)
+        };
+        let stone = stones(&game).expect("the camel sets out with stones");
+        play(&mut game, &mut warnings, Command::Drop(stone));
+        let dropped = game.state().world().player().unwrap().pos();
+        assert!(warnings.left_at(dropped));
+        let mut running = Running::start(Errand::Explore, game.state(), &warnings);
+        for _ in 0..60 {
+            let Ok(command) = running.next(game.state(), &warnings) else {
+                break;
+            };
+            let here = game.state().world().player().unwrap().pos();
+            assert!(
+                !(command == Command::PickUp && here == dropped),
+                "explore picked up what the camel dropped"
+            );
+            play(&mut game, &mut warnings, command);
+        }
+        let world = game.state().world();
+        assert!(
+            world.items_at(dropped).next().is_some(),
+            "it lies where it fell"
+        );
+        assert!(!warnings.left_at(Pos::new(0, 0)));
     }
 
     /// A moving errand stops once, as the waterskin runs low, saying so; a rest does not
@@ -863,8 +911,19 @@ mod tests {
     fn a_pile_is_taken_whole() {
         let pile = |s: &State| {
             let world = s.world();
+            let fits = |item| world.bags().slot_for(item).is_some();
             let here = world.player().map(|c| c.pos());
-            here.is_some_and(|p| world.items_at(p).count() > 1) && threat(s).is_none()
+            let more = here.is_some_and(|p| world.items_at(p).filter(|&i| fits(i)).count() > 1);
+            // Nothing awake and hostile in view within a few steps, to come and stop it.
+            let alone = here.is_some_and(|p| {
+                !world.actors().any(|(id, a)| {
+                    !world.is_player(id)
+                        && world.sees_actor(id)
+                        && is_hostile(a)
+                        && a.pos().distance(p) <= 4
+                })
+            });
+            more && alone
         };
         let mut game = (1..60)
             .find_map(|seed| played_until(seed, 4000, pile))

@@ -258,7 +258,7 @@ impl Inventory for Bags<'_> {
     }
 
     fn describe(&self, boon: Boon) -> String {
-        boon.describe_under(self.0.world().rules())
+        self.0.world().rules().describe_boon(boon)
     }
 }
 

@@ -1,5 +1,6 @@
 //! What the camel was warned of on the level, remembered so that errands keep off it:
-//! where the sand stirred (a sandworm lies beneath) and where it saw a dormant egg.
+//! where the sand stirred (a sandworm lies beneath) and where it saw a dormant egg; and
+//! where it put something down, which exploring does not go back for.
 //!
 //! The stirring comes where the camel stands within `STIR_REACH` of a hidden sleeper, and
 //! a sandworm wakes to a camel beside it, so the cells within `KEEP_OFF` of a stirring may
@@ -9,7 +10,9 @@
 //! An egg is kept off while it is remembered, not only while it is in view: a walk that
 //! steered round it only while it saw it turned back each time the egg came into view and
 //! went on each time it left it, back and forth until the camel died of thirst. An egg is
-//! forgotten once its cell is seen without it (it hatched).
+//! forgotten once its cell is seen without it (it hatched). A stirring is forgotten once a
+//! sandworm is seen awake near it: the sleeper beneath came out, and a walk told to step
+//! by hand round a worm already dead kept saying so.
 //!
 //! What the camel learnt is kept while the game is open; a game loaded again starts with
 //! the level's warnings forgotten, as its message line does.
@@ -34,6 +37,9 @@ pub struct Warnings {
     calm: BTreeSet<Pos>,
     /// Where it saw a dormant egg, and has not seen its cell empty since.
     eggs: BTreeSet<Pos>,
+    /// Where it dropped something: exploring, which picks up what it finds, would walk
+    /// back for it.
+    left: BTreeSet<Pos>,
 }
 
 impl Warnings {
@@ -51,6 +57,16 @@ impl Warnings {
             };
         }
         let here = camel.pos();
+        if messages.iter().any(|m| matches!(m, Msg::Dropped(_))) {
+            self.left.insert(here);
+        }
+        // A sandworm the camel sees is one out of the sand: asleep, it is hidden.
+        let risen = world
+            .actors()
+            .filter(|&(id, a)| a.species() == Species::Sandworm && world.sees_actor(id));
+        for (_, worm) in risen {
+            self.forget_stirrings_near(worm.pos());
+        }
         if messages.contains(&Msg::SandStirs) {
             // A sleeper may come to lie near ground that was calm: a worm that woke and
             // burrowed again.
@@ -71,6 +87,17 @@ impl Warnings {
             .actors()
             .filter(|&(id, a)| a.species() == Species::SpiderEgg && world.sees_actor(id));
         self.eggs.extend(seen.map(|(_, a)| a.pos()));
+    }
+
+    /// Forgets the stirrings a sandworm seen awake at `worm` may have made: it lay
+    /// within `STIR_REACH` of where the camel stood.
+    fn forget_stirrings_near(&mut self, worm: Pos) {
+        self.spots.retain(|spot| spot.distance(worm) > KEEP_OFF);
+    }
+
+    /// Whether the camel dropped something at `p` on this level: exploring leaves it.
+    pub fn left_at(&self, p: Pos) -> bool {
+        self.left.contains(&p)
     }
 
     /// How many times the sand has stirred on this level: an errand stops when it grows.
@@ -109,6 +136,7 @@ mod tests {
             spots: spots.to_vec(),
             calm: calm.iter().copied().collect(),
             eggs: BTreeSet::new(),
+            left: BTreeSet::new(),
         }
     }
 
@@ -123,5 +151,16 @@ mod tests {
         assert!(!warnings.keeps_off(Pos::new(11 + KEEP_OFF as i16, 10)));
         assert!(!warnings.keeps_off(came_from));
         assert!(!with(&[], &[]).keeps_off(spot));
+    }
+
+    /// A worm seen awake takes with it the stirrings it could have made, and no other.
+    #[test]
+    fn a_worm_seen_awake_takes_its_stirrings_with_it() {
+        let (near, far) = (Pos::new(10, 10), Pos::new(30, 10));
+        let mut warnings = with(&[near, far], &[]);
+        warnings.forget_stirrings_near(Pos::new(12, 11));
+        assert_eq!(warnings.count(), 1);
+        assert!(!warnings.keeps_off(Pos::new(11, 10)));
+        assert!(warnings.keeps_off(Pos::new(31, 10)));
     }
 }

@@ -12,7 +12,7 @@ use super::options::OptionsScreen;
 use super::{App, Go};
 use crate::input::intent::{Input, Key};
 use crate::input::keymap::key_name;
-use crate::input::keys::help_lines;
+use crate::input::keys::{help_lines, Mode};
 use crate::look::{describe, desert_lines, energy_lines, rules_lines};
 use crate::play::{inventory_lines, GameController, HelpPage, Overlay, Reaction, HISTORY_PAGE};
 use crate::streamer::Streamer;
@@ -123,6 +123,13 @@ impl GameScreen {
         // A key means the player has seen enough of the last command's playback.
         if let Some(playback) = &mut self.playback {
             playback.finish();
+        }
+        // Escape puts the energy panel away before it leaves the game, as it closes
+        // everything else shown over the map first.
+        let idle = self.game.mode() == Mode::Play && matches!(self.game.overlay(), Overlay::None);
+        if key == Key::Code(KeyCode::Escape) && app.settings.panel_open && idle {
+            app.toggle_panel();
+            return Ok(Go::Stay);
         }
         let mut recorder = Recorder::new(self.state());
         let reaction = self.game.key(&app.store, &app.keymap, key, &mut recorder)?;

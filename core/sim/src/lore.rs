@@ -160,17 +160,6 @@ impl Boon {
         }
     }
 
-    /// What it does under `rules`, as the player chooses it: vigour gives nothing for the
-    /// brood from rules version 14 (`Rules::brood_gives_no_vigour`).
-    pub fn describe_under(self, rules: &crate::rules::Rules) -> String {
-        match self {
-            Boon::Vigour if rules.brood_gives_no_vigour() => format!(
-                "vigour: {VIGOUR_HP} hit points back for each kill but a spider's or an egg's"
-            ),
-            _ => self.describe(),
-        }
-    }
-
     /// What it does, as the player chooses it.
     pub fn describe(self) -> String {
         match self {

@@ -16,6 +16,7 @@ use thiserror::Error;
 
 use crate::bestiary::{Bestiary, Brood};
 use crate::crossing::Crossing;
+use crate::lore::{Boon, VIGOUR_HP};
 use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 
 /// The rules versions this build plays, oldest to newest. A new game takes the newest.
@@ -530,6 +531,17 @@ impl Rules {
     #[inline]
     pub fn throws_at_any_cell(&self) -> bool {
         self.switches.throws_at_any_cell
+    }
+
+    /// What `boon` does under these rules, as the player chooses it: vigour gives nothing
+    /// for the brood from 14 (`brood_gives_no_vigour`).
+    pub fn describe_boon(&self, boon: Boon) -> String {
+        match boon {
+            Boon::Vigour if self.brood_gives_no_vigour() => format!(
+                "vigour: {VIGOUR_HP} hit points back for each kill but a spider's or an egg's"
+            ),
+            _ => boon.describe(),
+        }
     }
 
     /// How long the crossing is and what its levels give (a table per version): from 11
