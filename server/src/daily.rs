@@ -21,8 +21,9 @@ use sandglass_sim::rules::NEWEST;
 use sandglass_sim::Ruleset;
 
 use crate::limits::{self, Bucket, Post};
+use crate::names::ruleset_label;
 use crate::refusal::Refusal;
-use crate::serve::{ruleset_label, App};
+use crate::serve::App;
 use crate::submit::bound_as;
 use crate::upload::{signed_by, Signed};
 

@@ -9,6 +9,7 @@ mod html;
 pub mod limits;
 pub mod live;
 mod metrics;
+mod names;
 pub mod objects;
 mod outcome;
 mod pages;

@@ -21,9 +21,9 @@ use sandglass_claim::hex;
 use sandglass_replay::play::{Play, OPENING_COMMANDS};
 use sandglass_sim::Header;
 
+use crate::names::ruleset_label;
 use crate::objects::Objects;
 use crate::refusal::Refusal;
-use crate::serve::ruleset_label;
 
 /// How a game sent relates to a game held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,8 +18,9 @@ use sandglass_replay::ReplayError;
 use sandglass_sim::Recording;
 
 use crate::limits::{self, Bucket, Post};
+use crate::names::ruleset_label;
 use crate::refusal::Refusal;
-use crate::serve::{ruleset_label, App};
+use crate::serve::App;
 use crate::upload::{self, Signed};
 use crate::{daily, plays};
 
