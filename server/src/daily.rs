@@ -20,10 +20,10 @@ use sandglass_protocol::daily::{Day, Started};
 use sandglass_sim::rules::NEWEST;
 use sandglass_sim::Ruleset;
 
+use crate::app::App;
 use crate::limits::{self, Bucket, Post};
 use crate::names::ruleset_label;
 use crate::refusal::Refusal;
-use crate::serve::App;
 use crate::submit::bound_as;
 use crate::upload::{signed_by, Signed};
 

@@ -13,12 +13,12 @@ use sandglass_protocol::daily::Day;
 use sandglass_protocol::ranking::BEST_FIRST;
 use sandglass_sim::Ruleset;
 
+use crate::app::App;
 use crate::daily::{find_day, make_today, parse_day, today};
 use crate::html::{escape, link, page, query_value};
 use crate::names::ruleset_label;
 use crate::pages::{game_link, score_cells};
 use crate::refusal::Refusal;
-use crate::serve::App;
 
 /// What a day's board proves, and what it does not.
 const PROOF: &str = "Every ranked run was streamed to this server from its first step as it \

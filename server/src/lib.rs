@@ -1,10 +1,14 @@
 //! The server's parts, as a library so that its tests and benchmarks name the same
 //! code the binary runs: `serve` (HTTP), `worker` (the verifier), and what both share.
 
+pub mod app;
+mod counters;
 pub mod daily;
 mod day_pages;
 pub mod db;
 pub mod edge;
+mod fanout;
+mod folds;
 mod html;
 pub mod limits;
 pub mod live;
@@ -15,6 +19,7 @@ mod outcome;
 mod pages;
 mod plays;
 mod refusal;
+mod replays;
 pub mod runs;
 pub mod serve;
 mod submit;

@@ -12,11 +12,11 @@ use sandglass_protocol::Outcome;
 use serde::Deserialize;
 use tokio_postgres::Row;
 
+use crate::app::App;
 use crate::html::{escape, link, page, query_value};
 use crate::names::is_hash;
 use crate::outcome::stored_outcome;
 use crate::refusal::Refusal;
-use crate::serve::App;
 
 /// Rows a board shows.
 const BOARD_ROWS: i64 = 100;

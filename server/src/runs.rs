@@ -15,9 +15,7 @@
 //! the object store, a row in `games`, a place in the queue), hidden until the day is
 //! over, and a verifier folds it again for the day's board.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Mutex;
 
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Path, Query, State};
@@ -34,61 +32,12 @@ use sandglass_sim::tape::FORMAT_VERSION;
 use sandglass_sim::{Event, Header, Recording, Rules, Ruleset};
 use serde::Deserialize;
 
+use crate::app::App;
 use crate::limits::{self, Bucket, Post};
 use crate::outcome::{outcome_of, stored_outcome};
 use crate::refusal::Refusal;
-use crate::serve::App;
 use crate::submit::{add_game, bind_name};
 use crate::upload::{self, Signed};
-
-/// Runs whose folded state a server process keeps between stretches; past it, the
-/// least recently used is dropped and folded again from its stretches if it comes back.
-const MOST_LIVE_FOLDS: usize = 4096;
-
-/// The folded state of the runs being played, kept so that a stretch costs its own fold
-/// and not the run's: each with how many events it has folded and when it was last used.
-#[derive(Default)]
-pub struct LiveFolds {
-    /// The folds, and a count of uses that orders them by when they were last used.
-    folds: Mutex<(HashMap<i64, LiveFold>, u64)>,
-}
-
-struct LiveFold {
-    verifier: Verifier,
-    events: u64,
-    used: u64,
-}
-
-impl LiveFolds {
-    /// The run's fold at `events` events, taken out while a stretch is folded onto it.
-    fn take(&self, run: i64, events: u64) -> Option<Verifier> {
-        let mut folds = self.folds.lock().unwrap_or_else(|e| e.into_inner());
-        match folds.0.remove(&run) {
-            Some(fold) if fold.events == events => Some(fold.verifier),
-            _ => None,
-        }
-    }
-
-    fn put(&self, run: i64, events: u64, verifier: Verifier) {
-        let mut guard = self.folds.lock().unwrap_or_else(|e| e.into_inner());
-        let (folds, clock) = &mut *guard;
-        *clock += 1;
-        if folds.len() >= MOST_LIVE_FOLDS {
-            if let Some(&oldest) = folds.iter().min_by_key(|(_, f)| f.used).map(|(r, _)| r) {
-                folds.remove(&oldest);
-            }
-        }
-        let used = *clock;
-        folds.insert(
-            run,
-            LiveFold {
-                verifier,
-                events,
-                used,
-            },
-        );
-    }
-}
 
 /// A run's row, as a stretch needs it.
 struct Run {

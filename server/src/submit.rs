@@ -17,10 +17,10 @@ use sandglass_replay::play::Play;
 use sandglass_replay::ReplayError;
 use sandglass_sim::Recording;
 
+use crate::app::App;
 use crate::limits::{self, Bucket, Post};
 use crate::names::ruleset_label;
 use crate::refusal::Refusal;
-use crate::serve::App;
 use crate::upload::{self, Signed};
 use crate::{daily, plays};
 
