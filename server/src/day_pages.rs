@@ -14,7 +14,7 @@ use sandglass_protocol::ranking::BEST_FIRST;
 use sandglass_sim::Ruleset;
 
 use crate::app::App;
-use crate::daily::{find_day, make_today, parse_day, today};
+use crate::days::{find_day, make_today, parse_day, today};
 use crate::html::{escape, link, page, query_value};
 use crate::names::ruleset_label;
 use crate::pages::{game_link, score_cells};

@@ -29,7 +29,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::app::App;
 use crate::counters::ViewerHeld;
-use crate::daily::rules_version;
+use crate::days::rules_version;
 use crate::fanout::{ending, stretch_of, News, Stretch};
 use crate::refusal::Refusal;
 

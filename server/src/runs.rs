@@ -33,10 +33,11 @@ use sandglass_sim::{Event, Header, Recording, Rules, Ruleset};
 use serde::Deserialize;
 
 use crate::app::App;
+use crate::games::add_game;
 use crate::limits::{self, Bucket, Post};
 use crate::outcome::{outcome_of, stored_outcome};
+use crate::players::bind_name;
 use crate::refusal::Refusal;
-use crate::submit::{add_game, bind_name};
 use crate::upload::{self, Signed};
 
 /// A run's row, as a stretch needs it.
