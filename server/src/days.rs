@@ -13,6 +13,7 @@ use sandglass_claim::{content_hash, daily_commitment_line, hex};
 use sandglass_protocol::daily::Day;
 use sandglass_sim::rules::NEWEST;
 use sandglass_sim::Ruleset;
+use tokio_postgres::Row;
 
 use crate::refusal::Refusal;
 
@@ -88,21 +89,43 @@ pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Da
     })
 }
 
-/// The day whose desert `seed` is, if that day is not over: its seed is kept secret until
-/// then, so no game played from it is shown before (a day's run sent again as a game, or
-/// a game played from a seed passed on).
+/// The day whose desert `seed` is, if that day's seed is not shown yet (`shown_days`):
+/// until then no game played from it is shown either (a day's run sent again as a
+/// game, or a game played from a seed passed on).
 pub async fn unrevealed_day(
     client: &impl GenericClient,
     seed: u64,
 ) -> Result<Option<String>, Refusal> {
     let select = client
         .prepare_cached(
-            "SELECT to_char(day, 'YYYY-MM-DD') FROM days
-             WHERE seed = $1 AND NOT day_is_over(day) LIMIT 1",
+            "SELECT to_char(d.day, 'YYYY-MM-DD') AS day
+             FROM days d JOIN shown_days s ON s.day = d.day AND s.ruleset = d.ruleset
+             WHERE d.seed = $1 AND NOT s.revealed LIMIT 1",
         )
         .await?;
     let row = client.query_opt(&select, &[&seed.to_string()]).await?;
-    Ok(row.map(|row| row.get(0)))
+    Ok(row.map(|row| row.get("day")))
+}
+
+/// A day's desert as `shown_days` shows it: the seed and salt only once it is over.
+struct ShownDay {
+    rules_version: i32,
+    commitment: String,
+    revealed: bool,
+    seed: Option<String>,
+    salt: Option<String>,
+}
+
+impl ShownDay {
+    fn from_row(row: &Row) -> ShownDay {
+        ShownDay {
+            rules_version: row.get("rules_version"),
+            commitment: row.get("commitment"),
+            revealed: row.get("revealed"),
+            seed: row.get("seed"),
+            salt: row.get("salt"),
+        }
+    }
 }
 
 /// The day's desert for `ruleset`, if it was ever asked for.
@@ -113,24 +136,22 @@ pub async fn find_day(
 ) -> Result<Option<Day>, Refusal> {
     let row = client
         .query_opt(
-            "SELECT rules_version, commitment, seed, salt,
-                    day_is_over(day)
-             FROM days WHERE day = $1::text::date AND ruleset = $2",
+            "SELECT rules_version, commitment, revealed, seed, salt
+             FROM shown_days WHERE day = $1::text::date AND ruleset = $2",
             &[&day, &ruleset],
         )
         .await?;
-    let Some(row) = row else {
+    let Some(shown) = row.as_ref().map(ShownDay::from_row) else {
         return Ok(None);
     };
-    let over: bool = row.get(4);
     Ok(Some(Day {
         day: day.to_owned(),
         ruleset: ruleset.to_owned(),
-        rules: rules_version(row.get(0))?,
-        commitment: row.get(1),
-        over,
-        seed: over.then(|| row.get(2)),
-        salt: over.then(|| row.get(3)),
+        rules: rules_version(shown.rules_version)?,
+        commitment: shown.commitment,
+        over: shown.revealed,
+        seed: shown.seed,
+        salt: shown.salt,
     }))
 }
 

@@ -60,22 +60,21 @@ pub async fn live(
     let client = app.pool.get().await?;
     let row = client
         .query_opt(
-            "SELECT coalesce(p.name, r.claimed_name), to_char(r.day, 'YYYY-MM-DD'), r.ruleset,
-                    d.rules_version,
-                    CASE WHEN day_is_over(r.day) THEN d.seed END
+            "SELECT coalesce(p.name, r.claimed_name) AS player,
+                    to_char(r.day, 'YYYY-MM-DD') AS day, r.ruleset, d.rules_version, d.seed
              FROM runs r LEFT JOIN players p ON p.id = r.player_id
-             JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset WHERE r.id = $1",
+             JOIN shown_days d ON d.day = r.day AND d.ruleset = r.ruleset WHERE r.id = $1",
             &[&run],
         )
         .await?
         .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
     let head = serde_json::to_string(&Header {
-        day: row.get(1),
-        player: row.get(0),
-        rules: rules_version(row.get(3))?,
-        ruleset: row.get(2),
+        day: row.get("day"),
+        player: row.get("player"),
+        rules: rules_version(row.get("rules_version"))?,
+        ruleset: row.get("ruleset"),
         run: run.to_string(),
-        seed: row.get(4),
+        seed: row.get("seed"),
     })
     .map_err(|e| Refusal::internal(e.into()))?;
     drop(client);
