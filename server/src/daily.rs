@@ -10,6 +10,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use sandglass_claim::daily_start_content;
 use sandglass_protocol::daily::{Day, Started};
+use tokio_postgres::Row;
 
 use crate::app::App;
 use crate::days::{find_day, make_today, named_ruleset, parse_day, today};
@@ -44,6 +45,26 @@ pub async fn day_json(
 /// How long a started run that was never sent a stretch is kept: past it, the start
 /// is forgotten (a later start of the same day is given the same desert again).
 pub const UNSTREAMED_START_EXPIRES: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The player's run of the day as a start finds it, with the day's seed.
+struct StartedRow {
+    id: i64,
+    events: i64,
+    /// Neither ended nor stopped.
+    open: bool,
+    seed: String,
+}
+
+impl StartedRow {
+    fn from_row(row: &Row) -> StartedRow {
+        StartedRow {
+            id: row.get("id"),
+            events: row.get("events"),
+            open: row.get("open"),
+            seed: row.get("seed"),
+        }
+    }
+}
 
 /// `POST /daily/DAY/RULESET/start`, signed: the player's run of today's desert, and its
 /// seed. One run a player a day: a second start is refused once the first has events;
@@ -99,9 +120,11 @@ pub async fn start(
         &[&day, &ruleset, &player, &key, &player_id],
     )
     .await?;
+    // The seed from `days` itself, not `shown_days`: the start of a run is where a
+    // player is given the day's seed before the day is over, and the one place.
     let run = tx
         .query_one(
-            "SELECT r.id, r.events, r.outcome IS NULL AND r.refused IS NULL, d.seed
+            "SELECT r.id, r.events, r.outcome IS NULL AND r.refused IS NULL AS open, d.seed
              FROM runs r JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset
              WHERE r.day = $1::text::date AND r.ruleset = $2
                AND (r.player_id = $3 OR (r.player_id IS NULL AND r.claimed_key = $4))
@@ -109,7 +132,12 @@ pub async fn start(
             &[&day, &ruleset, &player_id, &key],
         )
         .await?;
-    let (id, events, open): (i64, i64, bool) = (run.get(0), run.get(1), run.get(2));
+    let StartedRow {
+        id,
+        events,
+        open,
+        seed,
+    } = StartedRow::from_row(&run);
     if events > 0 || !open {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
@@ -125,7 +153,7 @@ pub async fn start(
         day,
         ruleset,
         rules: desert.rules,
-        seed: run.get(3),
+        seed,
         events: events as u64,
     }))
 }

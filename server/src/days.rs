@@ -20,9 +20,9 @@ use crate::refusal::Refusal;
 /// Today, in UTC, by the database's clock: every server process agrees on the day.
 pub async fn today(client: &impl GenericClient) -> Result<String, Refusal> {
     let row = client
-        .query_one("SELECT to_char(utc_today(), 'YYYY-MM-DD')", &[])
+        .query_one("SELECT to_char(utc_today(), 'YYYY-MM-DD') AS today", &[])
         .await?;
-    Ok(row.get(0))
+    Ok(row.get("today"))
 }
 
 /// A ruleset named in a path: one of the named rulesets.

@@ -186,12 +186,13 @@ async fn read_news(pool: &Pool, fanout: &Fanout, run: i64) -> anyhow::Result<()>
     Ok(())
 }
 
+/// A stretch read from `run_events` (its `first, count, turn, bytes`), as news.
 pub fn stretch_of(row: &tokio_postgres::Row) -> News {
     News::Stretch(Arc::new(Stretch {
-        first: row.get::<_, i64>(0) as u64,
-        count: row.get::<_, i64>(1) as u64,
-        turn: row.get::<_, i64>(2) as u64,
-        bytes: row.get(3),
+        first: row.get::<_, i64>("first") as u64,
+        count: row.get::<_, i64>("count") as u64,
+        turn: row.get::<_, i64>("turn") as u64,
+        bytes: row.get("bytes"),
     }))
 }
 
@@ -200,13 +201,13 @@ pub fn stretch_of(row: &tokio_postgres::Row) -> News {
 pub async fn ending(client: &tokio_postgres::Client, run: i64) -> anyhow::Result<Option<Ending>> {
     let row = client
         .query_one(
-            "SELECT outcome, refused IS NOT NULL, day_is_over(day)
+            "SELECT outcome, refused IS NOT NULL AS refused, day_is_over(day) AS day_over
              FROM runs WHERE id = $1",
             &[&run],
         )
         .await?;
-    let (refused, over): (bool, bool) = (row.get(1), row.get(2));
-    Ok(match stored_outcome(row.get(0))? {
+    let (refused, over): (bool, bool) = (row.get("refused"), row.get("day_over"));
+    Ok(match stored_outcome(row.get("outcome"))? {
         Some(outcome) => Some(Ending::Outcome(outcome)),
         None if refused => Some(Ending::Refused),
         None if over => Some(Ending::Abandoned),

@@ -65,13 +65,14 @@ pub async fn healthz(State(app): State<App>) -> Result<&'static str, Refusal> {
 pub async fn metrics(State(app): State<App>) -> Result<Response, Refusal> {
     let client = app.pool.get().await?;
     let queued: i64 = client
-        .query_one("SELECT count(*) FROM queue", &[])
+        .query_one("SELECT count(*) AS queued FROM queue", &[])
         .await?
-        .get(0);
+        .get("queued");
     let verdicts = client
         .query(
-            "SELECT CASE WHEN NOT ok THEN 'refused' ELSE coalesce(outcome, 'in play') END,
-                    count(*)
+            "SELECT CASE WHEN NOT ok THEN 'refused' ELSE coalesce(outcome, 'in play') END
+                        AS outcome,
+                    count(*) AS count
              FROM verdicts GROUP BY 1 ORDER BY 1",
             &[],
         )
@@ -102,7 +103,7 @@ pub async fn metrics(State(app): State<App>) -> Result<Response, Refusal> {
     );
     let _ = writeln!(out, "sandglass_queue_depth {queued}");
     for row in verdicts {
-        let (outcome, count): (String, i64) = (row.get(0), row.get(1));
+        let (outcome, count): (String, i64) = (row.get("outcome"), row.get("count"));
         let _ = writeln!(
             out,
             "sandglass_verdicts_total{{outcome=\"{outcome}\"}} {count}"

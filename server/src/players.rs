@@ -3,6 +3,7 @@
 
 use axum::http::StatusCode;
 use deadpool_postgres::Transaction;
+use tokio_postgres::Row;
 
 use crate::refusal::Refusal;
 
@@ -23,6 +24,23 @@ pub async fn bind_name(tx: &Transaction<'_>, name: &str, key: &str) -> Result<i6
     }
 }
 
+/// A player's row.
+struct PlayerRow {
+    id: i64,
+    name: String,
+    public_key: String,
+}
+
+impl PlayerRow {
+    fn from_row(row: &Row) -> PlayerRow {
+        PlayerRow {
+            id: row.get("id"),
+            name: row.get("name"),
+            public_key: row.get("public_key"),
+        }
+    }
+}
+
 /// The player `name` as `key` if the two are bound together already, `None` if neither
 /// is bound yet; refused if either is bound to another.
 pub async fn bound_as(tx: &Transaction<'_>, name: &str, key: &str) -> Result<Option<i64>, Refusal> {
@@ -33,8 +51,12 @@ pub async fn bound_as(tx: &Transaction<'_>, name: &str, key: &str) -> Result<Opt
         .await?;
     let rows = tx.query(&select, &[&name, &key]).await?;
     let mut other_name = None;
-    for row in rows {
-        let (id, held, held_by): (i64, String, String) = (row.get(0), row.get(1), row.get(2));
+    for row in &rows {
+        let PlayerRow {
+            id,
+            name: held,
+            public_key: held_by,
+        } = PlayerRow::from_row(row);
         match (held == name, held_by == key) {
             (true, true) => return Ok(Some(id)),
             (true, false) => {

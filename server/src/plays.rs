@@ -185,7 +185,7 @@ async fn learn_some(pool: &Pool, objects: &Objects) -> anyhow::Result<usize> {
         )
         .await?;
     for row in &rows {
-        let hash: String = row.get(0);
+        let hash: String = row.get("hash");
         let bytes = objects.fetch(&hash).await?;
         let file = tokio::task::spawn_blocking(move || sandglass_replay::from_bytes(&bytes))
             .await?
