@@ -1,7 +1,8 @@
-//! The server reads bottom-up (ARCHITECTURE.md, "The server's modules"): no module of
-//! `src/` imports one that imports it back, by any path; `names` imports nothing of the
-//! server; and nothing imports the router, `serve`, which imports the handlers. A
-//! review would let an import loop back in one `use` at a time; this test does not.
+//! The server reads bottom-up (ARCHITECTURE.md, "The server, and beyond one machine": its
+//! modules from the bottom up): no module of `src/` imports one that imports it back, by
+//! any path; `names` imports nothing of the server; and nothing imports the router,
+//! `serve`, which imports the handlers. A review would let an import loop back in one
+//! `use` at a time; this test does not.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
