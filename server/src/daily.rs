@@ -1,154 +1,24 @@
-//! The daily desert: one seed a UTC day for each named ruleset, the same for everyone,
-//! fixed in advance and shown only when the day is over; one ranked run a player a day.
-//!
-//! A day's row is made the first time the day is asked for, with a seed and a salt from
-//! the system's randomness, and never changes (the first process to make it wins; every
-//! other reads it). Its commitment, the SHA-256 of `sandglass daily DAY RULESET SEED
-//! SALT`, is shown from then on; its seed and salt once the day is over, so that anyone
-//! can check the seed every run of the day was given was the one fixed before it. A
-//! player gets the seed only by starting their run, which is then streamed to the
-//! server as it is played (`runs`).
+//! The daily desert's routes: a day's commitment (and its seed once it is over) as JSON,
+//! and a player's start of today's run. One ranked run a player a day: a player gets the
+//! seed only by starting their run, which is then streamed to the server as it is played
+//! (`runs`).
 
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
-use deadpool_postgres::GenericClient;
-use sandglass_claim::{content_hash, daily_commitment_line, daily_start_content, hex};
+use sandglass_claim::daily_start_content;
 use sandglass_protocol::daily::{Day, Started};
-use sandglass_sim::rules::NEWEST;
-use sandglass_sim::Ruleset;
+use tokio_postgres::Row;
 
+use crate::app::App;
+use crate::days::{find_day, make_today, named_ruleset, parse_day, today};
 use crate::limits::{self, Bucket, Post};
+use crate::names::ruleset_label;
+use crate::players::bound_as;
 use crate::refusal::Refusal;
-use crate::serve::{ruleset_label, App};
-use crate::submit::bound_as;
 use crate::upload::{signed_by, Signed};
-
-/// Today, in UTC, by the database's clock: every server process agrees on the day.
-pub async fn today(client: &impl GenericClient) -> Result<String, Refusal> {
-    let row = client
-        .query_one("SELECT to_char(utc_today(), 'YYYY-MM-DD')", &[])
-        .await?;
-    Ok(row.get(0))
-}
-
-/// A ruleset named in a path: one of the named rulesets.
-pub fn named_ruleset(name: &str) -> Result<Ruleset, Refusal> {
-    Ruleset::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Ruleset::NAMED.iter().map(|r| r.name()).collect();
-        Refusal::new(
-            StatusCode::NOT_FOUND,
-            format!(
-                "there is no daily desert for the ruleset {name:?}: there is one for {}",
-                names.join(" and ")
-            ),
-        )
-    })
-}
-
-/// A day as written in a path, `YYYY-MM-DD`, a real one; `None` for anything else.
-pub(crate) fn parse_day(day: &str) -> Option<String> {
-    let date: jiff::civil::Date = day.parse().ok()?;
-    // No desert was made before the Unix epoch; and days PostgreSQL cannot hold (the
-    // year 0, which its calendar lacks) are no days at all, not the database's failure.
-    if date.year() < 1970 {
-        return None;
-    }
-    let written = date.strftime("%Y-%m-%d").to_string();
-    (written == day).then_some(written)
-}
-
-/// Today's desert for `ruleset`, made if this is the first time it is asked for.
-pub async fn make_today(client: &impl GenericClient, ruleset: &str) -> Result<Day, Refusal> {
-    let day = today(client).await?;
-    // Made once a day: every later page and start only reads it.
-    if let Some(desert) = find_day(client, &day, ruleset).await? {
-        return Ok(desert);
-    }
-    let mut seed_bytes = [0u8; 8];
-    let mut salt_bytes = [0u8; 16];
-    getrandom::fill(&mut seed_bytes)
-        .and_then(|_| getrandom::fill(&mut salt_bytes))
-        .map_err(|e| Refusal::internal(anyhow::anyhow!("no randomness for a seed: {e}")))?;
-    let seed = u64::from_le_bytes(seed_bytes).to_string();
-    let salt = hex(&salt_bytes);
-    let commitment = hex(&content_hash(
-        daily_commitment_line(&day, ruleset, &seed, &salt).as_bytes(),
-    ));
-    client
-        .execute(
-            "INSERT INTO days (day, ruleset, rules_version, seed, salt, commitment)
-             VALUES ($1::text::date, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-            &[
-                &day,
-                &ruleset,
-                &i32::from(NEWEST),
-                &seed,
-                &salt,
-                &commitment,
-            ],
-        )
-        .await?;
-    find_day(client, &day, ruleset).await?.ok_or_else(|| {
-        Refusal::internal(anyhow::anyhow!(
-            "the desert of {day} was made and cannot be read"
-        ))
-    })
-}
-
-/// The day whose desert `seed` is, if that day is not over: its seed is kept secret until
-/// then, so no game played from it is shown before (a day's run sent again as a game, or
-/// a game played from a seed passed on).
-pub async fn unrevealed_day(
-    client: &impl GenericClient,
-    seed: u64,
-) -> Result<Option<String>, Refusal> {
-    let select = client
-        .prepare_cached(
-            "SELECT to_char(day, 'YYYY-MM-DD') FROM days
-             WHERE seed = $1 AND NOT day_is_over(day) LIMIT 1",
-        )
-        .await?;
-    let row = client.query_opt(&select, &[&seed.to_string()]).await?;
-    Ok(row.map(|row| row.get(0)))
-}
-
-/// The day's desert for `ruleset`, if it was ever asked for.
-pub async fn find_day(
-    client: &impl GenericClient,
-    day: &str,
-    ruleset: &str,
-) -> Result<Option<Day>, Refusal> {
-    let row = client
-        .query_opt(
-            "SELECT rules_version, commitment, seed, salt,
-                    day_is_over(day)
-             FROM days WHERE day = $1::text::date AND ruleset = $2",
-            &[&day, &ruleset],
-        )
-        .await?;
-    let Some(row) = row else {
-        return Ok(None);
-    };
-    let over: bool = row.get(4);
-    Ok(Some(Day {
-        day: day.to_owned(),
-        ruleset: ruleset.to_owned(),
-        rules: rules_version(row.get(0))?,
-        commitment: row.get(1),
-        over,
-        seed: over.then(|| row.get(2)),
-        salt: over.then(|| row.get(3)),
-    }))
-}
-
-/// A day's rules version as its row holds it (an `integer`), as the wire says it.
-pub(crate) fn rules_version(stored: i32) -> Result<u16, Refusal> {
-    u16::try_from(stored)
-        .map_err(|_| Refusal::internal(anyhow::anyhow!("a day holds the rules version {stored}")))
-}
 
 /// `GET /daily/DAY/RULESET.json`: the day's commitment, and its seed and salt once it
 /// is over. Today's is made if nobody asked for it yet.
@@ -175,6 +45,26 @@ pub async fn day_json(
 /// How long a started run that was never sent a stretch is kept: past it, the start
 /// is forgotten (a later start of the same day is given the same desert again).
 pub const UNSTREAMED_START_EXPIRES: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The player's run of the day as a start finds it, with the day's seed.
+struct StartedRow {
+    id: i64,
+    events: i64,
+    /// Neither ended nor stopped.
+    open: bool,
+    seed: String,
+}
+
+impl StartedRow {
+    fn from_row(row: &Row) -> StartedRow {
+        StartedRow {
+            id: row.get("id"),
+            events: row.get("events"),
+            open: row.get("open"),
+            seed: row.get("seed"),
+        }
+    }
+}
 
 /// `POST /daily/DAY/RULESET/start`, signed: the player's run of today's desert, and its
 /// seed. One run a player a day: a second start is refused once the first has events;
@@ -230,9 +120,11 @@ pub async fn start(
         &[&day, &ruleset, &player, &key, &player_id],
     )
     .await?;
+    // The seed from `days` itself, not `shown_days`: the start of a run is where a
+    // player is given the day's seed before the day is over, and the one place.
     let run = tx
         .query_one(
-            "SELECT r.id, r.events, r.outcome IS NULL AND r.refused IS NULL, d.seed
+            "SELECT r.id, r.events, r.outcome IS NULL AND r.refused IS NULL AS open, d.seed
              FROM runs r JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset
              WHERE r.day = $1::text::date AND r.ruleset = $2
                AND (r.player_id = $3 OR (r.player_id IS NULL AND r.claimed_key = $4))
@@ -240,7 +132,12 @@ pub async fn start(
             &[&day, &ruleset, &player_id, &key],
         )
         .await?;
-    let (id, events, open): (i64, i64, bool) = (run.get(0), run.get(1), run.get(2));
+    let StartedRow {
+        id,
+        events,
+        open,
+        seed,
+    } = StartedRow::from_row(&run);
     if events > 0 || !open {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
@@ -256,45 +153,7 @@ pub async fn start(
         day,
         ruleset,
         rules: desert.rules,
-        seed: run.get(3),
+        seed,
         events: events as u64,
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_the_named_rulesets_have_a_desert() {
-        for ruleset in Ruleset::NAMED {
-            assert_eq!(named_ruleset(ruleset.name()).unwrap(), ruleset);
-        }
-        let refused = named_ruleset("nethack-weighted").unwrap_err();
-        assert_eq!(refused.status, StatusCode::NOT_FOUND);
-        assert!(
-            refused
-                .words
-                .ends_with("there is one for nethack and classic"),
-            "{}",
-            refused.words
-        );
-    }
-
-    #[test]
-    fn a_day_is_a_real_date_written_one_way() {
-        assert_eq!(parse_day("2026-11-26").as_deref(), Some("2026-11-26"));
-        for wrong in [
-            "2026-02-30",
-            "2026-1-26",
-            "26-11-2026",
-            "2026-11-26x",
-            "",
-            "today",
-            "0000-01-01",
-            "1969-12-31",
-        ] {
-            assert_eq!(parse_day(wrong), None, "{wrong}");
-        }
-    }
 }

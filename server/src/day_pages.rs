@@ -12,12 +12,14 @@ use sandglass_claim::daily_commitment_line;
 use sandglass_protocol::daily::Day;
 use sandglass_protocol::ranking::BEST_FIRST;
 use sandglass_sim::Ruleset;
+use tokio_postgres::Row;
 
-use crate::daily::{find_day, make_today, parse_day, today};
+use crate::app::App;
+use crate::days::{find_day, make_today, parse_day, today};
 use crate::html::{escape, link, page, query_value};
-use crate::pages::{game_link, score_cells};
+use crate::names::ruleset_label;
+use crate::pages::{game_link, ScoreColumns};
 use crate::refusal::Refusal;
-use crate::serve::{ruleset_label, App};
 
 /// What a day's board proves, and what it does not.
 const PROOF: &str = "Every ranked run was streamed to this server from its first step as it \
@@ -73,7 +75,7 @@ async fn day_page(
     }
     let earlier = client
         .query(
-            "SELECT DISTINCT to_char(day, 'YYYY-MM-DD') FROM days
+            "SELECT DISTINCT to_char(day, 'YYYY-MM-DD') AS day FROM days
              WHERE day < $1::text::date ORDER BY 1 DESC LIMIT 30",
             &[&day],
         )
@@ -83,7 +85,7 @@ async fn day_page(
         let days: Vec<String> = earlier
             .iter()
             .map(|row| {
-                let day: String = row.get(0);
+                let day: String = row.get("day");
                 link(&format!("/daily/{day}"), &day)
             })
             .collect();
@@ -130,9 +132,9 @@ async fn board(
     let rows = client
         .query(
             &format!(
-                "SELECT r.id, p.name, r.depth, r.turns, r.refused, r.outcome,
-                        day_is_over(r.day), v.ok, r.game,
-                        v.outcome, v.depth, v.turns, v.kills, v.points
+                "SELECT r.id, p.name AS player, r.depth AS run_depth, r.turns AS run_turns,
+                        r.refused, r.outcome AS run_outcome, day_is_over(r.day) AS day_over,
+                        v.ok, r.game, v.outcome, v.depth, v.turns, v.kills, v.points
                  FROM runs r JOIN players p ON p.id = r.player_id
                  LEFT JOIN verdicts v ON v.game = r.game
                  WHERE r.day = $1::text::date AND r.ruleset = $2
@@ -149,10 +151,9 @@ async fn board(
                    <th>depth</th><th>turns</th><th>kills</th><th>run</th></tr>\n"
         .to_owned();
     let mut rank = 0;
-    for row in &rows {
-        let (run, name): (i64, String) = (row.get(0), row.get(1));
-        let ranked = row.get::<_, Option<bool>>(7) == Some(true)
-            && row.get::<_, Option<String>>(9).is_some();
+    for row in rows.iter().map(DayRunRow::from_row) {
+        let (run, name) = (row.id, &row.player);
+        let ranked = row.ok == Some(true) && row.score.ended();
         let watch = format!(
             "{}?live={}",
             app.config.viewer,
@@ -160,21 +161,20 @@ async fn board(
         );
         let (place, cells, status) = if ranked {
             rank += 1;
-            let game: String = row.get(8);
             let status = match desert.seed {
-                Some(_) => game_link(&game),
+                Some(_) => game_link(row.game.as_deref().expect("a ranked run is a game")),
                 None => link(&watch, "watch it"),
             };
-            (rank.to_string(), score_cells(row, 9), status)
+            (rank.to_string(), row.score.cells(), status)
         } else {
-            let (depth, turns): (i32, i64) = (row.get(2), row.get(3));
+            let (depth, turns) = (row.run_depth, row.run_turns);
             let cells = format!(
                 "<td></td><td>{}</td><td>{depth}</td><td>{turns}</td><td></td>",
-                standing(row)
+                row.standing()
             );
-            let status = match (row.get::<_, Option<String>>(4), row.get::<_, bool>(6)) {
-                (Some(why), _) => format!("stopped: {}", escape(&why)),
-                (None, _) if row.get::<_, Option<String>>(5).is_some() => {
+            let status = match (&row.refused, row.day_over) {
+                (Some(why), _) => format!("stopped: {}", escape(why)),
+                (None, _) if row.run_outcome.is_some() => {
                     format!("being verified · {}", link(&watch, "watch it"))
                 }
                 (None, true) => link(&watch, "watch it"),
@@ -185,23 +185,58 @@ async fn board(
         let _ = writeln!(
             out,
             "<tr><td>{place}</td><td>{}</td>{cells}<td>{status}</td></tr>",
-            link(&format!("/players/{name}"), &name),
+            link(&format!("/players/{name}"), name),
         );
     }
     out += "</table>\n";
     Ok(out)
 }
 
-/// A run not ranked, in a word: still being played, being verified, abandoned or
-/// stopped.
-fn standing(row: &tokio_postgres::Row) -> &'static str {
-    let refused = row.get::<_, Option<String>>(4).is_some();
-    let ended = row.get::<_, Option<String>>(5).is_some();
-    let over = row.get::<_, bool>(6);
-    match (refused, ended, over) {
-        (true, _, _) => "refused",
-        (false, true, _) => "ended",
-        (false, false, true) => "abandoned",
-        (false, false, false) => "playing",
+/// A run of a day's board: the run as far as its stream went, and its verdict's score
+/// once a verifier has folded it.
+struct DayRunRow {
+    id: i64,
+    player: String,
+    run_depth: i32,
+    run_turns: i64,
+    /// Why its stream was stopped, if it was.
+    refused: Option<String>,
+    /// How its stream ended, if it has.
+    run_outcome: Option<String>,
+    day_over: bool,
+    /// The verifier's verdict on the finished run, once it has one.
+    ok: Option<bool>,
+    /// The finished run as a game.
+    game: Option<String>,
+    score: ScoreColumns,
+}
+
+impl DayRunRow {
+    fn from_row(row: &Row) -> DayRunRow {
+        DayRunRow {
+            id: row.get("id"),
+            player: row.get("player"),
+            run_depth: row.get("run_depth"),
+            run_turns: row.get("run_turns"),
+            refused: row.get("refused"),
+            run_outcome: row.get("run_outcome"),
+            day_over: row.get("day_over"),
+            ok: row.get("ok"),
+            game: row.get("game"),
+            score: ScoreColumns::from_row(row),
+        }
+    }
+
+    /// A run not ranked, in a word: still being played, being verified, abandoned or
+    /// stopped.
+    fn standing(&self) -> &'static str {
+        let refused = self.refused.is_some();
+        let ended = self.run_outcome.is_some();
+        match (refused, ended, self.day_over) {
+            (true, _, _) => "refused",
+            (false, true, _) => "ended",
+            (false, false, true) => "abandoned",
+            (false, false, false) => "playing",
+        }
     }
 }

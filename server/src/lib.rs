@@ -1,19 +1,28 @@
 //! The server's parts, as a library so that its tests and benchmarks name the same
 //! code the binary runs: `serve` (HTTP), `worker` (the verifier), and what both share.
 
+pub mod app;
+mod counters;
 pub mod daily;
 mod day_pages;
+mod days;
 pub mod db;
 pub mod edge;
+mod fanout;
+mod folds;
+mod games;
 mod html;
 pub mod limits;
 pub mod live;
 mod metrics;
+mod names;
 pub mod objects;
 mod outcome;
 mod pages;
+mod players;
 mod plays;
 mod refusal;
+mod replays;
 pub mod runs;
 pub mod serve;
 mod submit;

@@ -14,7 +14,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 use sandglass_server::edge::Edge;
-use sandglass_server::{db, limits::Limits, objects::Objects, serve, viewer, worker};
+use sandglass_server::{app, db, limits::Limits, objects::Objects, serve, viewer, worker};
 
 #[derive(Parser)]
 #[command(version, about = "Ranks Sandglass games by folding their logs")]
@@ -167,7 +167,7 @@ async fn main() -> anyhow::Result<()> {
                 Some(_) => format!("{public_url}{}", viewer::PATH),
                 None => "http://127.0.0.1:8000/web/dist/".to_owned(),
             });
-            let config = serve::Config {
+            let config = app::Config {
                 public_url,
                 viewer,
                 web,

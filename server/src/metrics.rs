@@ -4,11 +4,8 @@
 //! verdicts by outcome (a counter, whose rate is folds per second), requests by status
 //! since the process started, and the live viewers it holds.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Mutex;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, StatusCode};
@@ -16,37 +13,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::time::Instant;
 
+use crate::app::App;
 use crate::refusal::Refusal;
-use crate::serve::App;
-
-/// What this process has counted since it started.
-#[derive(Default)]
-pub struct Counters {
-    requests: Mutex<BTreeMap<u16, u64>>,
-    viewers: AtomicI64,
-}
-
-impl Counters {
-    fn answered(&self, status: StatusCode) {
-        let mut requests = self.requests.lock().unwrap_or_else(|e| e.into_inner());
-        *requests.entry(status.as_u16()).or_default() += 1;
-    }
-
-    /// A live viewer for as long as the guard is held.
-    pub fn viewer(self: &std::sync::Arc<Self>) -> ViewerHeld {
-        self.viewers.fetch_add(1, Ordering::Relaxed);
-        ViewerHeld(self.clone())
-    }
-}
-
-/// One live viewer, counted until dropped.
-pub struct ViewerHeld(std::sync::Arc<Counters>);
-
-impl Drop for ViewerHeld {
-    fn drop(&mut self) {
-        self.0.viewers.fetch_sub(1, Ordering::Relaxed);
-    }
-}
 
 /// Logs and counts every request once it is answered.
 pub async fn log_and_count(
@@ -97,13 +65,14 @@ pub async fn healthz(State(app): State<App>) -> Result<&'static str, Refusal> {
 pub async fn metrics(State(app): State<App>) -> Result<Response, Refusal> {
     let client = app.pool.get().await?;
     let queued: i64 = client
-        .query_one("SELECT count(*) FROM queue", &[])
+        .query_one("SELECT count(*) AS queued FROM queue", &[])
         .await?
-        .get(0);
+        .get("queued");
     let verdicts = client
         .query(
-            "SELECT CASE WHEN NOT ok THEN 'refused' ELSE coalesce(outcome, 'in play') END,
-                    count(*)
+            "SELECT CASE WHEN NOT ok THEN 'refused' ELSE coalesce(outcome, 'in play') END
+                        AS outcome,
+                    count(*) AS count
              FROM verdicts GROUP BY 1 ORDER BY 1",
             &[],
         )
@@ -134,25 +103,19 @@ pub async fn metrics(State(app): State<App>) -> Result<Response, Refusal> {
     );
     let _ = writeln!(out, "sandglass_queue_depth {queued}");
     for row in verdicts {
-        let (outcome, count): (String, i64) = (row.get(0), row.get(1));
+        let (outcome, count): (String, i64) = (row.get("outcome"), row.get("count"));
         let _ = writeln!(
             out,
             "sandglass_verdicts_total{{outcome=\"{outcome}\"}} {count}"
         );
     }
-    let requests = app
-        .counters
-        .requests
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
-    for (status, count) in requests {
+    for (status, count) in app.counters.requests() {
         let _ = writeln!(
             out,
             "sandglass_requests_total{{status=\"{status}\"}} {count}"
         );
     }
-    let viewers = app.counters.viewers.load(Ordering::Relaxed);
+    let viewers = app.counters.viewers();
     let _ = writeln!(out, "sandglass_live_viewers {viewers}");
     let content_type = "text/plain; version=0.0.4; charset=utf-8";
     Ok(([(header::CONTENT_TYPE, content_type)], out).into_response())

@@ -21,9 +21,9 @@ use sandglass_claim::hex;
 use sandglass_replay::play::{Play, OPENING_COMMANDS};
 use sandglass_sim::Header;
 
+use crate::names::ruleset_label;
 use crate::objects::Objects;
 use crate::refusal::Refusal;
-use crate::serve::ruleset_label;
 
 /// How a game sent relates to a game held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,7 +185,7 @@ async fn learn_some(pool: &Pool, objects: &Objects) -> anyhow::Result<usize> {
         )
         .await?;
     for row in &rows {
-        let hash: String = row.get(0);
+        let hash: String = row.get("hash");
         let bytes = objects.fetch(&hash).await?;
         let file = tokio::task::spawn_blocking(move || sandglass_replay::from_bytes(&bytes))
             .await?

@@ -15,9 +15,7 @@
 //! the object store, a row in `games`, a place in the queue), hidden until the day is
 //! over, and a verifier folds it again for the day's board.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Mutex;
 
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Path, Query, State};
@@ -33,62 +31,15 @@ use sandglass_sim::drive::Verifier;
 use sandglass_sim::tape::FORMAT_VERSION;
 use sandglass_sim::{Event, Header, Recording, Rules, Ruleset};
 use serde::Deserialize;
+use tokio_postgres::Row;
 
+use crate::app::App;
+use crate::games::add_game;
 use crate::limits::{self, Bucket, Post};
 use crate::outcome::{outcome_of, stored_outcome};
+use crate::players::bind_name;
 use crate::refusal::Refusal;
-use crate::serve::App;
-use crate::submit::{add_game, bind_name};
 use crate::upload::{self, Signed};
-
-/// Runs whose folded state a server process keeps between stretches; past it, the
-/// least recently used is dropped and folded again from its stretches if it comes back.
-const MOST_LIVE_FOLDS: usize = 4096;
-
-/// The folded state of the runs being played, kept so that a stretch costs its own fold
-/// and not the run's: each with how many events it has folded and when it was last used.
-#[derive(Default)]
-pub struct LiveFolds {
-    /// The folds, and a count of uses that orders them by when they were last used.
-    folds: Mutex<(HashMap<i64, LiveFold>, u64)>,
-}
-
-struct LiveFold {
-    verifier: Verifier,
-    events: u64,
-    used: u64,
-}
-
-impl LiveFolds {
-    /// The run's fold at `events` events, taken out while a stretch is folded onto it.
-    fn take(&self, run: i64, events: u64) -> Option<Verifier> {
-        let mut folds = self.folds.lock().unwrap_or_else(|e| e.into_inner());
-        match folds.0.remove(&run) {
-            Some(fold) if fold.events == events => Some(fold.verifier),
-            _ => None,
-        }
-    }
-
-    fn put(&self, run: i64, events: u64, verifier: Verifier) {
-        let mut guard = self.folds.lock().unwrap_or_else(|e| e.into_inner());
-        let (folds, clock) = &mut *guard;
-        *clock += 1;
-        if folds.len() >= MOST_LIVE_FOLDS {
-            if let Some(&oldest) = folds.iter().min_by_key(|(_, f)| f.used).map(|(r, _)| r) {
-                folds.remove(&oldest);
-            }
-        }
-        let used = *clock;
-        folds.insert(
-            run,
-            LiveFold {
-                verifier,
-                events,
-                used,
-            },
-        );
-    }
-}
 
 /// A run's row, as a stretch needs it.
 struct Run {
@@ -148,13 +99,36 @@ async fn bind_on_first_stretch(
     Ok(())
 }
 
+impl Run {
+    /// The run as `locked_run` reads it; `None` when its day's header cannot be made.
+    fn from_row(row: &Row) -> Option<Run> {
+        let header = header_of(
+            row.get("rules_version"),
+            row.get("ruleset"),
+            row.get("seed"),
+            row.get("started"),
+        )?;
+        Some(Run {
+            player_id: row.get("player_id"),
+            player: row.get("player"),
+            day: row.get("day"),
+            header,
+            events: row.get::<_, i64>("events") as u64,
+            ended: row.get("ended"),
+            refused: row.get("refused"),
+        })
+    }
+}
+
 async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Refusal> {
+    // The seed from `days` itself, not `shown_days`: the server folds a run by its
+    // day's generator whatever the hour, and shows none of it.
     let row = tx
         .query_opt(
-            "SELECT r.player_id, p.name, to_char(r.day, 'YYYY-MM-DD'),
+            "SELECT r.player_id, p.name AS player, to_char(r.day, 'YYYY-MM-DD') AS day,
                     d.rules_version, r.ruleset, d.seed,
-                    EXTRACT(EPOCH FROM r.started_at)::bigint,
-                    r.events, r.outcome IS NOT NULL, r.refused
+                    EXTRACT(EPOCH FROM r.started_at)::bigint AS started,
+                    r.events, r.outcome IS NOT NULL AS ended, r.refused
              FROM runs r JOIN players p ON p.id = r.player_id
              JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset
              WHERE r.id = $1 FOR UPDATE OF r",
@@ -162,17 +136,8 @@ async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Refusal> {
         )
         .await?
         .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
-    let header = header_of(row.get(3), row.get(4), row.get(5), row.get(6))
-        .ok_or_else(|| Refusal::internal(anyhow::anyhow!("run {run}'s day is unreadable")))?;
-    Ok(Run {
-        player_id: row.get(0),
-        player: row.get(1),
-        day: row.get(2),
-        header,
-        events: row.get::<_, i64>(7) as u64,
-        ended: row.get(8),
-        refused: row.get(9),
-    })
+    Run::from_row(&row)
+        .ok_or_else(|| Refusal::internal(anyhow::anyhow!("run {run}'s day is unreadable")))
 }
 
 /// The run's events the server holds from `from` on, read back from its stretches.
@@ -190,8 +155,8 @@ pub async fn events_from(
         .await?;
     let mut events = vec![];
     for row in rows {
-        let first = row.get::<_, i64>(0) as u64;
-        let stretch = sandglass_replay::events_from_bytes(row.get(1)).map_err(|e| {
+        let first = row.get::<_, i64>("first") as u64;
+        let stretch = sandglass_replay::events_from_bytes(row.get("bytes")).map_err(|e| {
             Refusal::internal(anyhow::anyhow!("run {run}'s stretch at {first}: {e}"))
         })?;
         let skip = from.saturating_sub(first) as usize;
@@ -212,8 +177,9 @@ pub async fn held(State(app): State<App>, Path(run): Path<i64>) -> Result<Json<H
         .get()
         .await?
         .query_opt(
-            "SELECT coalesce(p.name, r.claimed_name), to_char(r.day, 'YYYY-MM-DD'), r.ruleset,
-                    r.events, r.outcome, r.refused
+            "SELECT coalesce(p.name, r.claimed_name) AS player,
+                    to_char(r.day, 'YYYY-MM-DD') AS day, r.ruleset, r.events, r.outcome,
+                    r.refused
              FROM runs r LEFT JOIN players p ON p.id = r.player_id WHERE r.id = $1",
             &[&run],
         )
@@ -221,12 +187,12 @@ pub async fn held(State(app): State<App>, Path(run): Path<i64>) -> Result<Json<H
         .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
     Ok(Json(Held {
         run,
-        player: row.get(0),
-        day: row.get(1),
-        ruleset: row.get(2),
-        events: row.get::<_, i64>(3) as u64,
-        outcome: stored_outcome(row.get(4))?,
-        refused: row.get(5),
+        player: row.get("player"),
+        day: row.get("day"),
+        ruleset: row.get("ruleset"),
+        events: row.get::<_, i64>("events") as u64,
+        outcome: stored_outcome(row.get("outcome"))?,
+        refused: row.get("refused"),
     }))
 }
 
@@ -267,13 +233,14 @@ pub async fn append(
         .get()
         .await?
         .query_opt(
-            "SELECT coalesce(p.name, r.claimed_name), coalesce(p.public_key, r.claimed_key)
+            "SELECT coalesce(p.name, r.claimed_name) AS player,
+                    coalesce(p.public_key, r.claimed_key) AS public_key
              FROM runs r LEFT JOIN players p ON p.id = r.player_id WHERE r.id = $1",
             &[&run],
         )
         .await?
         .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
-    let (owner, owner_key): (String, String) = (owner.get(0), owner.get(1));
+    let (owner, owner_key): (String, String) = (owner.get("player"), owner.get("public_key"));
     if player != owner || key != owner_key {
         return Err(Refusal::new(
             StatusCode::FORBIDDEN,

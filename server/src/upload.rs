@@ -15,9 +15,9 @@ use tokio::time::Instant;
 
 use sandglass_claim::{ClaimError, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER};
 
+use crate::app::App;
 use crate::limits::Post;
 use crate::refusal::Refusal;
-use crate::serve::App;
 
 /// How long a body may go without sending a byte.
 pub const BODY_IDLE: Duration = Duration::from_secs(10);

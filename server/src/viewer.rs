@@ -8,8 +8,8 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
+use crate::app::App;
 use crate::refusal::Refusal;
-use crate::serve::App;
 
 /// Where the page is served.
 pub const PATH: &str = "/viewer/";

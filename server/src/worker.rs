@@ -56,7 +56,7 @@ pub async fn verify_next(pool: &Pool, objects: &Objects) -> anyhow::Result<bool>
     let Some(row) = claimed else {
         return Ok(false);
     };
-    let hash: String = row.get(0);
+    let hash: String = row.get("game");
     eprintln!("verifying {hash}");
     let name = format!("{hash}.sgr");
     let fetched = objects.fetch(&hash).await;
