@@ -634,6 +634,9 @@ fn open_error(dir: &Path, error: sled::Error) -> StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::{commands_at, entries, own_steps, played, played_long};
+    use crate::layout::key;
+    use sandglass_sim::{Header, Ruleset};
 
     #[test]
     fn a_second_open_of_the_same_directory_is_refused_as_in_use_after_waiting() {
@@ -866,5 +869,110 @@ mod tests {
         tree.insert(&[0, 0, 0, 0, 0, 0, 0, 5][..], &[][..]).unwrap();
         let found: Vec<u64> = games_in(&tree).unwrap().iter().map(|id| id.0).collect();
         assert_eq!(found, [1, 2, 7, u64::MAX]);
+    }
+
+    #[test]
+    fn a_deleted_game_read_by_a_fork_is_cut_back_to_what_the_fork_reads() {
+        let (_dir, store, first) = played_long();
+        let events = store.events(first).unwrap();
+        let at = commands_at(&events)[1];
+        let (fork, _) = store.fork(first, "fork", at).unwrap();
+        store.delete(first).unwrap();
+        assert_eq!(
+            own_steps(&store, first).last().copied().map(|k| k < at),
+            Some(true)
+        );
+        assert!(entries(&store.snapshots, first)
+            .iter()
+            .all(|&(index, _)| index <= at));
+        let loaded = store.load(fork.id).unwrap();
+        assert_eq!(loaded.state.hash(), fork.last_hash);
+        assert_eq!(store.events(fork.id).unwrap(), events[..at as usize]);
+        // With the last reader gone, the rest goes too.
+        store.delete(fork.id).unwrap();
+        assert!(store.steps.is_empty() && store.snapshots.is_empty());
+    }
+
+    #[test]
+    fn a_counter_gone_backwards_never_hands_out_a_stored_games_number() {
+        let (_dir, store, id) = played(5);
+        let (fork, _) = store
+            .fork(id, "fork", store.meta(id).unwrap().events)
+            .unwrap();
+        store
+            .db
+            .insert(b"last_game_id", &0u64.to_be_bytes())
+            .unwrap();
+        let header = Header::new(2, Ruleset::NETHACK, 0);
+        let newer = store.create("newer", header.clone(), &mut ()).unwrap();
+        assert!(newer.meta().id > fork.id);
+        store.db.insert(b"last_game_id", &b"junk"[..]).unwrap();
+        let newest = store.create("newest", header, &mut ()).unwrap();
+        assert!(newest.meta().id > newer.meta().id);
+        assert_eq!(
+            store.load(id).unwrap().state.hash(),
+            store.meta(id).unwrap().last_hash
+        );
+    }
+
+    #[test]
+    fn delete_removes_the_game_and_its_steps() {
+        let (dir, store, id) = played(5);
+        let other = store.create("other", Header::new(3, Ruleset::NETHACK, 0), &mut ());
+        let other = other.unwrap().meta().id;
+        let others_steps = entries(&store.steps, other);
+        store.delete(id).unwrap();
+        assert!(matches!(store.meta(id), Err(StoreError::NoSuchGame(_))));
+        assert!(matches!(store.delete(id), Err(StoreError::NoSuchGame(_))));
+        assert!(entries(&store.steps, id).is_empty());
+        assert!(entries(&store.snapshots, id).is_empty());
+        assert_eq!(entries(&store.steps, other), others_steps);
+        store.delete(other).unwrap();
+        assert!(store.steps.is_empty() && store.snapshots.is_empty());
+        drop(store);
+        assert!(Store::open(dir.path()).unwrap().games().unwrap().is_empty());
+    }
+
+    #[test]
+    fn steps_left_without_a_record_are_dropped_on_open() {
+        let (dir, store, id) = played(5);
+        let ghost = store.new_id().unwrap();
+        store.steps.insert(key(ghost, 0), &b"x"[..]).unwrap();
+        store.snapshots.insert(key(ghost, 9), &b"y"[..]).unwrap();
+        store.db.flush().unwrap();
+        let steps = entries(&store.steps, id);
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        assert!(entries(&store.steps, ghost).is_empty());
+        assert!(entries(&store.snapshots, ghost).is_empty());
+        assert_eq!(entries(&store.steps, id), steps);
+        assert!(store.load(id).is_ok());
+        assert_eq!(unfinished(&store), 0);
+    }
+
+    fn unfinished(store: &Store) -> u64 {
+        let count = store.db.get(crate::layout::UNFINISHED).unwrap();
+        count.map_or(0, |b| u64::from_be_bytes(b.as_ref().try_into().unwrap()))
+    }
+
+    /// Opening looks for steps without a record only when a write that may leave some was
+    /// begun and not seen through: every game made, forked, imported or deleted is seen
+    /// through.
+    #[test]
+    fn every_write_that_may_leave_steps_without_a_record_is_seen_through() {
+        let (_dir, store, id) = played(5);
+        assert_eq!(unfinished(&store), 0);
+        let at = store.meta(id).unwrap().events;
+        let (fork, _) = store.fork(id, "fork", at).unwrap();
+        let (file, _) = store.recording(id, &mut |_, _| ()).unwrap();
+        let imported = store.import(&file, "imported", &mut |_, _| ()).unwrap();
+        assert_eq!(unfinished(&store), 0);
+        for game in [id, fork.id, imported.id] {
+            store.delete(game).unwrap();
+        }
+        assert_eq!(unfinished(&store), 0);
+        // One begun and not seen through is counted.
+        store.new_id().unwrap();
+        assert_eq!(unfinished(&store), 1);
     }
 }
