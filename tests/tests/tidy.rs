@@ -280,6 +280,19 @@ fn no_module_imports_one_that_imports_it_back() {
     assert!(all.is_empty(), "{}", all.join("\n"));
 }
 
+/// The server reads bottom-up (ARCHITECTURE.md, "The server, and beyond one machine"):
+/// `names` imports nothing of the server, and nothing imports the router, `serve`, which
+/// imports the handlers.
+#[test]
+fn the_servers_names_import_nothing_and_nothing_imports_its_router() {
+    let graph = imports(&root().join("server/src"));
+    assert!(graph["serve"].contains("app"), "the router is read");
+    assert_eq!(graph["names"], BTreeSet::new());
+    for (module, named) in &graph {
+        assert!(!named.contains("serve"), "{module} imports the router");
+    }
+}
+
 /// The checks themselves can fail: a loop of two and one of three are found, a module and
 /// its own children are not a loop, and a use tree is read branch by branch.
 #[test]
