@@ -483,6 +483,50 @@ pub fn energy_lines(figures: &Figures) -> Vec<(EnergyLine, Color)> {
     ]
 }
 
+/// The bags, a line a stack, or where that does not fit above `bottom`, the stacks run
+/// on one after another ("a 8 dates, b 9 stones, ..."): played by eye with seventeen
+/// stacks, the side bar showed four of them and "... and 13 more". What still does not
+/// fit ends in "... and N more"; `i` lists them all.
+fn bag_lines(col: &mut Column, state: &State, bottom: f32) {
+    let world = state.world();
+    let named: Vec<(char, String)> = world
+        .bags()
+        .stacks()
+        .map(|(slot, stack)| (slot.letter(), world.counted_items(stack.item, stack.count)))
+        .collect();
+    let lines: Vec<String> = named
+        .iter()
+        .map(|(l, name)| format!("{l} - {name}"))
+        .collect();
+    let room = col.room - width("    ", col.size);
+    let rows: usize = lines.iter().map(|l| wrap(l, room, col.size).len()).sum();
+    if col.y + rows as f32 * line_height(col.size) <= bottom {
+        for line in &lines {
+            col.wrapped(line, 4, TEXT);
+        }
+        return;
+    }
+    let short: Vec<String> = named
+        .iter()
+        .map(|(l, name)| format!("{l} {name}"))
+        .collect();
+    for shown in (1..=short.len()).rev() {
+        let more = short.len() - shown;
+        // A line is kept for what does not fit.
+        let above = match more {
+            0 => bottom,
+            _ => bottom - line_height(col.size),
+        };
+        if col.wrapped_above(&short[..shown].join(", "), 2, TEXT, above) {
+            if more > 0 {
+                col.line(&format!("… and {more} more"), DIM);
+            }
+            return;
+        }
+    }
+    col.line(&format!("… and {} more", short.len()), DIM);
+}
+
 /// The side bar: the camel's vital signs, where it stands, and its bags. `heading` names
 /// the game; `footer` is the key hints at the bottom.
 pub fn side_bar(
@@ -639,15 +683,7 @@ pub fn side_bar(
         }
         // Bags come before the key hints: when they need the room, the hints (all in
         // the help, `?`) give it up.
-        let stacks: Vec<_> = bags.stacks().collect();
-        for (i, (slot, stack)) in stacks.iter().enumerate() {
-            let name = state.world().counted_items(stack.item, stack.count);
-            let line = format!("{} - {name}", slot.letter());
-            if !col.wrapped_above(&line, 4, TEXT, bottom) {
-                col.line(&format!("… and {} more", stacks.len() - i), DIM);
-                break;
-            }
-        }
+        bag_lines(&mut col, state, bottom);
     } else {
         col.line(
             &format!("{} creatures", state.world().actors().count()),
