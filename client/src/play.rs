@@ -245,6 +245,15 @@ impl Inventory for Bags<'_> {
         targets.into_iter().map(|(_, _, target)| target).collect()
     }
 
+    fn standing(&self) -> Vec<(Pos, bool)> {
+        let world = self.0.world();
+        world
+            .actors()
+            .filter(|&(id, _)| !world.is_player(id) && world.sees_actor(id))
+            .map(|(_, a)| (a.pos(), a.is_ally()))
+            .collect()
+    }
+
     fn thrower(&self) -> Option<Pos> {
         let world = self.0.world();
         let camel = world
