@@ -8,7 +8,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -56,11 +56,20 @@ pub struct Devtools {
     sent: u64,
     session: String,
     _profile: tempfile::TempDir,
+    /// One browser at a time in this process: two software renderers at once on a
+    /// loaded two-core machine starved one page of its turn for five minutes (dropped
+    /// after the browser, which `Drop` kills first).
+    _turn: MutexGuard<'static, ()>,
 }
+
+/// Taken by each `Devtools` for as long as its browser runs.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
 
 impl Devtools {
     pub fn open() -> Devtools {
         use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd};
+        // A test that failed with the browser open leaves the lock poisoned, not taken.
+        let turn = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
         use std::os::unix::process::CommandExt;
         let pipe = || {
             let mut fds = [0; 2];
@@ -118,6 +127,7 @@ impl Devtools {
             sent: 0,
             session: String::new(),
             _profile: profile,
+            _turn: turn,
         };
         let targets = devtools.call("Target.getTargets", json!({}));
         let page = targets["targetInfos"]
