@@ -28,25 +28,34 @@ pub struct StartScreen {
     choice: usize,
     /// The most recently played game still alive: what Continue resumes.
     latest: Option<GameMeta>,
-    /// The saved games, while the Load list is open.
-    list: Option<List>,
-    /// The high-score table, while it is open.
-    scores: Option<Board>,
-    /// The replay files found, while their list is open, and the highlighted one.
-    files: Option<(Vec<PathBuf>, usize)>,
-    /// The seed being typed for a new seeded game, while its box is open.
-    seeded: Option<SeedEntry>,
-    /// The player's server and name being typed, while that box is open (the daily
-    /// desert asked for them and none were named).
-    naming: Option<ServerEntry>,
-    /// What was last typed in it: the box opens on it again if the server did not take
-    /// it (only what a server took is remembered in the settings).
+    /// What shows under the title: the menu, or the one thing opened from it.
+    shown: Shown,
+    /// What was last typed in the server's box: it opens on it again if the server did
+    /// not take it (only what a server took is remembered in the settings).
     typed: Option<ServerEntry>,
     /// Today's daily run being started on the player's server (or found among the
-    /// saved games), on a thread: the game, and whether it is still to be played.
+    /// saved games), on a thread: the game, and whether it is still to be played. It
+    /// goes on whatever is opened meanwhile.
     daily: Option<JoinHandle<anyhow::Result<(GameId, bool)>>>,
     /// Why the last choice did not work.
     error: Option<String>,
+}
+
+/// What the start screen shows under its title. Everything but the menu is opened from
+/// the menu and closes back to it.
+enum Shown {
+    Menu,
+    /// The saved games, to load or to watch.
+    Games(List),
+    /// The high-score table.
+    Scores(Board),
+    /// The replay files found, and the highlighted one.
+    Files((Vec<PathBuf>, usize)),
+    /// The box where a new seeded game's seed is typed.
+    Seed(SeedEntry),
+    /// The box where the player names their server and themselves: the daily desert
+    /// asked for them and none were named.
+    Server(ServerEntry),
 }
 
 struct List {
@@ -177,11 +186,7 @@ impl StartScreen {
                 None => entry(Choice::New),
             },
             latest,
-            list: None,
-            scores: None,
-            files: None,
-            seeded: None,
-            naming: None,
+            shown: Shown::Menu,
             typed: None,
             daily: None,
             error,
@@ -189,35 +194,35 @@ impl StartScreen {
     }
 
     pub fn key(&mut self, app: &mut App, key: Key) -> Go {
-        if let Some(entry) = &mut self.seeded {
-            return entry.key(key).unwrap_or_else(|| {
-                self.seeded = None;
-                Go::Stay
-            });
-        }
-        if let Some(entry) = &mut self.naming {
-            match entry.key(key) {
-                Entered::Typing => {}
-                Entered::Closed => self.naming = None,
+        let input = bind(&app.keymap, Mode::List, key);
+        // What was opened from the menu says `None` when a key closes it.
+        let open = match (&mut self.shown, input) {
+            // The boxes take the keys themselves: a letter is text there.
+            (Shown::Seed(entry), _) => entry.key(key),
+            (Shown::Server(entry), _) => match entry.key(key) {
+                Entered::Typing => Some(Go::Stay),
+                Entered::Closed => None,
                 Entered::Named { server, name } => {
-                    self.typed = self.naming.take();
+                    self.typed = Some(entry.clone());
                     self.start_daily_on(app, server, name);
+                    None
                 }
-            }
-            return Go::Stay;
-        }
-        let Some(input) = bind(&app.keymap, Mode::List, key) else {
-            return Go::Stay;
+            },
+            (_, None) => Some(Go::Stay),
+            (Shown::Games(list), Some(input)) => list.key(app, input),
+            (Shown::Scores(board), Some(input)) => scores_key(board, input),
+            (Shown::Files(files), Some(input)) => files_key(files, input),
+            (Shown::Menu, Some(input)) => Some(self.menu_key(app, input)),
         };
-        if self.list.is_some() {
-            return self.list_key(app, input);
-        }
-        if self.scores.is_some() {
-            return self.scores_key(input);
-        }
-        if self.files.is_some() {
-            return self.files_key(input);
-        }
+        open.unwrap_or_else(|| {
+            self.shown = Shown::Menu;
+            Go::Stay
+        })
+    }
+
+    /// Keys on the menu: arrows move the highlight, Enter or Space picks it, as does an
+    /// entry's letter; Escape quits.
+    fn menu_key(&mut self, app: &mut App, input: Input) -> Go {
         let picked = match input {
             Input::Move(dir) => {
                 self.choice = moved(self.choice, ENTRIES.len(), dir);
@@ -229,97 +234,98 @@ impl StartScreen {
             _ => None,
         };
         match picked {
-            Some(Choice::New) => Go::NewGame {
+            Some(choice) => self.pick(app, choice),
+            None => Go::Stay,
+        }
+    }
+
+    /// What an entry of the menu does.
+    fn pick(&mut self, app: &mut App, choice: Choice) -> Go {
+        match choice {
+            Choice::New => Go::NewGame {
                 seed: None,
                 ruleset: Ruleset::NETHACK,
             },
-            Some(Choice::Seeded) => {
-                self.seeded = Some(SeedEntry::new());
-                self.error = None;
+            Choice::Seeded => {
+                self.open(Shown::Seed(SeedEntry::new()));
                 Go::Stay
             }
-            Some(Choice::Daily) => {
+            Choice::Daily => {
                 self.start_daily(app);
                 Go::Stay
             }
-            Some(Choice::Continue) => match &self.latest {
+            Choice::Continue => match &self.latest {
                 Some(meta) => Go::Play(meta.id),
                 None => {
                     self.error = Some("There is no game to continue: start a new one.".into());
                     Go::Stay
                 }
             },
-            Some(entry @ (Choice::Load | Choice::Watch)) => {
-                match listed(app) {
-                    Ok(mut games) if !games.is_empty() => {
-                        // Newest first: the one just played is the likeliest choice.
-                        games.sort_by_key(|(m, _)| std::cmp::Reverse((m.last_played, m.id)));
-                        self.list = Some(List {
-                            games,
-                            choice: 0,
-                            watch: entry == Choice::Watch,
-                            share: Share::Idle,
-                        });
-                        self.error = None;
-                    }
-                    Ok(_) => self.error = Some("There are no saved games yet.".into()),
-                    Err(e) => self.error = Some(e.to_string()),
-                }
+            Choice::Load => {
+                self.open_games(app, false);
                 Go::Stay
             }
-            Some(Choice::Files) => {
-                let folders = replay_folders(Path::new("."));
-                let files = replay_files(&folders.iter().map(PathBuf::as_path).collect::<Vec<_>>());
-                match files.is_empty() {
-                    true => {
-                        self.error = Some(
-                            "No replay files (.sgr) here or in ./replays and its folders: \
-                             sandglass export GAME FILE.sgr writes one."
-                                .into(),
-                        )
-                    }
-                    false => {
-                        self.files = Some((files, 0));
-                        self.error = None;
-                    }
-                }
+            Choice::Watch => {
+                self.open_games(app, true);
                 Go::Stay
             }
-            Some(Choice::Scores) => {
+            Choice::Files => {
+                self.open_files();
+                Go::Stay
+            }
+            Choice::Scores => {
                 match Board::open(&app.store) {
-                    Ok(Some(board)) => self.scores = Some(board),
+                    Ok(Some(board)) => self.shown = Shown::Scores(board),
                     Ok(None) => self.error = Some("There are no games to score yet.".into()),
                     Err(e) => self.error = Some(e.to_string()),
                 }
                 Go::Stay
             }
-            Some(Choice::Options) => {
+            Choice::Options => {
                 app.options = Some(OptionsScreen::new());
                 Go::Stay
             }
-            Some(Choice::Quit) => Go::Exit,
-            None => Go::Stay,
+            Choice::Quit => Go::Exit,
         }
     }
 
-    /// The high scores: Enter watches the game's replay.
-    fn scores_key(&mut self, input: Input) -> Go {
-        let Some(board) = &mut self.scores else {
-            return Go::Stay;
-        };
-        match input {
-            Input::Escape => {
-                self.scores = None;
-                Go::Stay
+    /// `shown` opened over the menu, which says no more of what went wrong before.
+    fn open(&mut self, shown: Shown) {
+        self.shown = shown;
+        self.error = None;
+    }
+
+    /// The saved games, to play (`watch` false) or to watch; or why there are none.
+    fn open_games(&mut self, app: &App, watch: bool) {
+        match listed(app) {
+            Ok(mut games) if !games.is_empty() => {
+                // Newest first: the one just played is the likeliest choice.
+                games.sort_by_key(|(m, _)| std::cmp::Reverse((m.last_played, m.id)));
+                self.open(Shown::Games(List {
+                    games,
+                    choice: 0,
+                    watch,
+                    share: Share::Idle,
+                }));
             }
-            Input::Move(dir) => {
-                board.choose(moved(board.choice(), board.entries().len(), dir));
-                Go::Stay
+            Ok(_) => self.error = Some("There are no saved games yet.".into()),
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    /// The replay files here and in `./replays`; or why there are none.
+    fn open_files(&mut self) {
+        let folders = replay_folders(Path::new("."));
+        let files = replay_files(&folders.iter().map(PathBuf::as_path).collect::<Vec<_>>());
+        match files.is_empty() {
+            true => {
+                self.error = Some(
+                    "No replay files (.sgr) here or in ./replays and its folders: \
+                     sandglass export GAME FILE.sgr writes one."
+                        .into(),
+                )
             }
-            Input::Confirm | Input::Space => {
-                Go::Watch(Tape::Game(board.entries()[board.choice()].meta.id))
-            }
-            _ => Go::Stay,
+            false => self.open(Shown::Files((files, 0))),
         }
     }
 
@@ -340,9 +346,10 @@ impl StartScreen {
                 ..
             } => self.start_daily_on(app, server, name),
             settings => {
-                self.error = None;
                 let typed = self.typed.take();
-                self.naming = Some(typed.unwrap_or_else(|| ServerEntry::new(&settings)));
+                self.open(Shown::Server(
+                    typed.unwrap_or_else(|| ServerEntry::new(&settings)),
+                ));
             }
         }
     }
@@ -365,11 +372,10 @@ impl StartScreen {
     /// last frame, a game being shared its answer, and today's daily run, once started,
     /// opens.
     pub fn update(&mut self) -> Go {
-        if let Some(board) = &mut self.scores {
-            board.update();
-        }
-        if let Some(list) = &mut self.list {
-            list.share.update();
+        match &mut self.shown {
+            Shown::Scores(board) => board.update(),
+            Shown::Games(list) => list.share.update(),
+            Shown::Menu | Shown::Files(_) | Shown::Seed(_) | Shown::Server(_) => {}
         }
         if !self.daily.as_ref().is_some_and(|d| d.is_finished()) {
             return Go::Stay;
@@ -397,58 +403,12 @@ impl StartScreen {
     /// Whether the screen changes by itself: games are being proved for the high scores,
     /// a game is being shared, or today's desert is being started.
     pub fn busy(&self) -> bool {
-        self.scores.as_ref().is_some_and(|b| b.progress().is_some())
-            || self.list.as_ref().is_some_and(|l| l.share.busy())
-            || self.daily.is_some()
-    }
-
-    /// The replay files: Enter opens one on the timeline.
-    fn files_key(&mut self, input: Input) -> Go {
-        browse(&mut self.files, input, |path| {
-            Go::Watch(Tape::File(path.clone()))
-        })
-    }
-
-    fn list_key(&mut self, app: &App, input: Input) -> Go {
-        let Some(list) = &mut self.list else {
-            return Go::Stay;
+        let shown = match &self.shown {
+            Shown::Scores(board) => board.progress().is_some(),
+            Shown::Games(list) => list.share.busy(),
+            Shown::Menu | Shown::Files(_) | Shown::Seed(_) | Shown::Server(_) => false,
         };
-        let count = list.games.len();
-        let pick = |list: &List, i: usize| {
-            let (meta, _) = &list.games[i];
-            if list.watch {
-                Go::Watch(Tape::Game(meta.id))
-            } else if meta.status == Status::Alive {
-                Go::Play(meta.id)
-            } else {
-                Go::Over(meta.id)
-            }
-        };
-        match input {
-            Input::Move(dir) => {
-                list.choice = moved(list.choice, count, dir);
-                Go::Stay
-            }
-            Input::Confirm | Input::Space => pick(list, list.choice),
-            // Lower-case letters pick games; the capital shares the highlighted one.
-            Input::Letter('S') => {
-                list.share.start(app, &list.games[list.choice].0);
-                Go::Stay
-            }
-            Input::Letter(c) => {
-                let index = (c as usize).wrapping_sub('a' as usize);
-                if c.is_ascii_lowercase() && index < count {
-                    pick(list, index)
-                } else {
-                    Go::Stay
-                }
-            }
-            Input::Escape => {
-                self.list = None;
-                Go::Stay
-            }
-            _ => Go::Stay,
-        }
+        shown || self.daily.is_some()
     }
 
     pub fn draw(&self, app: &App) {
@@ -468,17 +428,22 @@ impl StartScreen {
             DIM,
         );
         y += line * 2.0;
-        let lists = (&self.list, &self.scores, &self.files, &self.seeded);
-        match (&self.naming, lists) {
-            (Some(entry), _) => draw_server_entry(app, entry, x, y, size),
-            (None, (Some(list), ..)) => draw_list(app, list, x, y, size),
-            (None, (None, Some(board), ..)) => draw_scores(app, board, x, y, size),
-            (None, (None, None, Some((files, choice)), _)) => {
-                draw_files(app, files, *choice, x, y, size)
-            }
-            (None, (None, None, None, Some(entry))) => draw_seed_entry(app, entry, x, y, size),
-            (None, (None, None, None, None)) => self.draw_menu(app, x, y, size),
+        match &self.shown {
+            Shown::Menu => self.draw_menu(app, x, y, size),
+            Shown::Games(list) => draw_list(app, list, x, y, size),
+            Shown::Scores(board) => draw_scores(app, board, x, y, size),
+            Shown::Files((files, choice)) => draw_files(app, files, *choice, x, y, size),
+            Shown::Seed(entry) => draw_seed_entry(app, entry, x, y, size),
+            Shown::Server(entry) => draw_server_entry(app, entry, x, y, size),
         }
+        self.draw_status(app, x, size);
+    }
+
+    /// The line at the bottom: what went wrong, that today's desert is being started,
+    /// or, on the menu, that there is nothing to continue.
+    fn draw_status(&self, app: &App, x: f32, size: f32) {
+        let (w, h) = (screen_width(), screen_height());
+        let line = line_height(size);
         if let Some(error) = &self.error {
             // Wrapped, its last line where a short one stands: a long error grows up.
             let lines = hud::wrap(error, w - 2.0 * x, size);
@@ -489,13 +454,7 @@ impl StartScreen {
         } else if self.daily.is_some() {
             let starting = "Starting today's desert on your server...";
             app.text.draw(starting, x, h - line * 2.0, size, ASK);
-        } else if self.list.is_none()
-            && self.scores.is_none()
-            && self.files.is_none()
-            && self.seeded.is_none()
-            && self.naming.is_none()
-            && self.latest.is_none()
-        {
+        } else if matches!(self.shown, Shown::Menu) && self.latest.is_none() {
             app.text
                 .draw("No game to continue yet.", x, h - line * 2.0, size, ASK);
         }
@@ -591,6 +550,49 @@ fn listed(app: &App) -> Result<Vec<(GameMeta, Option<Branch>)>, StoreError> {
         .collect()
 }
 
+impl List {
+    /// Keys on the saved games: a game picked opens it (or its replay); `None` once
+    /// Escape closes the list.
+    fn key(&mut self, app: &App, input: Input) -> Option<Go> {
+        let count = self.games.len();
+        let go = match input {
+            Input::Move(dir) => {
+                self.choice = moved(self.choice, count, dir);
+                Go::Stay
+            }
+            Input::Confirm | Input::Space => self.pick(self.choice),
+            // Lower-case letters pick games; the capital shares the highlighted one.
+            Input::Letter('S') => {
+                self.share.start(app, &self.games[self.choice].0);
+                Go::Stay
+            }
+            Input::Letter(c) => {
+                let index = (c as usize).wrapping_sub('a' as usize);
+                if c.is_ascii_lowercase() && index < count {
+                    self.pick(index)
+                } else {
+                    Go::Stay
+                }
+            }
+            Input::Escape => return None,
+            _ => Go::Stay,
+        };
+        Some(go)
+    }
+
+    /// Game `i` opened: its replay, the game if it is alive, how it ended if not.
+    fn pick(&self, i: usize) -> Go {
+        let (meta, _) = &self.games[i];
+        if self.watch {
+            Go::Watch(Tape::Game(meta.id))
+        } else if meta.status == Status::Alive {
+            Go::Play(meta.id)
+        } else {
+            Go::Over(meta.id)
+        }
+    }
+}
+
 /// The saved games to load or watch, from `x`, `y` down, scrolled to the chosen one.
 fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
     let title = if list.watch {
@@ -643,6 +645,23 @@ fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
     }
 }
 
+/// Keys on the high scores: Enter watches the game's replay; `None` once Escape closes
+/// them.
+fn scores_key(board: &mut Board, input: Input) -> Option<Go> {
+    let go = match input {
+        Input::Escape => return None,
+        Input::Move(dir) => {
+            board.choose(moved(board.choice(), board.entries().len(), dir));
+            Go::Stay
+        }
+        Input::Confirm | Input::Space => {
+            Go::Watch(Tape::Game(board.entries()[board.choice()].meta.id))
+        }
+        _ => Go::Stay,
+    };
+    Some(go)
+}
+
 /// The high scores, from `x`, `y` down: every stored game, its score folded from its own
 /// log; those still being proved, then the unverified, last and unranked.
 fn draw_scores(app: &App, board: &Board, x: f32, y: f32, size: f32) {
@@ -691,6 +710,15 @@ fn moved(choice: usize, count: usize, dir: Direction) -> usize {
     let count = count.max(1);
     let step = if dir.delta().1 < 0 { count - 1 } else { 1 };
     (choice + step) % count
+}
+
+/// Keys on the replay files: Enter opens one on the timeline; `None` once Escape closes
+/// them.
+fn files_key(files: &mut (Vec<PathBuf>, usize), input: Input) -> Option<Go> {
+    let mut rows = Some(std::mem::take(files));
+    let go = browse(&mut rows, input, |path| Go::Watch(Tape::File(path.clone())));
+    *files = rows?;
+    Some(go)
 }
 
 /// Keys on a list open over the menu: arrows move the highlight, Enter or Space opens
