@@ -1,127 +1,68 @@
-//! The start screen: New game, New seeded game, Continue, Load, Watch a replay, Quit;
-//! and the list of saved games to load or to watch.
+//! The start screen: its menu (New game, New seeded game, Daily desert, Continue, Load,
+//! Watch a replay, Open a replay file, High scores, Options, Quit), and what each entry
+//! opens over it, one at a time.
 
-use std::path::{Path, PathBuf};
+mod replay_files;
+mod saved_games;
+mod seed_entry;
+
+use std::path::PathBuf;
 use std::thread::JoinHandle;
 
 use macroquad::prelude::*;
 use sandglass_sim::geometry::Direction;
 use sandglass_sim::Ruleset;
-use sandglass_store::{Branch, GameId, GameMeta, Status, StoreError};
+use sandglass_store::{GameId, GameMeta, Status};
 
 use super::draw_map::{line_height, BACKGROUND};
 use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::options::OptionsScreen;
 use super::scoreboard::Board;
 use super::server_entry::{Entered, ServerEntry};
-use super::share::{Share, NO_CONFIG};
+use super::share::NO_CONFIG;
 use super::{App, Go, Tape};
 use crate::cli::scores::{self, Proof};
-use crate::cli::{rules_label, utc};
 use crate::input::intent::{Input, Key};
 use crate::input::keys::{bind, Mode};
-use crate::seed::seed_of;
 use crate::settings::Settings;
+use replay_files::{draw_files, files_key};
+use saved_games::{draw_list, SavedGames};
+use seed_entry::{draw_seed_entry, SeedEntry};
 
 pub struct StartScreen {
     /// The highlighted entry.
     choice: usize,
     /// The most recently played game still alive: what Continue resumes.
     latest: Option<GameMeta>,
-    /// The saved games, while the Load list is open.
-    list: Option<List>,
-    /// The high-score table, while it is open.
-    scores: Option<Board>,
-    /// The replay files found, while their list is open, and the highlighted one.
-    files: Option<(Vec<PathBuf>, usize)>,
-    /// The seed being typed for a new seeded game, while its box is open.
-    seeded: Option<SeedEntry>,
-    /// The player's server and name being typed, while that box is open (the daily
-    /// desert asked for them and none were named).
-    naming: Option<ServerEntry>,
-    /// What was last typed in it: the box opens on it again if the server did not take
-    /// it (only what a server took is remembered in the settings).
+    /// What shows under the title: the menu, or the one thing opened from it.
+    shown: Shown,
+    /// What was last typed in the server's box: it opens on it again if the server did
+    /// not take it (only what a server took is remembered in the settings).
     typed: Option<ServerEntry>,
     /// Today's daily run being started on the player's server (or found among the
-    /// saved games), on a thread: the game, and whether it is still to be played.
+    /// saved games), on a thread: the game, and whether it is still to be played. It
+    /// goes on whatever is opened meanwhile.
     daily: Option<JoinHandle<anyhow::Result<(GameId, bool)>>>,
     /// Why the last choice did not work.
     error: Option<String>,
 }
 
-struct List {
-    /// Each saved game, and where it came from if it is a branch.
-    games: Vec<(GameMeta, Option<Branch>)>,
-    choice: usize,
-    /// Picking a game opens its replay rather than the game.
-    watch: bool,
-    /// The highlighted game sent to the player's server (`S`).
-    share: Share,
-}
-
-/// A new seeded game's seed, as typed, and its ruleset.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct SeedEntry {
-    text: String,
-    ruleset: Ruleset,
-}
-
-/// The longest seed the box takes, in characters.
-const SEED_LENGTH: usize = 64;
-
-impl SeedEntry {
-    fn new() -> SeedEntry {
-        SeedEntry {
-            text: String::new(),
-            ruleset: Ruleset::NETHACK,
-        }
-    }
-
-    /// A key in the box: text typed or erased, Tab or Left/Right for the next or the
-    /// previous ruleset, Enter to start (`Go::NewGame`), Escape to close the box (`None`).
-    fn key(&mut self, key: Key) -> Option<Go> {
-        use macroquad::miniquad::KeyCode;
-        let named = Ruleset::NAMED;
-        let at = named.iter().position(|&r| r == self.ruleset).unwrap_or(0);
-        match key {
-            Key::Char(c) if !c.is_control() && self.text.chars().count() < SEED_LENGTH => {
-                self.text.push(c)
-            }
-            Key::Code(KeyCode::Backspace) => {
-                self.text.pop();
-            }
-            Key::Code(KeyCode::Tab | KeyCode::Right) => {
-                self.ruleset = named[(at + 1) % named.len()];
-            }
-            Key::Code(KeyCode::Left) => {
-                self.ruleset = named[(at + named.len() - 1) % named.len()];
-            }
-            Key::Code(KeyCode::Enter | KeyCode::KpEnter) => {
-                if let Some(seed) = seed_of(&self.text) {
-                    return Some(Go::NewGame {
-                        seed: Some(seed),
-                        ruleset: self.ruleset,
-                    });
-                }
-            }
-            Key::Code(KeyCode::Escape) => return None,
-            _ => {}
-        }
-        Some(Go::Stay)
-    }
-
-    /// What the box says of the seed typed: the number it starts.
-    fn meaning(&self) -> String {
-        match seed_of(&self.text) {
-            None => {
-                "Type digits, or any words: the same text always starts the same game.".to_owned()
-            }
-            Some(seed) if self.text.trim().bytes().all(|b| b.is_ascii_digit()) => {
-                format!("Seed {seed}.")
-            }
-            Some(seed) => format!("Seed {seed} (xxh3-64 of the text)."),
-        }
-    }
+/// What the start screen shows under its title. Everything but the menu is opened from
+/// the menu and closes back to it.
+enum Shown {
+    /// The entries, the highlighted one at `choice`.
+    Menu,
+    /// The saved games, to load or to watch.
+    Games(SavedGames),
+    /// The high-score table.
+    Scores(Board),
+    /// The replay files found, and the highlighted one.
+    Files((Vec<PathBuf>, usize)),
+    /// The box where a new seeded game's seed is typed.
+    Seed(SeedEntry),
+    /// The box where the player names their server and themselves: the daily desert
+    /// asked for them and none were named.
+    Server(ServerEntry),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -177,11 +118,7 @@ impl StartScreen {
                 None => entry(Choice::New),
             },
             latest,
-            list: None,
-            scores: None,
-            files: None,
-            seeded: None,
-            naming: None,
+            shown: Shown::Menu,
             typed: None,
             daily: None,
             error,
@@ -189,35 +126,35 @@ impl StartScreen {
     }
 
     pub fn key(&mut self, app: &mut App, key: Key) -> Go {
-        if let Some(entry) = &mut self.seeded {
-            return entry.key(key).unwrap_or_else(|| {
-                self.seeded = None;
-                Go::Stay
-            });
-        }
-        if let Some(entry) = &mut self.naming {
-            match entry.key(key) {
-                Entered::Typing => {}
-                Entered::Closed => self.naming = None,
+        let input = bind(&app.keymap, Mode::List, key);
+        // What was opened from the menu says `None` when a key closes it.
+        let open = match (&mut self.shown, input) {
+            // The boxes take the keys themselves: a letter is text there.
+            (Shown::Seed(entry), _) => entry.key(key),
+            (Shown::Server(entry), _) => match entry.key(key) {
+                Entered::Typing => Some(Go::Stay),
+                Entered::Closed => None,
                 Entered::Named { server, name } => {
-                    self.typed = self.naming.take();
+                    self.typed = Some(entry.clone());
                     self.start_daily_on(app, server, name);
+                    None
                 }
-            }
-            return Go::Stay;
-        }
-        let Some(input) = bind(&app.keymap, Mode::List, key) else {
-            return Go::Stay;
+            },
+            (_, None) => Some(Go::Stay),
+            (Shown::Games(list), Some(input)) => list.key(app, input),
+            (Shown::Scores(board), Some(input)) => scores_key(board, input),
+            (Shown::Files(files), Some(input)) => files_key(files, input),
+            (Shown::Menu, Some(input)) => Some(self.menu_key(app, input)),
         };
-        if self.list.is_some() {
-            return self.list_key(app, input);
-        }
-        if self.scores.is_some() {
-            return self.scores_key(input);
-        }
-        if self.files.is_some() {
-            return self.files_key(input);
-        }
+        open.unwrap_or_else(|| {
+            self.shown = Shown::Menu;
+            Go::Stay
+        })
+    }
+
+    /// Keys on the menu: arrows move the highlight, Enter or Space picks it, as does an
+    /// entry's letter; Escape quits.
+    fn menu_key(&mut self, app: &mut App, input: Input) -> Go {
         let picked = match input {
             Input::Move(dir) => {
                 self.choice = moved(self.choice, ENTRIES.len(), dir);
@@ -229,97 +166,88 @@ impl StartScreen {
             _ => None,
         };
         match picked {
-            Some(Choice::New) => Go::NewGame {
+            Some(choice) => self.pick(app, choice),
+            None => Go::Stay,
+        }
+    }
+
+    /// What an entry of the menu does.
+    fn pick(&mut self, app: &mut App, choice: Choice) -> Go {
+        match choice {
+            Choice::New => Go::NewGame {
                 seed: None,
                 ruleset: Ruleset::NETHACK,
             },
-            Some(Choice::Seeded) => {
-                self.seeded = Some(SeedEntry::new());
-                self.error = None;
+            Choice::Seeded => {
+                self.open(Shown::Seed(SeedEntry::new()));
                 Go::Stay
             }
-            Some(Choice::Daily) => {
+            Choice::Daily => {
                 self.start_daily(app);
                 Go::Stay
             }
-            Some(Choice::Continue) => match &self.latest {
+            Choice::Continue => match &self.latest {
                 Some(meta) => Go::Play(meta.id),
                 None => {
                     self.error = Some("There is no game to continue: start a new one.".into());
                     Go::Stay
                 }
             },
-            Some(entry @ (Choice::Load | Choice::Watch)) => {
-                match listed(app) {
-                    Ok(mut games) if !games.is_empty() => {
-                        // Newest first: the one just played is the likeliest choice.
-                        games.sort_by_key(|(m, _)| std::cmp::Reverse((m.last_played, m.id)));
-                        self.list = Some(List {
-                            games,
-                            choice: 0,
-                            watch: entry == Choice::Watch,
-                            share: Share::Idle,
-                        });
-                        self.error = None;
-                    }
-                    Ok(_) => self.error = Some("There are no saved games yet.".into()),
-                    Err(e) => self.error = Some(e.to_string()),
-                }
+            Choice::Load => {
+                self.open_games(app, false);
                 Go::Stay
             }
-            Some(Choice::Files) => {
-                let folders = replay_folders(Path::new("."));
-                let files = replay_files(&folders.iter().map(PathBuf::as_path).collect::<Vec<_>>());
-                match files.is_empty() {
-                    true => {
-                        self.error = Some(
-                            "No replay files (.sgr) here or in ./replays and its folders: \
-                             sandglass export GAME FILE.sgr writes one."
-                                .into(),
-                        )
-                    }
-                    false => {
-                        self.files = Some((files, 0));
-                        self.error = None;
-                    }
-                }
+            Choice::Watch => {
+                self.open_games(app, true);
                 Go::Stay
             }
-            Some(Choice::Scores) => {
+            Choice::Files => {
+                self.open_files();
+                Go::Stay
+            }
+            Choice::Scores => {
                 match Board::open(&app.store) {
-                    Ok(Some(board)) => self.scores = Some(board),
+                    Ok(Some(board)) => self.shown = Shown::Scores(board),
                     Ok(None) => self.error = Some("There are no games to score yet.".into()),
                     Err(e) => self.error = Some(e.to_string()),
                 }
                 Go::Stay
             }
-            Some(Choice::Options) => {
+            Choice::Options => {
                 app.options = Some(OptionsScreen::new());
                 Go::Stay
             }
-            Some(Choice::Quit) => Go::Exit,
-            None => Go::Stay,
+            Choice::Quit => Go::Exit,
         }
     }
 
-    /// The high scores: Enter watches the game's replay.
-    fn scores_key(&mut self, input: Input) -> Go {
-        let Some(board) = &mut self.scores else {
-            return Go::Stay;
-        };
-        match input {
-            Input::Escape => {
-                self.scores = None;
-                Go::Stay
+    /// `shown` opened over the menu, which says no more of what went wrong before.
+    fn open(&mut self, shown: Shown) {
+        self.shown = shown;
+        self.error = None;
+    }
+
+    /// The saved games, to play (`watch` false) or to watch; or why there are none.
+    fn open_games(&mut self, app: &App, watch: bool) {
+        match SavedGames::open(app, watch) {
+            Ok(Some(list)) => self.open(Shown::Games(list)),
+            Ok(None) => self.error = Some("There are no saved games yet.".into()),
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    /// The replay files here and in `./replays`; or why there are none.
+    fn open_files(&mut self) {
+        let files = replay_files::found();
+        match files.is_empty() {
+            true => {
+                self.error = Some(
+                    "No replay files (.sgr) here or in ./replays and its folders: \
+                     sandglass export GAME FILE.sgr writes one."
+                        .into(),
+                )
             }
-            Input::Move(dir) => {
-                board.choose(moved(board.choice(), board.entries().len(), dir));
-                Go::Stay
-            }
-            Input::Confirm | Input::Space => {
-                Go::Watch(Tape::Game(board.entries()[board.choice()].meta.id))
-            }
-            _ => Go::Stay,
+            false => self.open(Shown::Files((files, 0))),
         }
     }
 
@@ -340,9 +268,10 @@ impl StartScreen {
                 ..
             } => self.start_daily_on(app, server, name),
             settings => {
-                self.error = None;
                 let typed = self.typed.take();
-                self.naming = Some(typed.unwrap_or_else(|| ServerEntry::new(&settings)));
+                self.open(Shown::Server(
+                    typed.unwrap_or_else(|| ServerEntry::new(&settings)),
+                ));
             }
         }
     }
@@ -365,11 +294,10 @@ impl StartScreen {
     /// last frame, a game being shared its answer, and today's daily run, once started,
     /// opens.
     pub fn update(&mut self) -> Go {
-        if let Some(board) = &mut self.scores {
-            board.update();
-        }
-        if let Some(list) = &mut self.list {
-            list.share.update();
+        match &mut self.shown {
+            Shown::Scores(board) => board.update(),
+            Shown::Games(list) => list.update(),
+            Shown::Menu | Shown::Files(_) | Shown::Seed(_) | Shown::Server(_) => {}
         }
         if !self.daily.as_ref().is_some_and(|d| d.is_finished()) {
             return Go::Stay;
@@ -397,58 +325,12 @@ impl StartScreen {
     /// Whether the screen changes by itself: games are being proved for the high scores,
     /// a game is being shared, or today's desert is being started.
     pub fn busy(&self) -> bool {
-        self.scores.as_ref().is_some_and(|b| b.progress().is_some())
-            || self.list.as_ref().is_some_and(|l| l.share.busy())
-            || self.daily.is_some()
-    }
-
-    /// The replay files: Enter opens one on the timeline.
-    fn files_key(&mut self, input: Input) -> Go {
-        browse(&mut self.files, input, |path| {
-            Go::Watch(Tape::File(path.clone()))
-        })
-    }
-
-    fn list_key(&mut self, app: &App, input: Input) -> Go {
-        let Some(list) = &mut self.list else {
-            return Go::Stay;
+        let shown = match &self.shown {
+            Shown::Scores(board) => board.progress().is_some(),
+            Shown::Games(list) => list.busy(),
+            Shown::Menu | Shown::Files(_) | Shown::Seed(_) | Shown::Server(_) => false,
         };
-        let count = list.games.len();
-        let pick = |list: &List, i: usize| {
-            let (meta, _) = &list.games[i];
-            if list.watch {
-                Go::Watch(Tape::Game(meta.id))
-            } else if meta.status == Status::Alive {
-                Go::Play(meta.id)
-            } else {
-                Go::Over(meta.id)
-            }
-        };
-        match input {
-            Input::Move(dir) => {
-                list.choice = moved(list.choice, count, dir);
-                Go::Stay
-            }
-            Input::Confirm | Input::Space => pick(list, list.choice),
-            // Lower-case letters pick games; the capital shares the highlighted one.
-            Input::Letter('S') => {
-                list.share.start(app, &list.games[list.choice].0);
-                Go::Stay
-            }
-            Input::Letter(c) => {
-                let index = (c as usize).wrapping_sub('a' as usize);
-                if c.is_ascii_lowercase() && index < count {
-                    pick(list, index)
-                } else {
-                    Go::Stay
-                }
-            }
-            Input::Escape => {
-                self.list = None;
-                Go::Stay
-            }
-            _ => Go::Stay,
-        }
+        shown || self.daily.is_some()
     }
 
     pub fn draw(&self, app: &App) {
@@ -468,17 +350,22 @@ impl StartScreen {
             DIM,
         );
         y += line * 2.0;
-        let lists = (&self.list, &self.scores, &self.files, &self.seeded);
-        match (&self.naming, lists) {
-            (Some(entry), _) => draw_server_entry(app, entry, x, y, size),
-            (None, (Some(list), ..)) => draw_list(app, list, x, y, size),
-            (None, (None, Some(board), ..)) => draw_scores(app, board, x, y, size),
-            (None, (None, None, Some((files, choice)), _)) => {
-                draw_files(app, files, *choice, x, y, size)
-            }
-            (None, (None, None, None, Some(entry))) => draw_seed_entry(app, entry, x, y, size),
-            (None, (None, None, None, None)) => self.draw_menu(app, x, y, size),
+        match &self.shown {
+            Shown::Menu => self.draw_menu(app, x, y, size),
+            Shown::Games(list) => draw_list(app, list, x, y, size),
+            Shown::Scores(board) => draw_scores(app, board, x, y, size),
+            Shown::Files((files, choice)) => draw_files(app, files, *choice, x, y, size),
+            Shown::Seed(entry) => draw_seed_entry(app, entry, x, y, size),
+            Shown::Server(entry) => draw_server_entry(app, entry, x, y, size),
         }
+        self.draw_status(app, x, size);
+    }
+
+    /// The line at the bottom: what went wrong, that today's desert is being started,
+    /// or, on the menu, that there is nothing to continue.
+    fn draw_status(&self, app: &App, x: f32, size: f32) {
+        let (w, h) = (screen_width(), screen_height());
+        let line = line_height(size);
         if let Some(error) = &self.error {
             // Wrapped, its last line where a short one stands: a long error grows up.
             let lines = hud::wrap(error, w - 2.0 * x, size);
@@ -489,13 +376,7 @@ impl StartScreen {
         } else if self.daily.is_some() {
             let starting = "Starting today's desert on your server...";
             app.text.draw(starting, x, h - line * 2.0, size, ASK);
-        } else if self.list.is_none()
-            && self.scores.is_none()
-            && self.files.is_none()
-            && self.seeded.is_none()
-            && self.naming.is_none()
-            && self.latest.is_none()
-        {
+        } else if matches!(self.shown, Shown::Menu) && self.latest.is_none() {
             app.text
                 .draw("No game to continue yet.", x, h - line * 2.0, size, ASK);
         }
@@ -527,24 +408,6 @@ impl StartScreen {
         app.text
             .draw("Arrows and Enter, or the letter.", x, y, size, DIM);
     }
-}
-
-/// The box of a new seeded game, from `x`, `y` down: the seed typed, what it comes to,
-/// the ruleset.
-fn draw_seed_entry(app: &App, entry: &SeedEntry, x: f32, y: f32, size: f32) {
-    let mut rows = Rows::titled(app, "New seeded game", x, y, size, usize::MAX, 3);
-    rows.text(app, &format!("Seed:     {}_", entry.text), TEXT);
-    rows.text(app, &entry.meaning(), DIM);
-    rows.text(app, "", TEXT);
-    rows.text(
-        app,
-        &format!("Ruleset:  {}   (Tab or Left/Right)", entry.ruleset.name()),
-        TEXT,
-    );
-    rows.footer(
-        app,
-        "Enter starts the game. The end screen and `sandglass saves` show its seed. Escape: back.",
-    );
 }
 
 /// The box to name the player's server and themselves, from `x`, `y` down.
@@ -579,68 +442,21 @@ fn draw_server_entry(app: &App, entry: &ServerEntry, x: f32, y: f32, size: f32) 
     );
 }
 
-/// The saved games, each with where it came from if it is a branch.
-fn listed(app: &App) -> Result<Vec<(GameMeta, Option<Branch>)>, StoreError> {
-    let games = app.store.games()?;
-    games
-        .into_iter()
-        .map(|meta| {
-            let branch = app.store.branch_of(&meta)?;
-            Ok((meta, branch))
-        })
-        .collect()
-}
-
-/// The saved games to load or watch, from `x`, `y` down, scrolled to the chosen one.
-fn draw_list(app: &App, list: &List, x: f32, y: f32, size: f32) {
-    let title = if list.watch {
-        "Watch a replay"
-    } else {
-        "Saved games"
-    };
-    let mut rows = Rows::titled(app, title, x, y, size, list.choice, 4);
-    for (i, (meta, branch)) in list
-        .games
-        .iter()
-        .enumerate()
-        .skip(rows.first)
-        .take(rows.rows)
-    {
-        let letter = if i < 26 {
-            char::from(b'a' + i as u8)
-        } else {
-            ' '
-        };
-        let mut label = format!(
-            "{letter}  {:<20} {:<6} depth {}  turn {:<6} {}  rules {}",
-            rows.column(&meta.name),
-            meta.status.name(),
-            meta.depth,
-            meta.turns,
-            utc(meta.last_played),
-            rules_label(meta.header.rules_version),
-        );
-        if let Some(branch) = branch {
-            label += &format!("  {branch}");
+/// Keys on the high scores: Enter watches the game's replay; `None` once Escape closes
+/// them.
+fn scores_key(board: &mut Board, input: Input) -> Option<Go> {
+    let go = match input {
+        Input::Escape => return None,
+        Input::Move(dir) => {
+            board.choose(moved(board.choice(), board.entries().len(), dir));
+            Go::Stay
         }
-        let color = match (meta.rules().is_ok(), meta.status) {
-            (false, _) => BAD,
-            (true, Status::Alive) => TEXT,
-            (true, _) => DIM,
-        };
-        rows.row(app, i, &label, color);
-    }
-    rows.footer(
-        app,
-        if list.watch {
-            "Enter opens the replay on a timeline. S shares a finished game. Escape: back."
-        } else {
-            "Enter plays a game or shows how it ended. S shares a finished game. Escape: back."
-        },
-    );
-    if let Some((said, colour)) = list.share.line() {
-        rows.text(app, &said, colour);
-    }
+        Input::Confirm | Input::Space => {
+            Go::Watch(Tape::Game(board.entries()[board.choice()].meta.id))
+        }
+        _ => Go::Stay,
+    };
+    Some(go)
 }
 
 /// The high scores, from `x`, `y` down: every stored game, its score folded from its own
@@ -691,71 +507,6 @@ fn moved(choice: usize, count: usize, dir: Direction) -> usize {
     let count = count.max(1);
     let step = if dir.delta().1 < 0 { count - 1 } else { 1 };
     (choice + step) % count
-}
-
-/// Keys on a list open over the menu: arrows move the highlight, Enter or Space opens
-/// the highlighted row with `open`, Escape closes the list.
-fn browse<T>(rows: &mut Option<(Vec<T>, usize)>, input: Input, open: impl Fn(&T) -> Go) -> Go {
-    if input == Input::Escape {
-        *rows = None;
-        return Go::Stay;
-    }
-    let Some((items, choice)) = rows else {
-        return Go::Stay;
-    };
-    match input {
-        Input::Move(dir) => {
-            *choice = moved(*choice, items.len(), dir);
-            Go::Stay
-        }
-        Input::Confirm | Input::Space => open(&items[*choice]),
-        _ => Go::Stay,
-    }
-}
-
-/// The replay files (`.sgr`) directly in each of `dirs`, each folder's sorted by name;
-/// a folder that cannot be read has none.
-fn replay_files(dirs: &[&Path]) -> Vec<PathBuf> {
-    let mut found = vec![];
-    for dir in dirs {
-        let Ok(listing) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        let mut here: Vec<PathBuf> = listing
-            .filter_map(|entry| Some(entry.ok()?.path()))
-            .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == "sgr"))
-            .collect();
-        here.sort();
-        found.extend(here);
-    }
-    found
-}
-
-/// Where replay files are looked for: `here`, its `replays` folder, and the folders in
-/// that (the golden replays lie in one per rules version, `v2`, `v3`, ...), by name.
-fn replay_folders(here: &Path) -> Vec<PathBuf> {
-    let replays = here.join("replays");
-    let mut inside: Vec<PathBuf> = std::fs::read_dir(&replays)
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| Some(entry.ok()?.path()))
-        .filter(|path| path.is_dir())
-        .collect();
-    inside.sort();
-    [vec![here.to_owned(), replays], inside].concat()
-}
-
-/// The replay files, from `x`, `y` down, scrolled to the chosen one.
-fn draw_files(app: &App, files: &[PathBuf], choice: usize, x: f32, y: f32, size: f32) {
-    let mut rows = Rows::titled(app, "Replay files", x, y, size, choice, 3);
-    for (i, path) in files.iter().enumerate().skip(rows.first).take(rows.rows) {
-        let shown = path.strip_prefix(".").unwrap_or(path).display().to_string();
-        rows.row(app, i, &shown, TEXT);
-    }
-    rows.footer(
-        app,
-        "From here, ./replays and its folders. Enter opens one on a timeline. Escape: back.",
-    );
 }
 
 /// A list drawn under its title, one row after another, scrolled so that the chosen row
@@ -846,59 +597,6 @@ fn highlight(x: f32, y: f32, w: f32, size: f32) {
 mod tests {
     use super::*;
 
-    /// Typing a seed, choosing the ruleset, starting: all without a window.
-    #[test]
-    fn a_seeded_game_starts_from_the_text_typed_and_the_ruleset_chosen() {
-        use macroquad::miniquad::KeyCode;
-        let mut entry = SeedEntry::new();
-        let typed = |entry: &mut SeedEntry, text: &str| {
-            for c in text.chars() {
-                assert!(matches!(entry.key(Key::Char(c)), Some(Go::Stay)));
-            }
-        };
-        // Enter with nothing typed starts nothing.
-        assert!(matches!(
-            entry.key(Key::Code(KeyCode::Enter)),
-            Some(Go::Stay)
-        ));
-        typed(&mut entry, "camelx");
-        entry.key(Key::Code(KeyCode::Backspace));
-        assert_eq!(entry.text, "camel");
-        // A control character (Enter's own) is not text.
-        entry.key(Key::Char('\r'));
-        assert_eq!(entry.text, "camel");
-        assert_eq!(
-            entry.meaning(),
-            format!("Seed {} (xxh3-64 of the text).", 0x7090_a850_f133_8e75_u64)
-        );
-        entry.key(Key::Code(KeyCode::Tab));
-        assert_eq!(entry.ruleset, Ruleset::NAMED[1]);
-        entry.key(Key::Code(KeyCode::Left));
-        entry.key(Key::Code(KeyCode::Left));
-        assert_eq!(entry.ruleset, Ruleset::NAMED[1], "round the ends");
-        match entry.key(Key::Code(KeyCode::Enter)) {
-            Some(Go::NewGame { seed, ruleset }) => {
-                assert_eq!(seed, Some(0x7090_a850_f133_8e75));
-                assert_eq!(ruleset, Ruleset::NAMED[1]);
-            }
-            _ => panic!("Enter starts the game"),
-        }
-        let mut digits = SeedEntry::new();
-        typed(&mut digits, "12345");
-        assert_eq!(digits.meaning(), "Seed 12345.");
-        assert!(matches!(
-            digits.key(Key::Code(KeyCode::KpEnter)),
-            Some(Go::NewGame {
-                seed: Some(12345),
-                ..
-            })
-        ));
-        // Escape closes the box; the text has a length limit.
-        assert!(digits.key(Key::Code(KeyCode::Escape)).is_none());
-        typed(&mut digits, &"9".repeat(SEED_LENGTH));
-        assert_eq!(digits.text.chars().count(), SEED_LENGTH);
-    }
-
     #[test]
     fn every_entry_has_its_own_letter() {
         for (i, (_, letter, _)) in ENTRIES.iter().enumerate() {
@@ -912,69 +610,5 @@ mod tests {
         assert_eq!(moved(2, 3, Direction::S), 0);
         assert_eq!(moved(0, 3, Direction::N), 2);
         assert_eq!(moved(0, 0, Direction::N), 0);
-    }
-
-    #[test]
-    fn escape_closes_a_list_and_enter_opens_its_row() {
-        let mut rows = Some((vec![10, 20, 30], 0));
-        assert!(matches!(
-            browse(&mut rows, Input::Move(Direction::S), |_| Go::Exit),
-            Go::Stay
-        ));
-        assert!(matches!(
-            browse(&mut rows, Input::Confirm, |&n| if n == 20 {
-                Go::Exit
-            } else {
-                Go::Menu
-            }),
-            Go::Exit
-        ));
-        browse(&mut rows, Input::Escape, |_| Go::Exit);
-        assert!(rows.is_none());
-    }
-
-    #[test]
-    fn replay_files_are_looked_for_here_in_replays_and_in_its_version_folders() {
-        let root = tempfile::tempdir().unwrap();
-        let replays = root.path().join("replays");
-        for folder in ["v3", "v2"] {
-            std::fs::create_dir_all(replays.join(folder)).unwrap();
-        }
-        std::fs::write(replays.join("notes.sgr"), b"").unwrap();
-        assert_eq!(
-            replay_folders(root.path()),
-            [
-                root.path().to_owned(),
-                replays.clone(),
-                replays.join("v2"),
-                replays.join("v3")
-            ]
-        );
-    }
-
-    #[test]
-    fn replay_files_are_the_sgr_files_of_each_folder_in_order() {
-        let root = tempfile::tempdir().unwrap();
-        let sub = root.path().join("replays");
-        std::fs::create_dir(&sub).unwrap();
-        for name in ["b.sgr", "a.sgr", "notes.txt", "c.SGR.bak"] {
-            std::fs::write(root.path().join(name), b"").unwrap();
-        }
-        std::fs::create_dir(root.path().join("d.sgr")).unwrap();
-        std::fs::write(sub.join("golden.sgr"), b"").unwrap();
-        let missing = root.path().join("nowhere");
-        let found = replay_files(&[root.path(), &sub, &missing]);
-        let names: Vec<_> = found
-            .iter()
-            .map(|p| p.strip_prefix(root.path()).unwrap().to_path_buf())
-            .collect();
-        assert_eq!(
-            names,
-            [
-                PathBuf::from("a.sgr"),
-                PathBuf::from("b.sgr"),
-                PathBuf::from("replays/golden.sgr")
-            ]
-        );
     }
 }
