@@ -464,6 +464,11 @@ fn slot_of(state: &State, item: Item) -> Slot {
     slots.next().unwrap()
 }
 
+/// The messages still in the log, oldest first.
+fn told(state: &State) -> Vec<Msg> {
+    state.world().messages().recent().map(|m| m.msg).collect()
+}
+
 fn said(state: &State, msg: Msg) -> bool {
     state.world().messages().recent().any(|m| m.msg == msg)
 }

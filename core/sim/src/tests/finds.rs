@@ -3,7 +3,7 @@
 //! scarabs do what it says: cloudy sweet water, amber vision, green brackish water;
 //! jade slumber, bone blinking, copper alarm.
 
-use super::{carrying, first_of, level_of, onto, rest_until, said, slot_of, version};
+use super::{carrying, first_of, level_of, onto, rest_until, said, slot_of, told, version};
 use crate::action::Action;
 use crate::bestiary::Bestiary;
 use crate::check::Rejection;
@@ -97,13 +97,7 @@ fn a_thrown_spear_is_told_as_a_spear_from_version_9() {
         let spear = slot_of(live.state(), Item::Spear);
         let thrown = Command::Throw(spear, Direction::E);
         live.command(thrown, &mut (), &mut tape).unwrap();
-        let recent: Vec<Msg> = live
-            .state()
-            .world()
-            .messages()
-            .recent()
-            .map(|m| m.msg)
-            .collect();
+        let recent = told(live.state());
         let kicked = recent.iter().any(|m| {
             matches!(
                 m,

@@ -1,7 +1,7 @@
 //! The lean crossing (rules version 14): a spear that hits snaps, vigour gives nothing
 //! for the brood, and the levels hold fewer dates and no cactus fruit in the deep desert.
 
-use super::{first_of, hurt_by_ten, level_of, onto, said, slot_of, version};
+use super::{first_of, hurt_by_ten, level_of, onto, said, slot_of, told, version};
 use crate::check::Rejection;
 use crate::command::Command;
 use crate::crossing::{Crossing, DEEP_DESERT};
@@ -52,13 +52,7 @@ fn a_spear_that_hits_snaps_and_one_that_misses_lands() {
     let spear = slot_of(live.state(), Item::Spear);
     live.command(Command::Throw(spear, Direction::E), &mut (), &mut vec![])
         .unwrap();
-    let told: Vec<Msg> = live
-        .state()
-        .world()
-        .messages()
-        .recent()
-        .map(|m| m.msg)
-        .collect();
+    let told = told(live.state());
     let struck = told.iter().position(|m| {
         matches!(
             m,
