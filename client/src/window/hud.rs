@@ -215,7 +215,7 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     let (x, top) = (area.x + size, area.y + size);
     let legend_w = width("Ψ  dates, cactus fruit", size) + 2.0 * size;
     let lx = area.right() - legend_w;
-    let lines: Vec<String> = help
+    let mut lines: Vec<String> = help
         .lines
         .iter()
         .flat_map(|t| wrap(t, lx - x - size, size))
@@ -224,6 +224,28 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
         true => top,
         false => area.bottom() - (lines.len() as f32 + 2.5) * line,
     };
+    // A page of text alone that runs below the footer goes on in a second column: the
+    // desert's page was cut off mid-sentence at the window's usual size.
+    let text_rows = ((area.bottom() - 2.5 * line - lines_top) / line).max(1.0) as usize;
+    let half = (lx - x) / 2.0;
+    let two_columns = help.keys.is_empty() && lines.len() > text_rows;
+    if two_columns {
+        // The page's lines are prose broken for one wide column: joined again into
+        // sentences ending a line, and wrapped to the narrower columns.
+        let mut prose: Vec<String> = vec![];
+        let mut open = false;
+        for t in help.lines {
+            match prose.last_mut().filter(|_| open) {
+                Some(last) => *last = format!("{last} {t}"),
+                None => prose.push(t.clone()),
+            }
+            open = !t.ends_with('.');
+        }
+        lines = prose
+            .iter()
+            .flat_map(|t| wrap(t, half - 2.0 * size, size))
+            .collect();
+    }
     if !help.keys.is_empty() {
         text.bold("Keys", x, top, size, TITLE);
     }
@@ -276,9 +298,15 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
         DIM,
     );
     y += 1.5 * line;
-    for t in &lines {
-        text.draw(t, x, y, size, DIM);
-        y += line;
+    let columns = match two_columns {
+        true => lines.chunks(text_rows).take(2).collect::<Vec<_>>(),
+        false => vec![&lines[..]],
+    };
+    for (column, lines) in columns.into_iter().enumerate() {
+        let cx = x + column as f32 * half;
+        for (row, t) in lines.iter().enumerate() {
+            text.draw(t, cx, y + row as f32 * line, size, DIM);
+        }
     }
 }
 
