@@ -676,12 +676,14 @@ impl State {
     fn perform_vigour(&mut self, by: Option<Species>, victim: Species, obs: &mut impl Observer) {
         let world = self.world();
         let (vigour, camel) = (world.growth().vigour(), world.player_id());
-        let brood = matches!(victim, Species::Spider | Species::SpiderEgg);
-        let spent = brood && world.rules().brood_gives_no_vigour();
-        let Some(camel) = camel.filter(|_| vigour > 0 && by == Some(Species::Camel) && !spent)
-        else {
+        let Some(camel) = camel.filter(|_| vigour > 0 && by == Some(Species::Camel)) else {
             return;
         };
+        // Asked only of a vigorous camel's kill: most deaths in a long game are spiders'.
+        let brood = matches!(victim, Species::Spider | Species::SpiderEgg);
+        if brood && world.rules().brood_gives_no_vigour() {
+            return;
+        }
         let me = world.actor_at(camel);
         if me.is_present() && me.hp() < me.max_hp() {
             self.perform_heal(camel, vigour, obs);
