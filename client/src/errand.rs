@@ -20,7 +20,7 @@ use sandglass_sim::map::Terrain;
 use sandglass_sim::path::first_step;
 use sandglass_sim::species::Species;
 use sandglass_sim::world::{Actor, Condition};
-use sandglass_sim::{is_hostile, Command, State};
+use sandglass_sim::{is_hostile, weakened, Command, State};
 
 use crate::look::is_fleeing;
 use crate::warnings::Warnings;
@@ -435,9 +435,15 @@ pub fn threat(state: &State) -> Option<Threat> {
     let world = state.world();
     let here = world.player()?.pos();
     let hostile = |a: &Actor| a.species() != Species::SpiderEgg && is_hostile(a);
+    // A vulture comes down on a weakened camel only, by sight, with no trail to follow.
+    let stooping = world.player().is_some_and(weakened);
     let coming = |a: &Actor| {
         let near = a.pos().distance(here) <= NEAR && has_a_way(state, a.pos(), here);
-        let hunting = a.species().hunts() && a.last_seen().is_some() && !is_fleeing(a);
+        let on_its_trail = match a.species() {
+            Species::Vulture => stooping,
+            species => species.hunts() && a.last_seen().is_some(),
+        };
+        let hunting = on_its_trail && !is_fleeing(a);
         let charging_at = a.charging().is_some_and(|dir| ahead(a.pos(), dir, here));
         charging_at || (near && (hunting || a.species() == Species::Tortoise))
     };

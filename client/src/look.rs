@@ -13,11 +13,12 @@ use sandglass_sim::item::Item;
 use sandglass_sim::lore::{DEEPER_SIPS, HARDIER_HP, STRONGER_KICK};
 use sandglass_sim::map::Terrain;
 use sandglass_sim::rules;
-use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE, THICK_HIDE};
+use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE, SWARMS_MOST, THICK_HIDE};
 use sandglass_sim::text::{a, capitalise, plural};
 use sandglass_sim::world::{Actor, World};
 use sandglass_sim::{
-    is_provoked, runs_from_the_camel, State, EGG_WAITS, SHRIEK_REACH, TAMING_ODDS,
+    is_provoked, runs_from_the_camel, weakened, State, EGG_WAITS, SHRIEK_REACH, TAMING_ODDS,
+    VULTURE_KEEPS_OFF,
 };
 
 /// The lines describing `pos` as the camel knows it.
@@ -173,6 +174,11 @@ pub fn in_view(state: &State) -> Vec<Sighting> {
 
 /// Whether a hunter on the camel's trail runs from it rather than after it, as the
 /// simulation decides (`runs_from_the_camel`).
+/// Whether the camel has lost half its hit points: what a vulture waits for.
+fn weakened_camel(world: &World) -> bool {
+    world.player().is_some_and(weakened)
+}
+
 pub fn is_fleeing(actor: &Actor) -> bool {
     actor.species().hunts() && actor.last_seen().is_some() && runs_from_the_camel(actor)
 }
@@ -284,6 +290,9 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
             match species {
                 Species::Lion => format!("{doing}; faster and stronger than you"),
                 Species::Ratel => format!("{doing}; kicks barely mark its hide: throw things"),
+                Species::Locusts => format!(
+                    "{doing}; a blow that does not kill it splits it in two: kill it in one"
+                ),
                 _ => doing.into(),
             }
         }
@@ -305,6 +314,16 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
         Species::Lion => "prowling; faster and stronger than you: you cannot outrun it".into(),
         Species::Ratel => format!(
             "prowling; its thick hide turns kicks and bites aside (at most {THICK_HIDE} each): throw things at it"
+        ),
+        Species::Vulture if weakened_camel(world) => {
+            "coming down on you: you have lost half your hit points, and it is faster than you"
+                .into()
+        }
+        Species::Vulture => format!(
+            "circling; faster than you, it keeps {VULTURE_KEEPS_OFF} cells off until you have lost half your hit points"
+        ),
+        Species::Locusts => format!(
+            "swarming; a blow that does not kill it splits it in two (at most {SWARMS_MOST} swarms): kill it in one"
         ),
         _ => "wandering".into(),
     }

@@ -22,7 +22,7 @@ const SPACING: u64 = 500;
 /// A whole bot game: it descends, things die and hatch, and it ends.
 fn whole_game() -> &'static Recording {
     static GAME: OnceLock<Recording> = OnceLock::new();
-    GAME.get_or_init(|| bot_file(Ruleset::NETHACK, 1, None))
+    GAME.get_or_init(|| bot_file(Ruleset::NETHACK, 5, None))
 }
 
 fn timeline(file: &Recording) -> Timeline {

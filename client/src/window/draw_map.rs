@@ -182,6 +182,8 @@ enum Sym {
     Javelin,
     Boots,
     Barding,
+    Vulture,
+    Locusts,
 }
 
 /// The atlas's glyphs, indexed by `Sym`.
@@ -225,6 +227,8 @@ pub const GLYPHS: &[Glyph] = &[
     thing('|'),    // javelin, in high contrast
     thing(']'),    // boots, in high contrast
     thing('('),    // barding, in high contrast
+    creature('v'), // vulture
+    creature('l'), // locust swarm
 ];
 
 const fn ground(c: char) -> Glyph {
@@ -339,6 +343,8 @@ fn species_look(species: Species, scheme: Scheme) -> (Sym, Color) {
             Species::Tortoise => 0x5080ff,
             Species::Lion => 0xffe000,
             Species::Ratel => 0xd0d0d0,
+            Species::Vulture => 0xe0b0ff,
+            Species::Locusts => 0xc0ff40,
         };
         return (sym, rgb(color));
     }
@@ -357,6 +363,8 @@ fn species_look(species: Species, scheme: Scheme) -> (Sym, Color) {
         Species::Tortoise => (Sym::Tortoise, rgb(0x5a8cff)),
         Species::Lion => (Sym::Lion, rgb(0xffc040)),
         Species::Ratel => (Sym::Ratel, rgb(0xb8b8c8)),
+        Species::Vulture => (Sym::Vulture, rgb(0xd8a0ff)),
+        Species::Locusts => (Sym::Locusts, rgb(0xd0f040)),
     }
 }
 

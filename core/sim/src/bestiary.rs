@@ -2,7 +2,7 @@
 //! that changed them. Below both the levels, which place them, and the rules, which name
 //! the table each version plays with.
 
-use crate::crossing::DEEP_DESERT;
+use crate::crossing::{DEEP_DESERT, FURNACE};
 use crate::geometry::Direction;
 use crate::species::Species;
 
@@ -19,9 +19,14 @@ pub enum Bestiary {
     /// Rules versions 7 to 10: the burrows', hyenas in packs and tortoises that trample
     /// cacti.
     Herds,
-    /// Rules version 11: the herds', over twelve depths, with ratels from depth 5 and
-    /// lions in the deep desert (`crossing::DEEP_DESERT`).
+    /// Rules versions 11 to 14: the herds', over twelve depths, with ratels from depth 5
+    /// and lions in the deep desert (`crossing::DEEP_DESERT`).
     Deep,
+    /// Rules version 15: the deep's, with locust swarms from depth 3, vultures from
+    /// depth 5, and on the last three depths (`crossing::FURNACE`) a second lion and a
+    /// second pack. Played by eye under 14, every run was won: the deepest levels held a
+    /// creature or two at a time, met and beaten one by one.
+    Hunted,
 }
 
 impl Bestiary {
@@ -37,8 +42,10 @@ impl Bestiary {
     /// depth 4 and a pack of two hyenas from depth 7, placed last; under `Deep`, ratels
     /// from depth 5 and lions from depth 7, after them.
     pub fn counts(self, depth: u8) -> Vec<(Species, u32)> {
-        if self == Bestiary::Deep {
-            return deep_counts(depth);
+        match self {
+            Bestiary::Deep => return deep_counts(depth),
+            Bestiary::Hunted => return hunted_counts(depth),
+            _ => {}
         }
         let d = u32::from(depth);
         let mut counts = vec![
@@ -76,6 +83,26 @@ fn deep_counts(depth: u8) -> Vec<(Species, u32)> {
         false => 0,
     };
     counts.push((Species::Lion, lions));
+    counts
+}
+
+/// The hunted bestiary's counts at `depth`: the deep's, more of its hunters on the last
+/// three depths, then locust swarms and vultures, placed last so that every creature the
+/// deep bestiary placed stands where it would.
+fn hunted_counts(depth: u8) -> Vec<(Species, u32)> {
+    let mut counts = deep_counts(depth);
+    let d = u32::from(depth);
+    if depth >= FURNACE {
+        for (species, count) in counts.iter_mut() {
+            *count += match species {
+                Species::Lion => 1,
+                Species::Hyena => PACK,
+                _ => 0,
+            };
+        }
+    }
+    counts.push((Species::Locusts, (d + 1) / 4));
+    counts.push((Species::Vulture, d.saturating_sub(2) / 3));
     counts
 }
 

@@ -136,6 +136,8 @@ pub enum Msg {
     /// A thrown spear snapped on the creature it hit, and is gone (rules version 14 on:
     /// `Rules::spears_break`).
     Snapped(Item),
+    /// A swarm struck and not killed split in two (rules version 15 on: `Species::Locusts`).
+    Split(Species),
 }
 
 /// What hurts the camel without a blow.
@@ -387,6 +389,7 @@ impl<N: Fn(Item) -> String> fmt::Display for Words<'_, N> {
                  drink, a mushroom or a boon heals you."
             ),
             Msg::Snapped(item) => write!(f, "The {} snaps.", item.noun()),
+            Msg::Split(species) => write!(f, "The {} splits in two.", species.name()),
         }
     }
 }

@@ -16,6 +16,7 @@ use thiserror::Error;
 
 use crate::bestiary::{Bestiary, Brood};
 use crate::crossing::Crossing;
+use crate::item::Item;
 use crate::lore::{Boon, VIGOUR_HP};
 use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 
@@ -27,7 +28,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 13] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+pub const KEPT: [u16; 14] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -139,6 +140,8 @@ struct Switches {
     spears_break: bool,
     brood_gives_no_vigour: bool,
     throws_at_any_cell: bool,
+    javelins_break: bool,
+    vigour_only_from_hunters: bool,
     bestiary: Bestiary,
     brood: Brood,
     crossing: Crossing,
@@ -169,6 +172,8 @@ const fn switches(version: RulesVersion) -> Switches {
         spears_break: false,
         brood_gives_no_vigour: false,
         throws_at_any_cell: false,
+        javelins_break: false,
+        vigour_only_from_hunters: false,
         bestiary: Bestiary::Desert,
         brood: Brood::Swarming,
         crossing: Crossing::Short,
@@ -239,6 +244,12 @@ const fn switches(version: RulesVersion) -> Switches {
         crossing: Crossing::Lean,
         ..V13
     };
+    const V15: Switches = Switches {
+        javelins_break: true,
+        vigour_only_from_hunters: true,
+        bestiary: Bestiary::Hunted,
+        ..V14
+    };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -253,6 +264,7 @@ const fn switches(version: RulesVersion) -> Switches {
         12 => V12,
         13 => V13,
         14 => V14,
+        15 => V15,
         // A `RulesVersion` is made only from `KEPT`, and every kept version has its arm
         // above (the check below fails the build otherwise), so a new version can never
         // play, or record goldens, as the one before it.
@@ -348,7 +360,9 @@ impl Rules {
     /// sleepers in 6, with meerkats, sentries that wake them, and sandworms, an ambush
     /// under the sand: a careful camel can pass a sleeper by; hyenas and tortoises in 7,
     /// a pack best met in a gap and a giant the cacti do not stop; ratels and lions in
-    /// 11, a hide kicks do not get through and a hunter the camel cannot outrun.
+    /// 11, a hide kicks do not get through and a hunter the camel cannot outrun; in 15
+    /// locust swarms that split when struck, vultures that wait for a weakened camel, and
+    /// twice the lions and packs on the last three depths.
     #[inline]
     pub fn bestiary(&self) -> Bestiary {
         self.switches.bestiary
@@ -533,10 +547,40 @@ impl Rules {
         self.switches.throws_at_any_cell
     }
 
+    /// Introduced in 15: a thrown javelin that hits a creature snaps too, as a spear does
+    /// from 14 (`spears_break`). Played by eye under 14, javelins picked up after every
+    /// fight took the spears' place and carried two of three won runs.
+    #[inline]
+    pub fn javelins_break(&self) -> bool {
+        self.switches.javelins_break
+    }
+
+    /// Whether a thrown `item` that hits a creature snaps on it, and is gone.
+    pub fn snaps_on_a_hit(&self, item: Item) -> bool {
+        match item {
+            Item::Spear => self.spears_break(),
+            Item::Javelin => self.javelins_break(),
+            _ => false,
+        }
+    }
+
+    /// Introduced in 15: vigour (`Boon::Vigour`) gives hit points back only for a hunter
+    /// killed (`Species::hunts`), not for a snake, a grazing beast or the brood. Played by
+    /// eye under 14, vigour healed a camel on the last depths, where no wound closes by
+    /// itself, on every snake it met.
+    #[inline]
+    pub fn vigour_only_from_hunters(&self) -> bool {
+        self.switches.vigour_only_from_hunters
+    }
+
     /// What `boon` does under these rules, as the player chooses it: vigour gives nothing
-    /// for the brood from 14 (`brood_gives_no_vigour`).
+    /// for the brood from 14 (`brood_gives_no_vigour`), and from 15 only for hunters
+    /// (`vigour_only_from_hunters`).
     pub fn describe_boon(&self, boon: Boon) -> String {
         match boon {
+            Boon::Vigour if self.vigour_only_from_hunters() => {
+                format!("vigour: {VIGOUR_HP} hit points back for each hunter you kill")
+            }
             Boon::Vigour if self.brood_gives_no_vigour() => format!(
                 "vigour: {VIGOUR_HP} hit points back for each kill but a spider's or an egg's"
             ),
@@ -614,57 +658,63 @@ mod tests {
                 rules.spears_break(),
                 rules.brood_gives_no_vigour(),
                 rules.throws_at_any_cell(),
+                rules.javelins_break(),
+                rules.vigour_only_from_hunters(),
             ]
         };
         let (t, f) = (true, false);
         assert_eq!(
             on(2),
-            [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(3),
-            [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(4),
-            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(5),
-            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(6),
-            [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(7),
-            [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(8),
-            [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(9),
-            [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(10),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f]
         );
         assert_eq!(on(11), on(10));
         assert_eq!(
             on(12),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f]
         );
         assert_eq!(
             on(13),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f]
         );
         assert_eq!(
             on(14),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f]
+        );
+        assert_eq!(
+            on(15),
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]
         );
         let brood = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).brood();
         assert_eq!(brood(9), Brood::Swarming);
@@ -678,11 +728,14 @@ mod tests {
         assert_eq!(bestiary(9), Bestiary::Herds);
         assert_eq!(bestiary(10), Bestiary::Herds);
         assert_eq!(bestiary(11), Bestiary::Deep);
+        assert_eq!(bestiary(14), Bestiary::Deep);
+        assert_eq!(bestiary(15), Bestiary::Hunted);
         let crossing = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).crossing();
         assert_eq!(crossing(10), Crossing::Short);
         assert_eq!(crossing(11), Crossing::Long);
         assert_eq!(crossing(12), Crossing::Long);
         assert_eq!(crossing(13), Crossing::Furnace);
         assert_eq!(crossing(14), Crossing::Lean);
+        assert_eq!(crossing(15), Crossing::Lean);
     }
 }

@@ -43,10 +43,17 @@ pub enum Species {
     /// `THICK_HIDE` each); only what is thrown at it hurts it in full (rules version 11
     /// on).
     Ratel,
+    /// Faster than the camel; keeps its distance from a camel in good health and comes
+    /// down on one that has lost half its hit points (rules version 15 on).
+    Vulture,
+    /// A swarm that hunts the camel and splits in two when struck and not killed, until a
+    /// level holds `SWARMS_MOST` of them: only a blow that kills it whole ends it (rules
+    /// version 15 on).
+    Locusts,
 }
 
 impl Species {
-    pub const ALL: [Species; 14] = [
+    pub const ALL: [Species; 16] = [
         Species::Camel,
         Species::Snake,
         Species::Elephant,
@@ -61,6 +68,8 @@ impl Species {
         Species::Tortoise,
         Species::Lion,
         Species::Ratel,
+        Species::Vulture,
+        Species::Locusts,
     ];
 
     pub fn name(self) -> &'static str {
@@ -79,6 +88,8 @@ impl Species {
             Species::Tortoise => "tortoise",
             Species::Lion => "lion",
             Species::Ratel => "ratel",
+            Species::Vulture => "vulture",
+            Species::Locusts => "locust swarm",
         }
     }
 
@@ -102,6 +113,8 @@ impl Species {
             Species::Tortoise => 'T',
             Species::Lion => 'L',
             Species::Ratel => 'r',
+            Species::Vulture => 'v',
+            Species::Locusts => 'l',
         }
     }
 
@@ -131,6 +144,10 @@ impl Species {
             // Fast: four actions in three ticks under nethack, as a hyena.
             Species::Lion => (16, 200, 75),
             Species::Ratel => (12, 150, 100),
+            // Fast: three actions in two ticks, as a jackal.
+            Species::Vulture => (18, 200, 67),
+            // Quick: five actions in four ticks under nethack, as a meerkat.
+            Species::Locusts => (15, 150, 80),
         };
         Stats {
             speed,
@@ -155,6 +172,8 @@ impl Species {
             Species::Tortoise => 20,
             Species::Lion => 18,
             Species::Ratel => 9,
+            Species::Vulture => 8,
+            Species::Locusts => 8,
         }
     }
 
@@ -175,6 +194,8 @@ impl Species {
             Species::Tortoise => (2, 6),
             Species::Lion => (2, 6),
             Species::Ratel => (1, 3),
+            Species::Vulture => (2, 4),
+            Species::Locusts => (1, 2),
         }
     }
 
@@ -194,6 +215,8 @@ impl Species {
             Species::Tortoise => "crushes",
             Species::Lion => "mauls",
             Species::Ratel => "bites",
+            Species::Vulture => "tears at",
+            Species::Locusts => "bites",
         }
     }
 
@@ -207,6 +230,7 @@ impl Species {
                 | Species::Hyena
                 | Species::Lion
                 | Species::Ratel
+                | Species::Locusts
         )
     }
 
@@ -292,6 +316,9 @@ pub const STIR_REACH: u16 = 2;
 
 /// The most a kick or a bite takes from a ratel: its hide is loose and thick.
 pub const THICK_HIDE: i16 = 2;
+
+/// The most locust swarms a level holds: one that would split past it is only hurt.
+pub const SWARMS_MOST: usize = 8;
 
 /// How far a cobra spits, in cells along a row, column or diagonal.
 pub const COBRA_REACH: u16 = 4;

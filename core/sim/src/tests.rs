@@ -28,6 +28,7 @@ mod furnace;
 mod gear;
 mod grounds;
 mod herds;
+mod hunted;
 mod lean;
 mod places;
 mod sleep;

@@ -3,7 +3,7 @@
 
 use super::ally::ally;
 use super::herds::{hyena, tortoise};
-use super::hunt::{flee, hunter};
+use super::hunt::{flee, hunter, vulture};
 use super::{in_reach, roll_damage, step_or_attack};
 use crate::action::Action;
 use crate::geometry::{Direction, Pos};
@@ -41,7 +41,9 @@ pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
             | Species::Scorpion
             | Species::Sandworm
             | Species::Lion
-            | Species::Ratel => hunter(world, id, draws),
+            | Species::Ratel
+            | Species::Locusts => hunter(world, id, draws),
+            Species::Vulture => vulture(world, id, draws),
             Species::Cobra => cobra(world, id, draws),
             Species::Meerkat => meerkat(world, id, draws),
             Species::Hyena => hyena(world, id, draws),

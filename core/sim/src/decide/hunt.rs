@@ -1,5 +1,5 @@
-//! Hunters: jackals, scorpions, sandworms awake, and from rules version 11 ratels and
-//! lions. A hunter that sees the camel goes for it by the
+//! Hunters: jackals, scorpions, sandworms awake, from rules version 11 ratels and lions,
+//! and from 15 locust swarms, and vultures once the camel is weakened. A hunter that sees the camel goes for it by the
 //! cheapest walk (`path`); one that lost sight of it goes to where it last saw it (the
 //! world keeps that memory: `Actor::last_seen`); a jackal badly hurt runs instead. With no
 //! trail, a jackal roams and a scorpion lies in wait.
@@ -77,6 +77,31 @@ fn ally_beside(world: &World, at: Pos) -> Option<ActorId> {
         .into_iter()
         .filter_map(|d| map.occupant(at.step(d)));
     beside.find(|&id| world.actor_at(id).is_ally())
+}
+
+/// A vulture's turn: on a camel that has lost half its hit points it comes down as a
+/// hunter does; from one in better health it keeps `VULTURE_KEEPS_OFF` king moves away
+/// while it sees it, and otherwise drifts, harming nobody.
+pub(super) fn vulture(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
+    let me = world.actor_at(id);
+    let camel = world.player().filter(|c| c.is_present());
+    match camel {
+        Some(camel) if weakened(camel) => hunter(world, id, draws),
+        Some(camel)
+            if world.sees(me.pos()) && me.pos().distance(camel.pos()) < VULTURE_KEEPS_OFF =>
+        {
+            Ok(flee(world, me, camel.pos()))
+        }
+        _ => roam(world, id, draws),
+    }
+}
+
+/// How near, in king moves, a vulture comes to a camel it waits on.
+pub const VULTURE_KEEPS_OFF: u16 = 4;
+
+/// Whether the camel has lost half its hit points or more: what a vulture waits for.
+pub fn weakened(camel: &Actor) -> bool {
+    i32::from(camel.hp()) * 2 <= i32::from(camel.max_hp())
 }
 
 /// Whether a hunter with the camel to go for runs from it instead: one that flees, badly

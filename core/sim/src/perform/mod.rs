@@ -13,7 +13,7 @@ use crate::ids::ActorId;
 use crate::item::{Effect, Item};
 use crate::map::Terrain;
 use crate::message::{Harm, Msg};
-use crate::species::{Behaviour, Species, STIR_REACH};
+use crate::species::{Behaviour, Species, STIR_REACH, SWARMS_MOST};
 use crate::state::{Observer, State};
 use crate::world::{Change, Condition, Conditions, Outcome, World};
 
@@ -395,9 +395,9 @@ impl State {
             return self.say(Msg::Tamed(tamed), obs);
         }
         let blow = hit.filter(|_| item.is_throwable());
-        // Under `Rules::spears_break` a spear that hits snaps on its target: it flies, and
-        // lands nowhere.
-        let snaps = item == Item::Spear && blow.is_some() && self.world().rules().spears_break();
+        // Under `Rules::spears_break` a spear that hits snaps on its target, and under
+        // `Rules::javelins_break` a javelin: it flies, and lands nowhere.
+        let snaps = blow.is_some() && self.world().rules().snaps_on_a_hit(item);
         let flight = match snaps {
             true => Change::Snap {
                 slot,
@@ -544,6 +544,45 @@ impl State {
         self.say_seen(at, Msg::Hatched { spiders }, obs);
     }
 
+    /// A locust swarm struck and not killed splits: half its hit points (rounded down) fly
+    /// off as a new swarm onto the first free cell about it in the compass's order, awake
+    /// and hunting. A swarm of one hit point, one with no free cell beside it, or one on
+    /// a level that holds `SWARMS_MOST` swarms already stays whole.
+    fn perform_split(&mut self, id: ActorId, obs: &mut impl Observer) {
+        let world = self.world();
+        let me = world.actor_at(id);
+        let (at, half) = (me.pos(), me.hp() / 2);
+        let swarms = world
+            .actors()
+            .filter(|(_, a)| a.is_present() && a.species() == Species::Locusts)
+            .count();
+        let cell = Direction::ALL
+            .into_iter()
+            .map(|d| at.step(d))
+            .find(|&p| world.map().is_free(p));
+        let Some(cell) = cell.filter(|_| half > 0 && swarms < SWARMS_MOST) else {
+            return;
+        };
+        let new = ActorId(world.actor_count() as u32);
+        self.perform_spawn(Species::Locusts, cell, obs);
+        let shed = Species::Locusts.max_hp() - half;
+        self.change(
+            Change::Hurt {
+                actor: new,
+                amount: shed,
+            },
+            obs,
+        );
+        self.change(
+            Change::Hurt {
+                actor: id,
+                amount: half,
+            },
+            obs,
+        );
+        self.say_seen(at, Msg::Split(Species::Locusts), obs);
+    }
+
     fn perform_spawn(&mut self, species: Species, at: Pos, obs: &mut impl Observer) {
         let spawn = Change::Spawn {
             actor: ActorId(self.world().actor_count() as u32),
@@ -646,6 +685,9 @@ impl State {
             if matches!(hurt.behaviour(), Behaviour::Asleep | Behaviour::Slumber) {
                 self.perform_wake(target, obs);
             }
+            if victim == Species::Locusts {
+                self.perform_split(target, obs);
+            }
             return;
         }
         self.change(Change::Die { actor: target, by }, obs);
@@ -682,6 +724,9 @@ impl State {
         // Asked only of a vigorous camel's kill: most deaths in a long game are spiders'.
         let brood = matches!(victim, Species::Spider | Species::SpiderEgg);
         if brood && world.rules().brood_gives_no_vigour() {
+            return;
+        }
+        if !victim.hunts() && world.rules().vigour_only_from_hunters() {
             return;
         }
         let me = world.actor_at(camel);

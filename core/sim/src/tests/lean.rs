@@ -14,26 +14,26 @@ use crate::message::Msg;
 use crate::rules::Rules;
 use crate::species::{Behaviour, Species};
 
-/// A camel of `rules` holding a spear, on the row `row` (a ratel, too tough for one spear
-/// to kill, where it shows); after one throw east: the spears that left the bags, those
-/// lying on the ground, and whether the camel read that it snapped.
-fn throw_at_a_ratel(rules: Rules, row: &str) -> (usize, usize, bool) {
+/// A camel of `rules` holding `item`, on the row `row` (a ratel, too tough for one spear
+/// to kill, where it shows); after one throw east: how many of `item` left the bags, how
+/// many lie on the ground, and whether the camel read that it snapped.
+pub(super) fn throw_at_a_ratel(rules: Rules, item: Item, row: &str) -> (usize, usize, bool) {
     let held = |live: &Live| -> usize {
         let stacks = live.state().world().bags().stacks();
-        let spears = stacks.filter(|(_, s)| s.item == Item::Spear);
+        let spears = stacks.filter(|(_, s)| s.item == item);
         spears.map(|(_, s)| s.count as usize).sum()
     };
     let mut level = level_of(&[row]);
-    level.items.push((level.start, Item::Spear));
+    level.items.push((level.start, item));
     let (mut live, _) = onto(rules, 4, level);
     live.command(Command::PickUp, &mut (), &mut vec![]).unwrap();
     let before = held(&live);
-    let spear = slot_of(live.state(), Item::Spear);
+    let spear = slot_of(live.state(), item);
     live.command(Command::Throw(spear, Direction::E), &mut (), &mut vec![])
         .unwrap();
     let floor = live.state().world().floor();
-    let lying = floor.iter().filter(|&&(_, i)| i == Item::Spear).count();
-    let snapped = said(live.state(), Msg::Snapped(Item::Spear));
+    let lying = floor.iter().filter(|&&(_, i)| i == item).count();
+    let snapped = said(live.state(), Msg::Snapped(item));
     (before - held(&live), lying, snapped)
 }
 
@@ -41,9 +41,10 @@ fn throw_at_a_ratel(rules: Rules, row: &str) -> (usize, usize, bool) {
 /// be picked up again. Under 13 a spear that hits lands beside its target.
 #[test]
 fn a_spear_that_hits_snaps_and_one_that_misses_lands() {
-    assert_eq!(throw_at_a_ratel(version(14), "@..r."), (1, 0, true));
-    assert_eq!(throw_at_a_ratel(version(14), "@...."), (1, 1, false));
-    assert_eq!(throw_at_a_ratel(version(13), "@..r."), (1, 1, false));
+    let spear = Item::Spear;
+    assert_eq!(throw_at_a_ratel(version(14), spear, "@..r."), (1, 0, true));
+    assert_eq!(throw_at_a_ratel(version(14), spear, "@...."), (1, 1, false));
+    assert_eq!(throw_at_a_ratel(version(13), spear, "@..r."), (1, 1, false));
 
     let mut level = level_of(&["@..r."]);
     level.items.push((level.start, Item::Spear));
@@ -68,11 +69,15 @@ fn a_spear_that_hits_snaps_and_one_that_misses_lands() {
     assert_eq!(Msg::Snapped(Item::Spear).to_string(), "The spear snaps.");
 }
 
-/// A vigorous camel of `rules`, 10 hit points down, kicks the spider beside it to death:
-/// the hit points it got back from the kill (its own wounds close too slowly on depth 12
-/// of the furnace to count).
-fn vigour_from_a_spider(rules: Rules) -> i16 {
-    let mut level = level_of(&["@x"]);
+/// A vigorous camel of `rules`, 10 hit points down, kicks the creature beside it (drawn
+/// as in `row`, "@x" for a spider) to death: the hit points it got back from the kill
+/// (its own wounds do not close by themselves on depth 12 of the furnace).
+pub(super) fn vigour_from(rules: Rules, row: &str) -> i16 {
+    let victim = Species::ALL
+        .into_iter()
+        .find(|s| row.ends_with(s.glyph()))
+        .unwrap();
+    let mut level = level_of(&[row]);
     level.depth = 12;
     level.items = vec![(level.start, Item::Rose)];
     level.lore = Some(Lore::default());
@@ -84,12 +89,12 @@ fn vigour_from_a_spider(rules: Rules) -> i16 {
         .unwrap();
     let (mut live, camel, _) = hurt_by_ten(live, 4);
     let mut back = 0;
-    while first_of(live.state(), Species::Spider).is_some() {
+    while first_of(live.state(), victim).is_some() {
         let before = live.state().world().actor_at(camel).hp();
         live.command(Command::Move(Direction::E), &mut (), &mut vec![])
             .unwrap();
         let after = live.state().world().actor_at(camel).hp();
-        if first_of(live.state(), Species::Spider).is_none() {
+        if first_of(live.state(), victim).is_none() {
             back = after - before;
         }
     }
@@ -99,8 +104,8 @@ fn vigour_from_a_spider(rules: Rules) -> i16 {
 /// Under 14 vigour gives nothing back for a spider; under 13 it gave its two hit points.
 #[test]
 fn vigour_gives_nothing_for_the_brood() {
-    assert_eq!(vigour_from_a_spider(version(14)), 0);
-    assert_eq!(vigour_from_a_spider(version(13)), 2);
+    assert_eq!(vigour_from(version(14), "@x"), 0);
+    assert_eq!(vigour_from(version(13), "@x"), 2);
 }
 
 /// The lean crossing's open ground holds a date on each level to depth 6 and on every
