@@ -24,6 +24,7 @@ pub mod identity;
 pub mod input;
 pub mod live;
 pub mod look;
+pub mod meetings;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod morgue;
 #[cfg(not(target_arch = "wasm32"))]

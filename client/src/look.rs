@@ -409,6 +409,12 @@ pub fn desert_lines(state: &State) -> Vec<String> {
                     .into(),
             ]);
         }
+        if rules.javelins_break() {
+            lines.push(
+                "Javelins snap on a hit too. Vigour gives back only for the hunters you kill."
+                    .into(),
+            );
+        }
     } else if state.world().rules().gear() {
         lines.push(format!(
             "Gear (W to wear, for good): a saddle blanket softens every blow by {BLANKET_SOFTENS},"
@@ -421,6 +427,13 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             format!("and each bites {PACK_BITE} harder while both stand beside you: meet them in a gap."),
             "A tortoise grazes, harmless until hurt; then it comes for you, slow but hard-hitting,".into(),
             "and cacti do not stop it: it tramples them flat.".into(),
+        ]);
+    }
+    if state.world().rules().bestiary() >= Bestiary::Hunted {
+        lines.extend([
+            "A locust swarm splits in two when a blow does not kill it: kill it in one blow,".into(),
+            format!("or leave it. A vulture, faster than you, keeps {VULTURE_KEEPS_OFF} cells off until you have"),
+            "lost half your hit points; then it comes down on you.".into(),
         ]);
     }
     if state.world().rules().allies() {

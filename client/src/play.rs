@@ -21,6 +21,7 @@ use crate::input::keys::{bind, is_any_key, Mode};
 use crate::input::messages::{quoted, Messages};
 use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt, Target};
 use crate::look::desert_lines;
+use crate::meetings::Meetings;
 use crate::morgue;
 use crate::report;
 use crate::telling::tell;
@@ -39,6 +40,8 @@ pub struct GameController {
     /// What the camel was warned of on this level (stirring sand, dormant eggs), which
     /// errands keep off.
     warnings: Warnings,
+    /// The kinds of creature met, each told once (`meetings`).
+    met: Meetings,
     /// The final hash has been reported.
     left: bool,
 }
@@ -284,6 +287,7 @@ impl GameController {
             Start::Resumed(_) if session.meta().commands == 0 => Start::New,
             start => start,
         };
+        let new_game = matches!(start, Start::New);
         match start {
             Start::New => {
                 for message in log.recent() {
@@ -306,6 +310,16 @@ impl GameController {
                 ));
             }
         }
+        let met = match new_game {
+            true => {
+                let mut met = Meetings::default();
+                for line in met.news(state) {
+                    messages.push(line);
+                }
+                met
+            }
+            false => Meetings::in_sight(state),
+        };
         let seen = log.total();
         report::game(session.meta().id, state.hash());
         GameController {
@@ -316,6 +330,7 @@ impl GameController {
             overlay: Overlay::None,
             errand: None,
             warnings: Warnings::default(),
+            met,
             left: false,
         }
     }
@@ -578,6 +593,9 @@ impl GameController {
                     .filter(|&msg| !(errand && msg == Msg::Gathering))
                     .collect();
                 for line in tell(self.session.state().world(), &said) {
+                    self.messages.push(line);
+                }
+                for line in self.met.news(self.session.state()) {
                     self.messages.push(line);
                 }
                 self.warnings.note(self.session.state(), &said);
