@@ -203,13 +203,12 @@ fn ground(world: &World, pos: Pos) -> String {
         Terrain::Stairs => "Stairs down (>)",
         Terrain::Oasis => "The oasis: reach it and the crossing is won",
     };
-    match world.player() {
-        Some(camel) => {
+    match world.player_id().zip(world.player()) {
+        Some((id, camel)) => {
             let stats = camel.stats();
-            let pace = world
-                .player_id()
-                .map_or(Pace::default(), |id| world.pace(id));
-            let step = world.time().cost(&stats, Cost::Step(terrain), pace);
+            let pace = world.pace(id);
+            // As the fold prices it: boots make dunes sand to the camel's feet.
+            let step = world.cost_of(id, &Action::Step { to: pos });
             let base = world.time().cost(&stats, Cost::Step(Terrain::Sand), pace);
             if step == base {
                 format!("{what}: a step costs {step} energy.")

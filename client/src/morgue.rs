@@ -17,6 +17,7 @@ use sandglass_sim::{fold_from, Event, Header, Outcome, Rules, State};
 use sandglass_store::{GameMeta, Store};
 
 use crate::tally::Tally;
+use crate::telling::tell;
 
 /// The messages a morgue ends its story with.
 pub const LAST_MESSAGES: usize = 12;
@@ -112,11 +113,17 @@ pub fn text(game: &str, header: &Header, state: &State, tally: &Tally) -> String
     line(String::new());
     line(format!("== The last {LAST_MESSAGES} messages =="));
     let log = world.messages();
-    for message in log
+    let last: Vec<_> = log
         .recent()
         .skip(log.recent().len().saturating_sub(LAST_MESSAGES))
-    {
-        line(format!("{:>6}  {}", message.tick.0, message.msg));
+        .collect();
+    // Told as the window told them, a turn's lines together: a find known by now is
+    // named, not described by its look, but in the turn that made it known.
+    for turn in last.chunk_by(|a, b| a.tick == b.tick) {
+        let msgs: Vec<_> = turn.iter().map(|m| m.msg).collect();
+        for said in tell(world, &msgs) {
+            line(format!("{:>6}  {said}", turn[0].tick.0));
+        }
     }
     line(String::new());
     line(format!(

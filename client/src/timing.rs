@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use sandglass_sim::action::Action;
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::ids::{ActorId, Tick};
 use sandglass_sim::tape::TimeModel;
@@ -59,13 +60,13 @@ impl Figures {
         let actor = world.actor(id)?;
         let stats = actor.stats();
         let pace = world.pace(id);
-        let ground = world.map().terrain(actor.pos());
         Some(Figures {
             energy: world.energy(id).0,
             needed: time.ready_at(&stats),
             carried: time.max_energy(&stats),
             peak: time.peak(&stats),
-            step: time.cost(&stats, Cost::Step(ground), pace),
+            // A step onto ground like its own, as the fold prices it (boots and all).
+            step: world.cost_of(id, &Action::Step { to: actor.pos() }),
             ready: ready(state, id),
             speed: speed(
                 time,
