@@ -133,7 +133,12 @@ class Bytes:
         return value
 
 
-def generator(seed):
+def generator(seed, rules_version):
+    """The draws of the seed, in order, by the generator of the rules version."""
+    return chacha20(seed) if rules_version >= 15 else pcg32(seed)
+
+
+def pcg32(seed):
     """PCG32 seeded as the document says: the draws, in order."""
     mul, inc = 6364136223846793005, 1442695040888963407
     state = ((seed + inc) * mul + inc) & M64
@@ -142,6 +147,37 @@ def generator(seed):
         rot = state >> 59
         yield ((x >> rot) | (x << (32 - rot))) & M32
         state = (state * mul + inc) & M64
+
+
+def chacha20(seed):
+    """ChaCha20 keyed as the document says: the keystream's words, in order."""
+    key = struct.unpack("<8I", struct.pack("<Q", seed) + bytes(24))
+    start = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574) + key
+    columns = ((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15))
+    diagonals = ((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14))
+    counter = 0
+    while True:
+        s = start + (counter & M32, counter >> 32, 0, 0)
+        x = list(s)
+        for _ in range(10):
+            for a, b, c, d in columns + diagonals:
+                xa, xb, xc, xd = x[a], x[b], x[c], x[d]
+                xa = (xa + xb) & M32
+                xd ^= xa
+                xd = ((xd << 16) | (xd >> 16)) & M32
+                xc = (xc + xd) & M32
+                xb ^= xc
+                xb = ((xb << 12) | (xb >> 20)) & M32
+                xa = (xa + xb) & M32
+                xd ^= xa
+                xd = ((xd << 8) | (xd >> 24)) & M32
+                xc = (xc + xd) & M32
+                xb ^= xc
+                xb = ((xb << 7) | (xb >> 25)) & M32
+                x[a], x[b], x[c], x[d] = xa, xb, xc, xd
+        for i in range(16):
+            yield (x[i] + s[i]) & M32
+        counter += 1
 
 
 # XXH3-64 with seed 0 and the default secret, for inputs over 16 bytes (a checksummed
@@ -383,7 +419,7 @@ def read(path):
     count = r.leb128()
     if count > r.left():  # every event takes at least one byte
         raise damaged("it claims more events than it holds")
-    draws = generator(int(summary["seed"]))
+    draws = generator(int(summary["seed"]), summary["rules_version"])
     events = commands = 0
     # The first event the fold is sure to refuse (a draw the seed does not give, or a
     # command no game under the tape's rules takes), reported once all else is read.

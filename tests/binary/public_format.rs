@@ -17,7 +17,7 @@ use sandglass_sim::command::Slot;
 use sandglass_sim::geometry::Direction;
 use sandglass_sim::lore::Boon;
 use sandglass_sim::recording::{Recording, CHECKPOINT_EVERY};
-use sandglass_sim::rng::Generator;
+use sandglass_sim::rng::{Algorithm, Generator};
 use sandglass_sim::tape::{TimeModel, FORMAT_VERSION};
 use sandglass_sim::{bags, rules, Command, Event};
 use sandglass_store::sgr;
@@ -187,12 +187,17 @@ fn the_document_names_what_this_build_reads() {
 
 #[test]
 fn the_documents_test_vectors_hold() {
-    let draws = table("| seed | first four draws |");
-    assert!(draws.len() >= 3);
-    for row in draws {
-        let mut generator = Generator::new(row[0].parse().unwrap());
-        let first: Vec<String> = (0..4).map(|_| generator.next_draw().to_string()).collect();
-        assert_eq!(row[1], first.join(", "), "seed {}", row[0]);
+    for (header, algorithm) in [
+        ("| seed | first four draws |", Algorithm::Pcg32),
+        ("| seed | first four ChaCha20 draws |", Algorithm::ChaCha20),
+    ] {
+        let draws = table(header);
+        assert!(draws.len() >= 3);
+        for row in draws {
+            let mut generator = Generator::new(algorithm, row[0].parse().unwrap());
+            let first: Vec<String> = (0..4).map(|_| generator.next_draw().to_string()).collect();
+            assert_eq!(row[1], first.join(", "), "{algorithm:?}, seed {}", row[0]);
+        }
     }
     let sums = table("| n | XXH3-64 |");
     assert!(sums.len() >= 3);

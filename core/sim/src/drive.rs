@@ -32,7 +32,7 @@ impl Live {
         let state = State::new(rules, obs);
         let mut live = Live {
             state,
-            generator: Generator::new(seed),
+            generator: Generator::new(rules.algorithm(), seed),
         };
         live.answer_draws(obs, out, Tick(u64::MAX));
         live
@@ -40,7 +40,7 @@ impl Live {
 
     /// Continues a game folded from its tape (or a snapshot and the tape after it).
     pub fn resume(seed: u64, state: State) -> Live {
-        let mut generator = Generator::new(seed);
+        let mut generator = Generator::new(state.world().rules().algorithm(), seed);
         generator.advance(state.draws_folded());
         Live { state, generator }
     }
@@ -266,7 +266,7 @@ impl Verifier {
     pub fn new(rules: Rules, seed: u64, obs: &mut impl Observer) -> Verifier {
         Verifier {
             state: State::new(rules, obs),
-            generator: Generator::new(seed),
+            generator: Generator::new(rules.algorithm(), seed),
             next_draw: None,
         }
     }

@@ -1,32 +1,72 @@
 //! Randomness on the replay path.
 //!
-//! The game's generator is PCG32 (`rand_pcg`, pinned); only its raw `next_u32` output is
-//! used, because the raw stream is fixed by the PCG algorithm while a library's ranges and
+//! The game's generator is PCG32 (`rand_pcg`, pinned) under rules versions 2 to 14, and
+//! ChaCha20 (`rand_chacha`, pinned) from 15 (`Algorithm`); only raw 32-bit outputs are
+//! used, because a raw stream is fixed by its algorithm while a library's ranges and
 //! shuffles may change between versions. Every raw output is a `Draw` event on the tape;
 //! ranges are derived here, by our own frozen functions.
 
-use rand_core::RngCore;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg32;
 
 /// PCG32's default stream; fixed so that a seed names exactly one sequence.
 const STREAM: u64 = 0x0a02_bdbf_7bb3_c0a7;
 
+/// Which algorithm expands a game's seed into its draws: a table per rules version
+/// (`Rules::algorithm`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Rules versions 2 to 14: PCG32. Fast, but its 64-bit state follows from a handful
+    /// of its outputs, and with it every draw to come.
+    Pcg32,
+    /// Rules version 15 on: ChaCha20, keyed by the seed (`Generator::new`). A stream
+    /// cipher's keystream: without the key, the draws dealt so far say nothing of the
+    /// next, so a server can deal a game's draws one step at a time and keep its seed.
+    ChaCha20,
+}
+
 /// The game's generator: a seed expands into the sequence of raw draws.
 #[derive(Clone, Debug)]
-pub struct Generator(Pcg32);
+pub enum Generator {
+    Pcg32(Pcg32),
+    ChaCha20(Box<ChaCha20Rng>),
+}
 
 impl Generator {
-    pub fn new(seed: u64) -> Self {
-        Generator(Pcg32::new(seed, STREAM))
+    /// The draws of `seed` under `algorithm`. ChaCha20's key is the seed's eight bytes,
+    /// little-endian, then 24 zero bytes; its nonce (rand_chacha's stream) is 0, its
+    /// block counter starts at 0, and the draws are the keystream's 32-bit little-endian
+    /// words in order (docs/replay-format.md, "The generator").
+    pub fn new(algorithm: Algorithm, seed: u64) -> Self {
+        match algorithm {
+            Algorithm::Pcg32 => Generator::Pcg32(Pcg32::new(seed, STREAM)),
+            Algorithm::ChaCha20 => {
+                let mut key = [0; 32];
+                key[..8].copy_from_slice(&seed.to_le_bytes());
+                Generator::ChaCha20(Box::new(ChaCha20Rng::from_seed(key)))
+            }
+        }
     }
 
+    #[inline]
     pub fn next_draw(&mut self) -> u32 {
-        self.0.next_u32()
+        match self {
+            Generator::Pcg32(pcg) => pcg.next_u32(),
+            Generator::ChaCha20(chacha) => chacha.next_u32(),
+        }
     }
 
-    /// Skips `draws` outputs in O(log n): a resumed game continues the same sequence.
+    /// Skips `draws` outputs, in O(log n) for PCG32 and O(1) for ChaCha20: a resumed game
+    /// continues the same sequence.
     pub fn advance(&mut self, draws: u64) {
-        self.0.advance(draws);
+        match self {
+            Generator::Pcg32(pcg) => pcg.advance(draws),
+            Generator::ChaCha20(chacha) => {
+                let at = chacha.get_word_pos() + u128::from(draws);
+                chacha.set_word_pos(at);
+            }
+        }
     }
 }
 
@@ -190,12 +230,45 @@ mod tests {
     // These literals freeze the replay path: if one changes, every recorded game changes.
     #[test]
     fn generator_stream_is_frozen() {
-        let mut g = Generator::new(42);
-        let first: Vec<u32> = (0..4).map(|_| g.next_draw()).collect();
-        assert_eq!(first, FROZEN_SEED_42);
+        let first = |algorithm, seed| {
+            let mut g = Generator::new(algorithm, seed);
+            (0..4).map(|_| g.next_draw()).collect::<Vec<u32>>()
+        };
+        assert_eq!(first(Algorithm::Pcg32, 42), FROZEN_SEED_42);
+        assert_eq!(first(Algorithm::ChaCha20, 42), FROZEN_CHACHA_SEED_42);
+        // Seed 0 is the all-zero key: RFC 7539's first keystream block (section 2.3.2's
+        // test vector 1 begins 76 b8 e0 ad a0 f1 3d 90).
+        assert_eq!(
+            first(Algorithm::ChaCha20, 0)[..2],
+            [0xade0_b876, 0x903d_f1a0]
+        );
     }
 
     const FROZEN_SEED_42: [u32; 4] = [3_270_867_926, 1_795_671_209, 1_924_641_435, 1_143_034_755];
+    const FROZEN_CHACHA_SEED_42: [u32; 4] =
+        [652_572_191, 1_793_264_209, 1_552_637_026, 3_035_332_441];
+
+    /// A resumed game's generator, skipped ahead, goes on as the one that drew every
+    /// draw: across ChaCha20's blocks and its 64-word buffer.
+    #[test]
+    fn advancing_is_drawing() {
+        for algorithm in [Algorithm::Pcg32, Algorithm::ChaCha20] {
+            for skip in [0, 1, 15, 16, 63, 64, 65, 1_000] {
+                // Both part of the way into a block first, as a game resumed mid-level is.
+                let mut drawn = Generator::new(algorithm, 9);
+                (0..5).for_each(|_| {
+                    drawn.next_draw();
+                });
+                let mut skipped = drawn.clone();
+                (0..skip).for_each(|_| {
+                    drawn.next_draw();
+                });
+                skipped.advance(skip);
+                let next = |g: &mut Generator| (0..70).map(|_| g.next_draw()).collect::<Vec<_>>();
+                assert_eq!(next(&mut drawn), next(&mut skipped), "{algorithm:?} {skip}");
+            }
+        }
+    }
 
     #[test]
     fn below_is_frozen() {

@@ -18,6 +18,7 @@ use crate::bestiary::{Bestiary, Brood};
 use crate::crossing::Crossing;
 use crate::item::Item;
 use crate::lore::{Boon, VIGOUR_HP};
+use crate::rng::Algorithm;
 use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 
 /// The rules versions this build plays, oldest to newest. A new game takes the newest.
@@ -145,6 +146,7 @@ struct Switches {
     bestiary: Bestiary,
     brood: Brood,
     crossing: Crossing,
+    algorithm: Algorithm,
 }
 
 /// Each kept version's switches, a version taking the one before it and naming what it
@@ -177,6 +179,7 @@ const fn switches(version: RulesVersion) -> Switches {
         bestiary: Bestiary::Desert,
         brood: Brood::Swarming,
         crossing: Crossing::Short,
+        algorithm: Algorithm::Pcg32,
     };
     const V3: Switches = Switches {
         told_only_what_is_seen: true,
@@ -248,6 +251,7 @@ const fn switches(version: RulesVersion) -> Switches {
         javelins_break: true,
         vigour_only_from_hunters: true,
         bestiary: Bestiary::Hunted,
+        algorithm: Algorithm::ChaCha20,
         ..V14
     };
     match version.0 {
@@ -588,6 +592,15 @@ impl Rules {
         }
     }
 
+    /// Which algorithm expands the seed into the draws (a table per version): PCG32 to
+    /// 14, ChaCha20 from 15, whose draws say nothing of the next without the seed, so
+    /// that a server may deal a run's draws a step at a time and keep its seed until the
+    /// run is over (`rng`).
+    #[inline]
+    pub fn algorithm(&self) -> Algorithm {
+        self.switches.algorithm
+    }
+
     /// How long the crossing is and what its levels give (a table per version): from 11
     /// twelve depths, supplies that thin out with depth, and a hotter deep desert
     /// (`crossing`). Before, eight depths, each stocked as the first: the first two
@@ -737,5 +750,9 @@ mod tests {
         assert_eq!(crossing(13), Crossing::Furnace);
         assert_eq!(crossing(14), Crossing::Lean);
         assert_eq!(crossing(15), Crossing::Lean);
+        let algorithm =
+            |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).algorithm();
+        assert_eq!(algorithm(14), Algorithm::Pcg32);
+        assert_eq!(algorithm(15), Algorithm::ChaCha20);
     }
 }

@@ -5,7 +5,6 @@
 use super::*;
 use crate::gear::Garment;
 use crate::item::Glass;
-use crate::lore::Boon;
 use crate::world::Condition;
 
 /// The camel between an open door (west) and a closed one (east), stairs to the south;
@@ -118,8 +117,9 @@ fn every_command_is_carried_out_by_a_slowed_camel_short_of_energy() {
         ("use", vec![], |s| {
             Command::Use(slot(s, Item::Flask(Glass::Cloudy)))
         }),
+        // The first boon the rose offers: the offers are drawn with the game.
         ("grow", vec![], |s| {
-            Command::Grow(slot(s, Item::Rose), Boon::Hardier)
+            Command::Grow(slot(s, Item::Rose), s.world().growth().offer()[0])
         }),
     ];
     for ruleset in [Ruleset::NETHACK, Ruleset::CLASSIC] {
