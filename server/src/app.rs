@@ -10,6 +10,7 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 use deadpool_postgres::Pool;
 use sandglass_claim::{Claim, ClaimError};
+use sandglass_sim::drive::{Live, Verifier};
 use tokio::sync::{watch, Semaphore};
 
 use crate::counters::Counters;
@@ -71,8 +72,10 @@ pub struct App {
     pub pool: Pool,
     pub objects: Objects,
     pub config: Arc<Config>,
-    /// The runs this process is folding along as their stretches come.
-    pub live_folds: Arc<LiveFolds>,
+    /// The streamed runs this process is folding along as their stretches come.
+    pub live_folds: Arc<LiveFolds<Verifier>>,
+    /// The dealt runs this process is playing along as their commands come.
+    pub dealt_folds: Arc<LiveFolds<Live>>,
     /// The runs watched live through this process.
     pub fanout: Arc<Fanout>,
     /// The bytes that uploads in flight may hold, all together: a permit a byte.
@@ -96,6 +99,7 @@ impl App {
             objects,
             config: Arc::new(config),
             live_folds: Arc::default(),
+            dealt_folds: Arc::default(),
             fanout: Arc::default(),
             uploads: Arc::new(Semaphore::new(uploads)),
             stop,

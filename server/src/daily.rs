@@ -8,12 +8,16 @@ use std::net::SocketAddr;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
-use sandglass_claim::daily_start_content;
+use sandglass_claim::{daily_deal_content, daily_start_content};
 use sandglass_protocol::daily::{Day, Started};
+use sandglass_protocol::dealt::Dealing;
+use sandglass_sim::tape::FORMAT_VERSION;
+use sandglass_sim::{Header, Ruleset};
 use tokio_postgres::Row;
 
 use crate::app::App;
 use crate::days::{find_day, make_today, named_ruleset, parse_day, today};
+use crate::dealt;
 use crate::limits::{self, Bucket, Post};
 use crate::names::ruleset_label;
 use crate::players::bound_as;
@@ -53,6 +57,8 @@ struct StartedRow {
     /// Neither ended nor stopped.
     open: bool,
     seed: String,
+    dealt: bool,
+    started: i64,
 }
 
 impl StartedRow {
@@ -62,8 +68,18 @@ impl StartedRow {
             events: row.get("events"),
             open: row.get("open"),
             seed: row.get("seed"),
+            dealt: row.get("dealt"),
+            started: row.get("started"),
         }
     }
+}
+
+/// The run a start or a dealing begins: the player's run of the day, and the day's rules.
+struct Begun {
+    run: StartedRow,
+    day: String,
+    ruleset: String,
+    rules: u16,
 }
 
 /// `POST /daily/DAY/RULESET/start`, signed: the player's run of today's desert, and its
@@ -75,21 +91,77 @@ pub async fn start(
     Path((day, ruleset)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Json<Started>, Refusal> {
+    let begun = begin(&app, peer, day, ruleset, &headers, false).await?;
+    Ok(Json(Started {
+        run: begun.run.id,
+        day: begun.day,
+        ruleset: begun.ruleset,
+        rules: begun.rules,
+        seed: begun.run.seed,
+        events: begun.run.events as u64,
+    }))
+}
+
+/// `POST /daily/DAY/RULESET/deal`, signed: the player's dealt run of today's desert
+/// (`dealt`), with the draws of its first level; never its seed. One run a player a day,
+/// dealt or not; a dealing whose answer was lost (no command yet) is given again, the
+/// same opening.
+pub async fn deal(
+    State(app): State<App>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path((day, ruleset)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Json<Dealing>, Refusal> {
+    let begun = begin(&app, peer, day, ruleset, &headers, true).await?;
+    let header = Header {
+        format_version: FORMAT_VERSION,
+        rules_version: begun.rules,
+        seed: begun
+            .run
+            .seed
+            .parse()
+            .map_err(|e| Refusal::internal(anyhow::anyhow!("the day's seed: {e}")))?,
+        ruleset: Ruleset::by_name(&begun.ruleset)
+            .ok_or_else(|| Refusal::internal(anyhow::anyhow!("the day's ruleset")))?,
+        created_at: begun.run.started as u64,
+    };
+    let (live, opening) = dealt::opening(&header).await?;
+    let events = opening.len() as u64;
+    Ok(Json(Dealing {
+        run: begun.run.id,
+        day: begun.day,
+        ruleset: begun.ruleset,
+        rules: begun.rules,
+        started: begun.run.started as u64,
+        opening: dealt::dealt(begun.run.id, 0, &opening, live.state(), events),
+    }))
+}
+
+/// Begins the player's run of today's desert, `dealt` or with its seed handed over,
+/// or finds the one they began and never sent anything of: the checks both starts
+/// share, and the run's row.
+async fn begin(
+    app: &App,
+    peer: SocketAddr,
+    day: String,
+    ruleset: String,
+    headers: &HeaderMap,
+    dealt: bool,
+) -> Result<Begun, Refusal> {
     let ruleset = ruleset_label(&named_ruleset(&ruleset)?);
     let Signed {
         player,
         key,
         signature,
-    } = signed_by(&headers)?;
+    } = signed_by(headers)?;
     let limits = app.config.limits;
     app.admission
         .admit(limits, Post::DailyStart, peer.ip(), &key)?;
-    app.check_claim(
-        &player,
-        daily_start_content(&day, &ruleset),
-        &key,
-        &signature,
-    )?;
+    let content = match dealt {
+        true => daily_deal_content(&day, &ruleset),
+        false => daily_start_content(&day, &ruleset),
+    };
+    app.check_claim(&player, content, &key, &signature)?;
     limits::take(&app.pool, limits, Post::DailyStart, Bucket::Key(&key)).await?;
     let mut client = app.pool.get().await?;
     let tx = client.transaction().await?;
@@ -105,6 +177,16 @@ pub async fn start(
     // player is told now if either belongs to another.
     let player_id = bound_as(&tx, &player, &key).await?;
     let desert = make_today(&tx, &ruleset).await?;
+    if dealt && !dealt::can_be_dealt(desert.rules) {
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            format!(
+                "the desert of {day} is played under rules version {}, whose draws follow \
+                 from one another: it cannot be dealt (start it instead)",
+                desert.rules
+            ),
+        ));
+    }
     tx.execute(
         "DELETE FROM runs WHERE player_id IS NULL
              AND started_at < now() - $1::bigint * interval '1 second'",
@@ -112,19 +194,21 @@ pub async fn start(
     )
     .await?;
     tx.execute(
-        "INSERT INTO runs (day, ruleset, player_id, claimed_name, claimed_key)
-         SELECT $1::text::date, $2, NULL, $3, $4
+        "INSERT INTO runs (day, ruleset, player_id, claimed_name, claimed_key, dealt)
+         SELECT $1::text::date, $2, NULL, $3, $4, $6
          WHERE $5::bigint IS NULL OR NOT EXISTS (
              SELECT 1 FROM runs WHERE day = $1::text::date AND ruleset = $2 AND player_id = $5)
          ON CONFLICT DO NOTHING",
-        &[&day, &ruleset, &player, &key, &player_id],
+        &[&day, &ruleset, &player, &key, &player_id, &dealt],
     )
     .await?;
     // The seed from `days` itself, not `shown_days`: the start of a run is where a
-    // player is given the day's seed before the day is over, and the one place.
+    // player is given the day's seed before the day is over, and the one place; a
+    // dealing folds the opening from it and gives none of it.
     let run = tx
         .query_one(
-            "SELECT r.id, r.events, r.outcome IS NULL AND r.refused IS NULL AS open, d.seed
+            "SELECT r.id, r.events, r.outcome IS NULL AND r.refused IS NULL AS open, d.seed,
+                    r.dealt, EXTRACT(EPOCH FROM r.started_at)::bigint AS started
              FROM runs r JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset
              WHERE r.day = $1::text::date AND r.ruleset = $2
                AND (r.player_id = $3 OR (r.player_id IS NULL AND r.claimed_key = $4))
@@ -132,28 +216,36 @@ pub async fn start(
             &[&day, &ruleset, &player_id, &key],
         )
         .await?;
-    let StartedRow {
-        id,
-        events,
-        open,
-        seed,
-    } = StartedRow::from_row(&run);
-    if events > 0 || !open {
+    let run = StartedRow::from_row(&run);
+    if run.events > 0 || !run.open {
         return Err(Refusal::new(
             StatusCode::CONFLICT,
             format!(
-                "{player} has played the {ruleset} desert of {day} already (run {id}): one \
-                 try a day"
+                "{player} has played the {ruleset} desert of {day} already (run {}): one \
+                 try a day",
+                run.id
+            ),
+        ));
+    }
+    if run.dealt != dealt {
+        let began = match run.dealt {
+            true => "dealt (its seed kept by the server)",
+            false => "with its seed handed over",
+        };
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            format!(
+                "{player} began the {ruleset} desert of {day} already (run {}), {began}: one \
+                 try a day, begun one way",
+                run.id
             ),
         ));
     }
     tx.commit().await?;
-    Ok(Json(Started {
-        run: id,
+    Ok(Begun {
+        run,
         day,
         ruleset,
         rules: desert.rules,
-        seed,
-        events: events as u64,
-    }))
+    })
 }

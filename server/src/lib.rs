@@ -7,6 +7,7 @@ pub mod daily;
 mod day_pages;
 mod days;
 pub mod db;
+mod dealt;
 pub mod edge;
 mod fanout;
 mod folds;

@@ -40,12 +40,21 @@ pub const STRETCHES: Limits = Limits {
     per_minute: 600,
 };
 
+/// A dealt run's commands, from one key: one a request, so more than stretches, which
+/// gather what was played meanwhile. Twenty a second held for a minute is more than an
+/// errand's steps.
+pub const COMMANDS: Limits = Limits {
+    burst: 1200,
+    per_minute: 1200,
+};
+
 /// What a post is, for its buckets' names and figures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Post {
     Game,
     Stretch,
     DailyStart,
+    Command,
 }
 
 impl Post {
@@ -54,6 +63,7 @@ impl Post {
             Post::Game => "games",
             Post::Stretch => "stretches",
             Post::DailyStart => "starts",
+            Post::Command => "commands",
         }
     }
 
@@ -62,6 +72,7 @@ impl Post {
             Post::Game => "games sent",
             Post::Stretch => "stretches of a run sent",
             Post::DailyStart => "daily runs started",
+            Post::Command => "commands of a dealt run sent",
         }
     }
 
@@ -70,6 +81,7 @@ impl Post {
         match self {
             Post::Game | Post::DailyStart => games,
             Post::Stretch => STRETCHES,
+            Post::Command => COMMANDS,
         }
     }
 }

@@ -41,15 +41,17 @@ use crate::players::bind_name;
 use crate::refusal::Refusal;
 use crate::upload::{self, Signed};
 
-/// A run's row, as a stretch needs it.
-struct Run {
-    player_id: i64,
-    player: String,
-    day: String,
-    header: Header,
-    events: u64,
-    ended: bool,
-    refused: Option<String>,
+/// A run's row, as a stretch or a command needs it.
+pub(crate) struct Run {
+    pub player_id: i64,
+    pub player: String,
+    pub day: String,
+    pub header: Header,
+    pub events: u64,
+    pub ended: bool,
+    pub refused: Option<String>,
+    /// Its draws dealt by the server (`dealt`), not sent by its player.
+    pub dealt: bool,
 }
 
 /// The run's header: the day's rules and seed; made when the run started.
@@ -65,7 +67,7 @@ fn header_of(rules_version: i32, ruleset: &str, seed: &str, started: i64) -> Opt
 
 /// Binds the name and key a run was started under, once its first stretch is signed
 /// by them: until then, a start binds nothing (`daily::start`).
-async fn bind_on_first_stretch(
+pub(crate) async fn bind_on_first_stretch(
     tx: &Transaction<'_>,
     run: i64,
     player: &str,
@@ -116,11 +118,12 @@ impl Run {
             events: row.get::<_, i64>("events") as u64,
             ended: row.get("ended"),
             refused: row.get("refused"),
+            dealt: row.get("dealt"),
         })
     }
 }
 
-async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Refusal> {
+pub(crate) async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Refusal> {
     // The seed from `days` itself, not `shown_days`: the server folds a run by its
     // day's generator whatever the hour, and shows none of it.
     let row = tx
@@ -128,7 +131,7 @@ async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Refusal> {
             "SELECT r.player_id, p.name AS player, to_char(r.day, 'YYYY-MM-DD') AS day,
                     d.rules_version, r.ruleset, d.seed,
                     EXTRACT(EPOCH FROM r.started_at)::bigint AS started,
-                    r.events, r.outcome IS NOT NULL AS ended, r.refused
+                    r.events, r.outcome IS NOT NULL AS ended, r.refused, r.dealt
              FROM runs r JOIN players p ON p.id = r.player_id
              JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset
              WHERE r.id = $1 FOR UPDATE OF r",
@@ -228,25 +231,7 @@ pub async fn append(
     .await?;
     let limits = app.config.limits;
     let bytes = upload.bytes.clone();
-    let owner = app
-        .pool
-        .get()
-        .await?
-        .query_opt(
-            "SELECT coalesce(p.name, r.claimed_name) AS player,
-                    coalesce(p.public_key, r.claimed_key) AS public_key
-             FROM runs r LEFT JOIN players p ON p.id = r.player_id WHERE r.id = $1",
-            &[&run],
-        )
-        .await?
-        .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
-    let (owner, owner_key): (String, String) = (owner.get("player"), owner.get("public_key"));
-    if player != owner || key != owner_key {
-        return Err(Refusal::new(
-            StatusCode::FORBIDDEN,
-            format!("run {run} is {owner}'s: only their key sends its events"),
-        ));
-    }
+    check_owner(&app, run, &player, &key).await?;
     app.check_claim(
         &player,
         stretch_content(run, from, &bytes),
@@ -268,6 +253,15 @@ pub async fn append(
         return Err(Refusal::new(
             StatusCode::CONFLICT,
             format!("run {run} was stopped: {why}"),
+        ));
+    }
+    if at.dealt {
+        return Err(Refusal::new(
+            StatusCode::CONFLICT,
+            format!(
+                "run {run} is dealt: the server deals its draws, so its player sends only \
+                 its commands, one at a time, to /runs/{run}/commands"
+            ),
         ));
     }
     if from > at.events {
@@ -325,7 +319,66 @@ pub async fn append(
             ));
         }
     };
-    let state = verifier.state();
+    let (events, outcome) = keep(&app, &tx, run, &at, new, verifier.state()).await?;
+    tx.commit().await?;
+    if outcome.is_none() {
+        app.live_folds.put(run, events, verifier);
+    }
+    // What the row now says, known here: no second read on every step's way in.
+    Ok(Json(Held {
+        run,
+        player: at.player,
+        day: at.day,
+        ruleset: at.header.ruleset.name().to_owned(),
+        events,
+        outcome,
+        refused: None,
+    }))
+}
+
+/// Refuses a stretch or a command for `run` sent by anyone but its player, under their
+/// key: the name and key it was started under, or bound to at its first stretch.
+pub(crate) async fn check_owner(
+    app: &App,
+    run: i64,
+    player: &str,
+    key: &str,
+) -> Result<(), Refusal> {
+    let owner = app
+        .pool
+        .get()
+        .await?
+        .query_opt(
+            "SELECT coalesce(p.name, r.claimed_name) AS player,
+                    coalesce(p.public_key, r.claimed_key) AS public_key
+             FROM runs r LEFT JOIN players p ON p.id = r.player_id WHERE r.id = $1",
+            &[&run],
+        )
+        .await?
+        .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "no such run"))?;
+    let (owner, owner_key): (String, String) = (owner.get("player"), owner.get("public_key"));
+    if player != owner || key != owner_key {
+        return Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            format!("run {run} is {owner}'s: only their key sends its events"),
+        ));
+    }
+    Ok(())
+}
+
+/// Keeps `new`, the events that follow what the server holds of `run` (`at`), which
+/// fold to `state`: a stretch of its own, the run's row brought up to date, every
+/// process told (`live`), and the run made a game if they end it. In the caller's
+/// transaction: nothing of it is kept unless that commits. Gives the events held now and
+/// the outcome.
+pub(crate) async fn keep(
+    app: &App,
+    tx: &Transaction<'_>,
+    run: i64,
+    at: &Run,
+    new: &[Event],
+    state: &sandglass_sim::State,
+) -> Result<(u64, Option<Outcome>), Refusal> {
     let events = at.events + new.len() as u64;
     let outcome = state.outcome().map(outcome_of);
     let world = state.world();
@@ -356,27 +409,14 @@ pub async fn append(
     tx.execute("SELECT pg_notify('runs', $1)", &[&run.to_string()])
         .await?;
     if outcome.is_some() {
-        finish(&app, &tx, run, &at).await?;
+        finish(app, tx, run, at).await?;
     }
-    tx.commit().await?;
-    if outcome.is_none() {
-        app.live_folds.put(run, events, verifier);
-    }
-    // What the row now says, known here: no second read on every step's way in.
-    Ok(Json(Held {
-        run,
-        player: at.player,
-        day: at.day,
-        ruleset: at.header.ruleset.name().to_owned(),
-        events,
-        outcome,
-        refused: None,
-    }))
+    Ok((events, outcome))
 }
 
 /// Folds the run's stretches again from its start: a process that has not folded this
 /// run yet, or dropped it.
-async fn refold(tx: &Transaction<'_>, run: i64, at: &Run) -> Result<Verifier, Refusal> {
+pub(crate) async fn refold(tx: &Transaction<'_>, run: i64, at: &Run) -> Result<Verifier, Refusal> {
     let events = events_from(tx, run, 0).await?;
     let header = at.header.clone();
     tokio::task::spawn_blocking(move || {
@@ -392,7 +432,10 @@ async fn refold(tx: &Transaction<'_>, run: i64, at: &Run) -> Result<Verifier, Re
 
 /// `events` folded onto `verifier`, each draw checked against the day's generator; or
 /// the index of the first that does not fold, and why.
-fn fold_onto(mut verifier: Verifier, events: Vec<Event>) -> Result<Verifier, (u64, String)> {
+pub(crate) fn fold_onto(
+    mut verifier: Verifier,
+    events: Vec<Event>,
+) -> Result<Verifier, (u64, String)> {
     let mut events = events.into_iter().peekable();
     loop {
         match verifier.feed_pulling(&mut events, u64::MAX, &mut ()) {

@@ -12,7 +12,9 @@ use tokio::sync::watch;
 use crate::app::{App, Config};
 use crate::edge::{self, Edge};
 use crate::objects::Objects;
-use crate::{daily, day_pages, fanout, live, metrics, pages, plays, replays, runs, submit, viewer};
+use crate::{
+    daily, day_pages, dealt, fanout, live, metrics, pages, plays, replays, runs, submit, viewer,
+};
 
 /// Serves on `listener` until told to stop (Ctrl-C or SIGTERM), with a listener for the
 /// live runs and the working out of older games' plays running beside it.
@@ -37,8 +39,10 @@ pub async fn run(
         .route("/daily/{day}", get(day_pages::any_day_page))
         .route("/daily/{day}/{file}", get(daily::day_json))
         .route("/daily/{day}/{ruleset}/start", post(daily::start))
+        .route("/daily/{day}/{ruleset}/deal", post(daily::deal))
         .route("/runs/{run}", get(runs::held))
         .route("/runs/{run}/events", post(runs::append))
+        .route("/runs/{run}/commands", post(dealt::command))
         .route("/runs/{run}/live", get(live::live))
         .route("/replays/{file}", get(replays::replay))
         .route(viewer::PATH, get(viewer::index))

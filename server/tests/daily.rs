@@ -23,11 +23,15 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use common::{Site, BIN};
 use sandglass_claim::{
-    content_hash, daily_commitment_line, daily_start_content, hex, stretch_content, Claim,
-    Identity, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
+    command_content, content_hash, daily_commitment_line, daily_deal_content, daily_start_content,
+    hex, stretch_content, Claim, Identity, KEY_HEADER, PLAYER_HEADER, SIGNATURE_HEADER,
 };
-use sandglass_sim::drive::Verifier;
-use sandglass_sim::{bot::Bot, Event, Header, LiveTape, Recording, Rules, Ruleset};
+use sandglass_sim::drive::{fold_on, Verifier};
+use sandglass_sim::geometry::Direction;
+use sandglass_sim::{
+    bot::Bot, Command as Order, Event, Header, LiveTape, Need, Recording, Rules, Ruleset, Slot,
+    State,
+};
 
 /// How long anything the test waits for may take.
 const PATIENCE: Duration = Duration::from_secs(120);
@@ -1517,4 +1521,297 @@ fn a_flood_of_stretches_is_answered_429_and_holds_up_the_runs_player_not_at_all(
     };
     let (status, words, _) = post("10.0.0.7", &camel.sign(&claim), &bytes);
     assert_eq!(status, 200, "{words}");
+}
+
+/// Begins today's dealt nethack run as `name` under `who`: the answer, as JSON or words.
+fn deal(site: &Site, who: &Identity, name: &str, day: &str) -> (u16, serde_json::Value) {
+    let claim = Claim {
+        server: &site.url,
+        player: name,
+        content: daily_deal_content(day, "nethack"),
+    };
+    let (status, words) = site.post_to(
+        &format!("/daily/{day}/nethack/deal"),
+        &[],
+        &[
+            (PLAYER_HEADER, name),
+            (KEY_HEADER, &who.public_hex()),
+            (SIGNATURE_HEADER, &who.sign(&claim)),
+        ],
+    );
+    let json = serde_json::from_str(&words).unwrap_or(serde_json::Value::String(words));
+    (status, json)
+}
+
+/// Sends `command` as run `run`'s event `at`, as `name` signed by `who`.
+fn send_command(
+    site: &Site,
+    run: i64,
+    at: u64,
+    command: Order,
+    who: &Identity,
+    name: &str,
+) -> (u16, serde_json::Value) {
+    let bytes = sandglass_replay::events_to_bytes(&[Event::Command(command)]);
+    let claim = Claim {
+        server: &site.url,
+        player: name,
+        content: command_content(run, at, &bytes),
+    };
+    let (status, words) = site.post_to(
+        &format!("/runs/{run}/commands?at={at}"),
+        &bytes,
+        &[
+            (PLAYER_HEADER, name),
+            (KEY_HEADER, &who.public_hex()),
+            (SIGNATURE_HEADER, &who.sign(&claim)),
+        ],
+    );
+    let json = serde_json::from_str(&words).unwrap_or(serde_json::Value::String(words));
+    (status, json)
+}
+
+/// A dealt run's client: the game as the server deals it, folded here, and what every
+/// answer was checked to hold back.
+struct Dealt {
+    run: i64,
+    state: State,
+    events: Vec<Event>,
+    /// The day's seed in every spelling an answer must never hold it in.
+    secret: Vec<String>,
+}
+
+impl Dealt {
+    /// The run `dealing` begins, its opening folded.
+    fn new(dealing: &serde_json::Value, seed: u64) -> Dealt {
+        let rules = Rules::newest(Ruleset::NETHACK);
+        assert_eq!(dealing["rules"], rules.version().number());
+        let mut dealt = Dealt {
+            run: dealing["run"].as_i64().unwrap(),
+            state: State::new(rules, &mut ()),
+            events: vec![],
+            secret: vec![
+                seed.to_string(),
+                format!("{seed:x}"),
+                format!("{seed:016x}"),
+            ],
+        };
+        dealt.take(&dealing["opening"], None);
+        dealt
+    }
+
+    /// Folds what the server dealt after `command` (if any); checks that it holds no
+    /// spelling of the seed, that its hash is the fold's, and that it holds exactly the
+    /// draws the game needed: none past the camel's next command.
+    fn take(&mut self, answer: &serde_json::Value, command: Option<Order>) {
+        let text = answer.to_string();
+        for secret in &self.secret {
+            assert!(!text.contains(secret.as_str()), "the seed in {text}");
+        }
+        assert_eq!(
+            answer["first"],
+            self.events.len() as u64 + u64::from(command.is_some())
+        );
+        let draws = answer["draws"].as_array().unwrap();
+        let mut new: Vec<Event> = command.map(Event::Command).into_iter().collect();
+        new.extend(
+            draws
+                .iter()
+                .map(|d| Event::Draw(d.as_u64().unwrap() as u32)),
+        );
+        fold_on(&mut self.state, new.iter().copied(), &mut ()).unwrap();
+        self.events.extend(new);
+        assert_eq!(answer["hash"], format!("{:016x}", self.state.hash()));
+        assert_eq!(answer["events"], self.events.len() as u64);
+        let over = self.state.outcome().is_some();
+        assert!(over || self.state.need() == Need::Command, "a draw short");
+        assert_eq!(answer["outcome"].is_null(), !over);
+    }
+
+    /// Plays `command` through the server: the status, and the answer once folded.
+    fn play(&mut self, site: &Site, who: &Identity, command: Order) -> u16 {
+        let at = self.events.len() as u64;
+        let (status, answer) = send_command(site, self.run, at, command, who, "camel");
+        assert_eq!(status, 200, "{command:?} at {at}: {answer}");
+        self.take(&answer, Some(command));
+        status
+    }
+}
+
+/// The day's seed as the server keeps it: the test's own look behind its back.
+fn kept_seed(site: &Site) -> u64 {
+    site.pg
+        .sql("SELECT seed FROM days WHERE ruleset = 'nethack'")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_dealt_bot_run_never_holds_its_seed_and_verifies_against_it_once_the_day_is_over() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    site.worker();
+    let day = today();
+    let camel = Identity::generate().unwrap();
+    let (status, dealing) = deal(&site, &camel, "camel", &day);
+    assert_eq!(status, 200, "{dealing}");
+    let seed = kept_seed(&site);
+    let mut run = Dealt::new(&dealing, seed);
+    // A dealing whose answer was lost is given again: the same opening.
+    let (status, again) = deal(&site, &camel, "camel", &day);
+    assert_eq!((status, &again), (200, &dealing));
+
+    let mut bot = Bot::new(7);
+    let mut commands = 0;
+    while run.state.outcome().is_none() {
+        let command = bot
+            .choose(&run.state)
+            .expect("the bot plays while the game goes on");
+        run.play(&site, &camel, command);
+        commands += 1;
+        // Halfway through the first level the server is killed: it holds every step
+        // kept, and the next command is dealt by its successor, which folds the run again.
+        if commands == 60 {
+            site.kill_server();
+            site.start_again(&[]);
+        }
+    }
+    let events = run.events.len() as u64;
+    assert_every_event_once(&site, run.run, events);
+    // The finished run is a game, its seed still kept: the day is not over.
+    let (_, today_json) = site.get(&format!("/daily/{day}/nethack.json"));
+    assert!(today_json.contains(r#""seed":null"#), "{today_json}");
+
+    // The day ends: its seed is shown, and the run's tape verifies against it.
+    site.pg.sql("UPDATE days SET day = day - 1");
+    site.pg
+        .sql("UPDATE games SET hidden_until = hidden_until - 1");
+    let yesterday = site
+        .pg
+        .sql("SELECT to_char(day, 'YYYY-MM-DD') FROM days LIMIT 1");
+    let (_, after) = site.get(&format!("/daily/{yesterday}/nethack.json"));
+    let after: serde_json::Value = serde_json::from_str(&after).unwrap();
+    let shown: u64 = after["seed"].as_str().unwrap().parse().unwrap();
+    let header = Header::of(
+        Rules::newest(Ruleset::NETHACK),
+        shown,
+        dealing["started"].as_u64().unwrap(),
+    );
+    let tape = Recording::record(header, run.events.clone()).expect("the tape verifies");
+    assert_eq!(tape.final_hash, run.state.hash());
+    let game = site
+        .pg
+        .sql(&format!("SELECT game FROM runs WHERE id = {}", run.run));
+    let (_, bytes) = (0, site.get_bytes(&format!("/replays/{game}.sgr")));
+    assert_eq!(
+        bytes,
+        sandglass_replay::to_bytes(&tape),
+        "the server's game is the client's"
+    );
+    let verdict = format!("SELECT final_hash FROM verdicts WHERE game = '{game}'");
+    wait_for(&site, &verdict, &format!("0x{:016x}", run.state.hash()));
+}
+
+#[test]
+fn a_dealt_runs_strangers_gaps_illegal_and_changed_commands_are_refused_in_words() {
+    let Some(site) = Site::start(&[]) else { return };
+    let day = today();
+    let (camel, hyena) = (Identity::generate().unwrap(), Identity::generate().unwrap());
+    let (status, dealing) = deal(&site, &camel, "camel", &day);
+    assert_eq!(status, 200, "{dealing}");
+    let mut run = Dealt::new(&dealing, kept_seed(&site));
+    let id = run.run;
+    let at = run.events.len() as u64;
+    let held = || {
+        site.pg
+            .sql(&format!("SELECT events FROM runs WHERE id = {id}"))
+    };
+
+    // Another's key; a command out of turn; an illegal command: each refused, nothing kept.
+    let (status, said) = send_command(&site, id, at, Order::Rest, &hyena, "camel");
+    assert_eq!(status, 403, "{said}");
+    let (status, said) = send_command(&site, id, at + 3, Order::Rest, &camel, "camel");
+    assert_eq!(status, 409, "{said}");
+    assert!(
+        said.as_str().unwrap().contains(&format!("send from {at}")),
+        "{said}"
+    );
+    let (status, said) = send_command(&site, id, at, Order::Eat(Slot(25)), &camel, "camel");
+    assert_eq!(status, 422, "{said}");
+    assert!(
+        said.as_str()
+            .unwrap()
+            .contains("not a command the camel can make"),
+        "{said}"
+    );
+    assert_eq!(held(), "0");
+    // Draws sent as if the client dealt them: refused.
+    let bytes = sandglass_replay::events_to_bytes(&[Event::Draw(1)]);
+    let claim = Claim {
+        server: &site.url,
+        player: "camel",
+        content: command_content(id, at, &bytes),
+    };
+    let (status, said) = site.post_to(
+        &format!("/runs/{id}/commands?at={at}"),
+        &bytes,
+        &[
+            (PLAYER_HEADER, "camel"),
+            (KEY_HEADER, &camel.public_hex()),
+            (SIGNATURE_HEADER, &camel.sign(&claim)),
+        ],
+    );
+    assert_eq!(status, 422, "{said}");
+
+    // The run goes on after every refusal.
+    run.play(&site, &camel, Order::Rest);
+    let first = run.events.clone();
+    // The same command sent again (its answer lost): the same draws, nothing doubled.
+    let (status, again) = send_command(&site, id, at, Order::Rest, &camel, "camel");
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["events"], first.len() as u64);
+    let dealt: Vec<u64> = first[at as usize + 1..]
+        .iter()
+        .map(|e| match e {
+            Event::Draw(d) => u64::from(*d),
+            Event::Command(_) => panic!("a command among the draws"),
+        })
+        .collect();
+    let again_draws: Vec<u64> = again["draws"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_u64().unwrap())
+        .collect();
+    assert_eq!(again_draws, dealt);
+    assert_every_event_once(&site, id, first.len() as u64);
+    // Another command where one was dealt: refused, the run as it was.
+    let (status, said) = send_command(&site, id, at, Order::Move(Direction::N), &camel, "camel");
+    assert_eq!(status, 409, "{said}");
+    assert!(
+        said.as_str().unwrap().contains("never change once sent"),
+        "{said}"
+    );
+    assert_every_event_once(&site, id, first.len() as u64);
+
+    // A dealt run is sent no stretches, and is one try a day, begun one way.
+    let (status, said) = send(
+        &site,
+        id,
+        first.len() as u64,
+        &[Event::Draw(1)],
+        &camel,
+        "camel",
+    );
+    assert_eq!(status, 409, "{said}");
+    assert!(said.contains("is dealt"), "{said}");
+    let (status, said) = deal(&site, &camel, "camel", &day);
+    assert_eq!(status, 409, "{said}");
+    assert!(said.as_str().unwrap().contains("one try a day"), "{said}");
+    let (status, said) = start(&site, &hyena, "hyena", &day);
+    assert_eq!(status, 200, "{said}");
+    let (status, said) = deal(&site, &hyena, "hyena", &day);
+    assert_eq!(status, 409, "{said}");
+    assert!(said.as_str().unwrap().contains("begun one way"), "{said}");
 }

@@ -64,6 +64,21 @@ pub fn daily_start_content(day: &str, ruleset: &str) -> [u8; 32] {
     content_hash(format!("sandglass daily start\n{day}\n{ruleset}").as_bytes())
 }
 
+/// What starting a dealt run claims: the player asks for the desert of this UTC day
+/// under this ruleset, its draws dealt by the server. A claim over it starts nothing else.
+pub fn daily_deal_content(day: &str, ruleset: &str) -> [u8; 32] {
+    content_hash(format!("sandglass daily deal\n{day}\n{ruleset}").as_bytes())
+}
+
+/// What a dealt run's command claims: these bytes, as the run's event at index `at`. A
+/// claim over it serves for no other run, no other place and no stretch.
+pub fn command_content(run: i64, at: u64, bytes: &[u8]) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(format!("sandglass run command\n{run}\n{at}\n"));
+    hasher.update(bytes);
+    hasher.finalize().into()
+}
+
 /// What a stretch of a live run's events claims: these bytes, as the run's events from
 /// the index `first` on. A claim over it serves for no other run and no other place.
 pub fn stretch_content(run: i64, first: u64, bytes: &[u8]) -> [u8; 32] {
@@ -258,10 +273,14 @@ mod tests {
             // The run and the index cannot be shifted into the bytes.
             stretch_content(7, 1, b"00\nevents"),
             daily_start_content("2026-11-26", "nethack"),
+            daily_deal_content("2026-11-26", "nethack"),
+            command_content(7, 100, b"events"),
             content_hash(b"events"),
         ] {
             assert_ne!(stretch, other);
         }
+        assert_ne!(command_content(7, 1, b"c"), command_content(7, 2, b"c"));
+        assert_ne!(command_content(7, 1, b"c"), command_content(8, 1, b"c"));
         assert_ne!(
             daily_start_content("2026-11-26", "nethack"),
             daily_start_content("2026-11-27", "nethack")

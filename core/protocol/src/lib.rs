@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 pub mod daily;
+pub mod dealt;
 pub mod live;
 pub mod outcome;
 pub mod ranking;
