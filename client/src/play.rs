@@ -228,7 +228,6 @@ impl Inventory for Bags<'_> {
                 .actors()
                 .filter(|&(id, _)| !world.is_player(id))
                 .filter_map(|(_, a)| named(a.pos(), None))
-                .filter(|(_, ally, _)| !ally)
                 .collect(),
             None => Direction::ALL
                 .into_iter()
@@ -244,7 +243,8 @@ impl Inventory for Bags<'_> {
                 })
                 .collect(),
         };
-        targets.sort_by_key(|(distance, _, target)| (*distance, target.dir, target.at));
+        // The ally last: a date is thrown to it to feed it, anything else at a foe.
+        targets.sort_by_key(|(distance, ally, target)| (*ally, *distance, target.dir, target.at));
         targets.into_iter().map(|(_, _, target)| target).collect()
     }
 

@@ -1815,3 +1815,33 @@ fn a_dealt_runs_strangers_gaps_illegal_and_changed_commands_are_refused_in_words
     assert_eq!(status, 409, "{said}");
     assert!(said.as_str().unwrap().contains("begun one way"), "{said}");
 }
+
+/// From a dealt run's command sent to its draws received, on loopback with PostgreSQL on
+/// the same machine: a bot's whole run, one command at a time, p50 and p99.
+/// BENCHMARKS.md quotes it.
+#[test]
+#[ignore = "a benchmark: cargo test --release -p sandglass-server --test daily bench_dealt -- --ignored --nocapture"]
+fn bench_dealt_commands_on_loopback() {
+    let Some(site) = Site::start(&[]) else { return };
+    let camel = Identity::generate().unwrap();
+    let (status, dealing) = deal(&site, &camel, "camel", &today());
+    assert_eq!(status, 200, "{dealing}");
+    let mut run = Dealt::new(&dealing, kept_seed(&site));
+    let mut bot = Bot::new(11);
+    let mut took = vec![];
+    while run.state.outcome().is_none() {
+        let command = bot.choose(&run.state).unwrap();
+        let start = Instant::now();
+        run.play(&site, &camel, command);
+        took.push(start.elapsed());
+    }
+    took.sort();
+    let at = |q: usize| took[(took.len() - 1) * q / 100];
+    println!(
+        "{} commands dealt: p50 {:?}, p99 {:?}, most {:?}",
+        took.len(),
+        at(50),
+        at(99),
+        took[took.len() - 1]
+    );
+}

@@ -475,6 +475,12 @@ fn drop_item(inventory: &(impl Inventory + ?Sized)) -> Flow {
 fn throw(inventory: &(impl Inventory + ?Sized)) -> Flow {
     let (targets, thrower) = (inventory.targets(), inventory.thrower());
     let standing = inventory.standing();
+    let food: Vec<Slot> = inventory
+        .items()
+        .iter()
+        .filter(|item| item.edible)
+        .map(|item| item.slot)
+        .collect();
     choose_item(
         inventory,
         "What do you want to throw?",
@@ -482,6 +488,8 @@ fn throw(inventory: &(impl Inventory + ?Sized)) -> Flow {
         "You have nothing to throw.",
         move |slot| match thrower {
             Some(from) => aim_at_cell("Throw it where?", from, targets, move |at| {
+                // Food thrown to the ally feeds it (a date is the one food thrown).
+                let feeds = food.contains(&slot);
                 let east = i8::try_from(at.x - from.x);
                 let south = i8::try_from(at.y - from.y);
                 let (Ok(east), Ok(south)) = (east, south) else {
@@ -493,7 +501,7 @@ fn throw(inventory: &(impl Inventory + ?Sized)) -> Flow {
                     .into_iter()
                     .find_map(|p| standing.iter().find(|(at, _)| *at == p));
                 match met {
-                    Some(&(_, true)) => confirm(ALLY_IN_THE_WAY, move || done(throw)),
+                    Some(&(_, true)) if !feeds => confirm(ALLY_IN_THE_WAY, move || done(throw)),
                     _ => done(throw),
                 }
             }),
@@ -711,6 +719,19 @@ mod tests {
         let prompt = asked(start(Input::Throw, &bags).unwrap());
         match asked(prompt.answer(Input::Letter('c'))).answer(Input::Confirm) {
             Flow::Command(command) => assert_eq!(command, Command::ThrowAt(Slot(2), 2, 1)),
+            other => panic!("{other:?}"),
+        }
+        // A date thrown the same way past the ally feeds it: nothing is asked.
+        let dates = Cells(vec![item(0, "a date", true, true)]);
+        let prompt = asked(start(Input::Throw, &dates).unwrap());
+        let prompt = asked(prompt.answer(Input::Letter('a')));
+        let prompt = asked(prompt.answer(Input::NextTarget));
+        let mut prompt = asked(prompt.answer(Input::Move(Direction::N)));
+        for _ in 0..20 {
+            prompt = asked(prompt.answer(Input::Move(Direction::W)));
+        }
+        match prompt.answer(Input::Confirm) {
+            Flow::Command(command) => assert_eq!(command, Command::ThrowAt(Slot(0), -8, 2)),
             other => panic!("{other:?}"),
         }
     }
