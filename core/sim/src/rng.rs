@@ -49,7 +49,7 @@ impl Generator {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn next_draw(&mut self) -> u32 {
         match self {
             Generator::Pcg32(pcg) => pcg.next_u32(),
