@@ -255,6 +255,19 @@ fn all_sent_and_verified(site: &Site, daily: Daily, run: i64, events: u64, hash:
     game
 }
 
+/// Moves the day's desert and its games a day back, as if the day were over: the
+/// day's JSON as it then is.
+fn end_the_day(site: &Site) -> serde_json::Value {
+    site.pg.sql("UPDATE days SET day = day - 1");
+    site.pg
+        .sql("UPDATE games SET hidden_until = hidden_until - 1");
+    let yesterday = site
+        .pg
+        .sql("SELECT to_char(day, 'YYYY-MM-DD') FROM days LIMIT 1");
+    let (_, after) = site.get(&format!("/daily/{yesterday}/nethack.json"));
+    serde_json::from_str(&after).unwrap()
+}
+
 /// Waits until `sql` gives `want`; fails saying what it gave last.
 fn wait_for(site: &Site, sql: &str, want: &str) {
     let start = Instant::now();
@@ -381,14 +394,7 @@ fn a_daily_run_is_streamed_watched_from_another_server_verified_and_ranked_and_i
     );
 
     // The day ends: its seed and salt are shown, and they are the commitment's.
-    site.pg.sql("UPDATE days SET day = day - 1");
-    site.pg
-        .sql("UPDATE games SET hidden_until = hidden_until - 1");
-    let yesterday = site
-        .pg
-        .sql("SELECT to_char(day, 'YYYY-MM-DD') FROM days LIMIT 1");
-    let (_, after) = site.get(&format!("/daily/{yesterday}/nethack.json"));
-    let after: serde_json::Value = serde_json::from_str(&after).unwrap();
+    let after = end_the_day(&site);
     assert_eq!(after["over"], true);
     assert_eq!(after["commitment"], commitment.as_str());
     let seed = after["seed"].as_str().unwrap();
@@ -431,6 +437,7 @@ fn a_daily_run_is_streamed_watched_from_another_server_verified_and_ranked_and_i
     let (status, page) = site.get(&format!("/games/{game}"));
     assert_eq!(status, 200);
     assert!(page.contains(&hash), "{page}");
+    let yesterday = after["day"].as_str().unwrap();
     let (_, day_page) = site.get(&format!("/daily/{yesterday}"));
     assert!(
         day_page.contains(&format!("Seed <code>{seed}</code>")),
@@ -604,14 +611,29 @@ fn a_daily_run_plays_on_through_thirty_seconds_without_a_network_and_sends_the_r
 
 /// Starts today's nethack run as `name` under `who`: the run and its seed.
 fn start(site: &Site, who: &Identity, name: &str, day: &str) -> (u16, serde_json::Value) {
+    let content = daily_start_content(day, "nethack");
+    let path = format!("/daily/{day}/nethack/start");
+    signed_post(site, &path, &[], content, who, name)
+}
+
+/// `body` posted to `path`, signed by `who` as `name` over `content`: the answer, as
+/// JSON or words.
+fn signed_post(
+    site: &Site,
+    path: &str,
+    body: &[u8],
+    content: [u8; 32],
+    who: &Identity,
+    name: &str,
+) -> (u16, serde_json::Value) {
     let claim = Claim {
         server: &site.url,
         player: name,
-        content: daily_start_content(day, "nethack"),
+        content,
     };
     let (status, words) = site.post_to(
-        &format!("/daily/{day}/nethack/start"),
-        &[],
+        path,
+        body,
         &[
             (PLAYER_HEADER, name),
             (KEY_HEADER, &who.public_hex()),
@@ -1525,22 +1547,9 @@ fn a_flood_of_stretches_is_answered_429_and_holds_up_the_runs_player_not_at_all(
 
 /// Begins today's dealt nethack run as `name` under `who`: the answer, as JSON or words.
 fn deal(site: &Site, who: &Identity, name: &str, day: &str) -> (u16, serde_json::Value) {
-    let claim = Claim {
-        server: &site.url,
-        player: name,
-        content: daily_deal_content(day, "nethack"),
-    };
-    let (status, words) = site.post_to(
-        &format!("/daily/{day}/nethack/deal"),
-        &[],
-        &[
-            (PLAYER_HEADER, name),
-            (KEY_HEADER, &who.public_hex()),
-            (SIGNATURE_HEADER, &who.sign(&claim)),
-        ],
-    );
-    let json = serde_json::from_str(&words).unwrap_or(serde_json::Value::String(words));
-    (status, json)
+    let content = daily_deal_content(day, "nethack");
+    let path = format!("/daily/{day}/nethack/deal");
+    signed_post(site, &path, &[], content, who, name)
 }
 
 /// Sends `command` as run `run`'s event `at`, as `name` signed by `who`.
@@ -1553,22 +1562,15 @@ fn send_command(
     name: &str,
 ) -> (u16, serde_json::Value) {
     let bytes = sandglass_replay::events_to_bytes(&[Event::Command(command)]);
-    let claim = Claim {
-        server: &site.url,
-        player: name,
-        content: command_content(run, at, &bytes),
-    };
-    let (status, words) = site.post_to(
-        &format!("/runs/{run}/commands?at={at}"),
+    let path = format!("/runs/{run}/commands?at={at}");
+    signed_post(
+        site,
+        &path,
         &bytes,
-        &[
-            (PLAYER_HEADER, name),
-            (KEY_HEADER, &who.public_hex()),
-            (SIGNATURE_HEADER, &who.sign(&claim)),
-        ],
-    );
-    let json = serde_json::from_str(&words).unwrap_or(serde_json::Value::String(words));
-    (status, json)
+        command_content(run, at, &bytes),
+        who,
+        name,
+    )
 }
 
 /// A dealt run's client: the game as the server deals it, folded here, and what every
@@ -1684,14 +1686,7 @@ fn a_dealt_bot_run_never_holds_its_seed_and_verifies_against_it_once_the_day_is_
     assert!(today_json.contains(r#""seed":null"#), "{today_json}");
 
     // The day ends: its seed is shown, and the run's tape verifies against it.
-    site.pg.sql("UPDATE days SET day = day - 1");
-    site.pg
-        .sql("UPDATE games SET hidden_until = hidden_until - 1");
-    let yesterday = site
-        .pg
-        .sql("SELECT to_char(day, 'YYYY-MM-DD') FROM days LIMIT 1");
-    let (_, after) = site.get(&format!("/daily/{yesterday}/nethack.json"));
-    let after: serde_json::Value = serde_json::from_str(&after).unwrap();
+    let after = end_the_day(&site);
     let shown: u64 = after["seed"].as_str().unwrap().parse().unwrap();
     let header = Header::of(
         Rules::newest(Ruleset::NETHACK),
@@ -1748,20 +1743,9 @@ fn a_dealt_runs_strangers_gaps_illegal_and_changed_commands_are_refused_in_words
     assert_eq!(held(), "0");
     // Draws sent as if the client dealt them: refused.
     let bytes = sandglass_replay::events_to_bytes(&[Event::Draw(1)]);
-    let claim = Claim {
-        server: &site.url,
-        player: "camel",
-        content: command_content(id, at, &bytes),
-    };
-    let (status, said) = site.post_to(
-        &format!("/runs/{id}/commands?at={at}"),
-        &bytes,
-        &[
-            (PLAYER_HEADER, "camel"),
-            (KEY_HEADER, &camel.public_hex()),
-            (SIGNATURE_HEADER, &camel.sign(&claim)),
-        ],
-    );
+    let path = format!("/runs/{id}/commands?at={at}");
+    let content = command_content(id, at, &bytes);
+    let (status, said) = signed_post(&site, &path, &bytes, content, &camel, "camel");
     assert_eq!(status, 422, "{said}");
 
     // The run goes on after every refusal.
