@@ -190,9 +190,14 @@ impl Running {
         if lost > 0 && !slow {
             return Err(Stop::Hurt(lost));
         }
-        // A walk goes on through a slow harm only while the camel has half its hit points:
-        // parched, explore would otherwise walk it down to nothing a point at a time.
-        if lost > 0 && self.moves() && camel.hp() * 2 <= camel.max_hp() {
+        // A walk goes on through a slow harm, but stops as it takes the camel to half its
+        // hit points, and at every point from a quarter down: parched, explore would
+        // otherwise walk it down to nothing a point at a time. Played by eye, a stop at
+        // every point below half left a parched camel five turns a press.
+        let most = camel.max_hp();
+        let to_half = self.hp * 2 > most && camel.hp() * 2 <= most;
+        let low = camel.hp() * 4 <= most;
+        if lost > 0 && self.moves() && (to_half || low) {
             return Err(Stop::Weakening {
                 hp: camel.hp(),
                 most: camel.max_hp(),
@@ -435,15 +440,9 @@ pub fn threat(state: &State) -> Option<Threat> {
     let world = state.world();
     let here = world.player()?.pos();
     let hostile = |a: &Actor| a.species() != Species::SpiderEgg && is_hostile(a);
-    // A vulture comes down on a weakened camel only, by sight, with no trail to follow.
-    let stooping = world.player().is_some_and(weakened);
     let coming = |a: &Actor| {
         let near = a.pos().distance(here) <= NEAR && has_a_way(state, a.pos(), here);
-        let on_its_trail = match a.species() {
-            Species::Vulture => stooping,
-            species => species.hunts() && a.last_seen().is_some(),
-        };
-        let hunting = on_its_trail && !is_fleeing(a);
+        let hunting = on_the_camels_trail(state, a) && !is_fleeing(a);
         let charging_at = a.charging().is_some_and(|dir| ahead(a.pos(), dir, here));
         charging_at || (near && (hunting || a.species() == Species::Tortoise))
     };
@@ -458,6 +457,15 @@ pub fn threat(state: &State) -> Option<Threat> {
         name: sandglass_sim::text::a(nearest.species().name()),
         beside: nearest.pos().distance(here) <= 1,
     })
+}
+
+/// Whether `creature` goes for the camel: a hunter on its trail, or a vulture over a
+/// weakened camel (it comes down by sight, with no trail to follow).
+pub fn on_the_camels_trail(state: &State, creature: &Actor) -> bool {
+    match creature.species() {
+        Species::Vulture => state.world().player().is_some_and(weakened),
+        species => species.hunts() && creature.last_seen().is_some(),
+    }
 }
 
 /// Whether a creature at `from` has a short way on foot to the camel at `to`, as far as
@@ -720,8 +728,9 @@ mod tests {
         );
     }
 
-    /// A walk goes on through a slow harm while the camel has more than half its hit
-    /// points, and stops at half, saying so; a rest goes on (it is meant to outlast it).
+    /// A walk goes on through a slow harm, and stops as it takes the camel to half its hit
+    /// points and at every point from a quarter down, saying so; between, it goes on; a
+    /// rest goes on (it is meant to outlast it).
     #[test]
     fn a_walk_stops_when_a_slow_harm_takes_it_to_half() {
         let low_and_sick = |s: &State| {
@@ -734,18 +743,24 @@ mod tests {
             .expect("a camel at half its hit points, poisoned or parched, nothing near");
         let state = game.state();
         let hp = camel_hp(state);
-        let burnt = |errand| Running {
-            hp: hp + SLOW_HARM,
+        let most = state.world().player().unwrap().max_hp();
+        // The errand began at `before` hit points: one point more, or at more than half.
+        let burnt = |errand, before| Running {
+            hp: before,
             ..Running::start(errand, state, &calm())
         };
-        let most = state.world().player().unwrap().max_hp();
-        assert_eq!(
-            burnt(Errand::Explore).next(state, &calm()),
-            Err(Stop::Weakening { hp, most })
-        );
+        let stops = |before| burnt(Errand::Explore, before).next(state, &calm());
+        let weakening = Err(Stop::Weakening { hp, most });
+        let one_more = hp + SLOW_HARM;
+        match (one_more * 2 > most, hp * 4 <= most) {
+            // Just past half, or low: a walk stops.
+            (true, _) | (_, true) => assert_eq!(stops(one_more), weakening),
+            // Between a quarter and half, a walk goes on through the next point.
+            (false, false) => assert_ne!(stops(one_more), weakening),
+        }
         assert_ne!(
-            burnt(Errand::Rest).next(state, &calm()),
-            Err(Stop::Weakening { hp, most })
+            burnt(Errand::Rest, one_more).next(state, &calm()),
+            weakening
         );
         let said = Stop::Weakening { hp: 12, most: 30 }.message().unwrap();
         assert_eq!(said, "You stop: you are weakening, at 12 of 30 hit points.");

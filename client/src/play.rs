@@ -11,10 +11,11 @@ use sandglass_sim::item::Item;
 use sandglass_sim::lore::Boon;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::message::Msg;
-use sandglass_sim::{fold, Change, Command, Observer, State};
+use sandglass_sim::world::Actor;
+use sandglass_sim::{fold, is_hostile, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
-use crate::errand::{known_stairs, threat, travel_goal, Errand, Running};
+use crate::errand::{known_stairs, on_the_camels_trail, threat, travel_goal, Errand, Running};
 use crate::input::intent::{Input, Key};
 use crate::input::keymap::Keymap;
 use crate::input::keys::{bind, is_any_key, Mode};
@@ -206,24 +207,33 @@ impl Inventory for Bags<'_> {
             .collect()
     }
 
-    /// Where the camel throws at any cell, every creature it sees but its ally; otherwise,
-    /// along each of the eight lines, the first creature a thrown item would meet, if the
-    /// camel sees it: a throw flies until it meets a creature or what blocks it. Nearest
-    /// first.
+    /// Where the camel throws at any cell, every creature it sees; otherwise, along each
+    /// of the eight lines, the first creature a thrown item would meet, if the camel sees
+    /// it: a throw flies until it meets a creature or what blocks it. What comes for the
+    /// camel first, nearest first, and its ally last.
     fn targets(&self) -> Vec<Target> {
         let world = self.0.world();
         let map = world.map();
         let Some(here) = world.player().map(|c| c.pos()) else {
             return vec![];
         };
+        // What comes for the camel first, then the other foes, then the calm, the ally
+        // last (a date is thrown to it to feed it): played by eye, the cursor started on
+        // a grazing elephant and a snake while a lion hunted the camel.
+        let rank = |a: &Actor| match (a.is_ally(), is_hostile(a)) {
+            (true, _) => 3,
+            (false, false) => 2,
+            _ if a.charging().is_some() || on_the_camels_trail(self.0, a) => 0,
+            _ => 1,
+        };
         let named = |at: Pos, dir| {
             let id = map.occupant(at)?;
             let seen = world.sees_actor(id).then(|| world.actor(id)).flatten()?;
             let name = sandglass_sim::text::a(seen.species().name());
             let target = Target { dir, at, name };
-            Some((at.distance(here), seen.is_ally(), target))
+            Some((at.distance(here), rank(seen), target))
         };
-        let mut targets: Vec<(u16, bool, Target)> = match self.thrower() {
+        let mut targets: Vec<(u16, u8, Target)> = match self.thrower() {
             Some(_) => world
                 .actors()
                 .filter(|&(id, _)| !world.is_player(id))
@@ -243,8 +253,7 @@ impl Inventory for Bags<'_> {
                 })
                 .collect(),
         };
-        // The ally last: a date is thrown to it to feed it, anything else at a foe.
-        targets.sort_by_key(|(distance, ally, target)| (*ally, *distance, target.dir, target.at));
+        targets.sort_by_key(|(distance, rank, target)| (*rank, *distance, target.dir, target.at));
         targets.into_iter().map(|(_, _, target)| target).collect()
     }
 
