@@ -22,6 +22,9 @@ use super::keys::Mode;
 
 pub const NEVER_MIND: &str = "Never mind.";
 pub const NOT_CARRIED: &str = "You don't have that.";
+/// A letter of something carried, that the question does not take: played by eye, a
+/// mushroom chosen to throw was answered "You don't have that."
+pub const NOT_FOR_THIS: &str = "You have that, but it will not do for this.";
 
 /// What the prompts need to know about one carried item.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,6 +132,8 @@ pub struct Prompt {
 enum Step {
     Item {
         choices: Vec<(Slot, String)>,
+        /// The letters of everything carried, offered or not.
+        carried: Vec<char>,
         then: Box<dyn FnOnce(Slot) -> Flow>,
     },
     Direction(Box<dyn FnOnce(Direction) -> Flow>),
@@ -227,12 +232,18 @@ impl Prompt {
             return Flow::Cancelled(NEVER_MIND);
         }
         match (self.step, input) {
-            (Step::Item { choices, then }, Input::Letter(c)) => {
-                match choices.iter().find(|(slot, _)| slot.letter() == c) {
-                    Some(&(slot, _)) => then(slot),
-                    None => Flow::Cancelled(NOT_CARRIED),
-                }
-            }
+            (
+                Step::Item {
+                    choices,
+                    then,
+                    carried,
+                },
+                Input::Letter(c),
+            ) => match choices.iter().find(|(slot, _)| slot.letter() == c) {
+                Some(&(slot, _)) => then(slot),
+                None if carried.contains(&c) => Flow::Cancelled(NOT_FOR_THIS),
+                None => Flow::Cancelled(NOT_CARRIED),
+            },
             (Step::Direction(then), Input::Move(dir)) => then(dir),
             (Step::Direction(then), Input::Confirm) if self.aimed.is_some() => {
                 match self.aimed.and_then(|i| self.targets.get(i)?.dir) {
@@ -297,8 +308,9 @@ pub fn choose_item(
     nothing: &'static str,
     then: impl FnOnce(Slot) -> Flow + 'static,
 ) -> Flow {
-    let choices: Vec<(Slot, String)> = inventory
-        .items()
+    let items = inventory.items();
+    let carried = items.iter().map(|item| item.slot.letter()).collect();
+    let choices: Vec<(Slot, String)> = items
         .into_iter()
         .filter(|item| wanted(item))
         .map(|item| (item.slot, item.name))
@@ -307,7 +319,12 @@ pub fn choose_item(
         return Flow::Cancelled(nothing);
     }
     let then = Box::new(then);
-    Flow::Ask(Prompt::new(question, Step::Item { choices, then }))
+    let step = Step::Item {
+        choices,
+        carried,
+        then,
+    };
+    Flow::Ask(Prompt::new(question, step))
 }
 
 /// Asks for one of `options`, lettered from `a`, and goes on with its index.
@@ -319,7 +336,12 @@ pub fn choose_option(
     // The menu letters its choices as it letters the bags: `a`, `b`, `c`.
     let choices = (0..).map(Slot).zip(options).collect();
     let then = Box::new(move |slot: Slot| then(usize::from(slot.0)));
-    Flow::Ask(Prompt::new(question, Step::Item { choices, then }))
+    let step = Step::Item {
+        choices,
+        carried: vec![],
+        then,
+    };
+    Flow::Ask(Prompt::new(question, step))
 }
 
 /// Asks for one of the eight directions.
@@ -858,7 +880,7 @@ mod tests {
     fn a_letter_not_offered_ends_the_action() {
         // The stone is carried but is not food.
         let inputs = [Input::Eat, Input::Letter('b')];
-        assert_eq!(drive(&pack(), &inputs), (vec![], vec![NOT_CARRIED]));
+        assert_eq!(drive(&pack(), &inputs), (vec![], vec![NOT_FOR_THIS]));
         let inputs = [Input::Drop, Input::Letter('z')];
         assert_eq!(drive(&pack(), &inputs), (vec![], vec![NOT_CARRIED]));
     }
