@@ -11,8 +11,6 @@ use axum::Json;
 use sandglass_claim::{daily_deal_content, daily_start_content};
 use sandglass_protocol::daily::{Day, Started};
 use sandglass_protocol::dealt::Dealing;
-use sandglass_sim::tape::FORMAT_VERSION;
-use sandglass_sim::{Header, Ruleset};
 use tokio_postgres::Row;
 
 use crate::app::App;
@@ -22,6 +20,7 @@ use crate::limits::{self, Bucket, Post};
 use crate::names::ruleset_label;
 use crate::players::bound_as;
 use crate::refusal::Refusal;
+use crate::runs::header_of;
 use crate::upload::{signed_by, Signed};
 
 /// `GET /daily/DAY/RULESET.json`: the day's commitment, and its seed and salt once it
@@ -113,18 +112,9 @@ pub async fn deal(
     headers: HeaderMap,
 ) -> Result<Json<Dealing>, Refusal> {
     let begun = begin(&app, peer, day, ruleset, &headers, true).await?;
-    let header = Header {
-        format_version: FORMAT_VERSION,
-        rules_version: begun.rules,
-        seed: begun
-            .run
-            .seed
-            .parse()
-            .map_err(|e| Refusal::internal(anyhow::anyhow!("the day's seed: {e}")))?,
-        ruleset: Ruleset::by_name(&begun.ruleset)
-            .ok_or_else(|| Refusal::internal(anyhow::anyhow!("the day's ruleset")))?,
-        created_at: begun.run.started as u64,
-    };
+    let (run, rules) = (&begun.run, i32::from(begun.rules));
+    let header = header_of(rules, &begun.ruleset, &run.seed, run.started)
+        .ok_or_else(|| Refusal::internal(anyhow::anyhow!("run {}'s day is unreadable", run.id)))?;
     let (live, opening) = dealt::opening(&header).await?;
     let events = opening.len() as u64;
     Ok(Json(Dealing {

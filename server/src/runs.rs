@@ -55,7 +55,12 @@ pub(crate) struct Run {
 }
 
 /// The run's header: the day's rules and seed; made when the run started.
-fn header_of(rules_version: i32, ruleset: &str, seed: &str, started: i64) -> Option<Header> {
+pub(crate) fn header_of(
+    rules_version: i32,
+    ruleset: &str,
+    seed: &str,
+    started: i64,
+) -> Option<Header> {
     Some(Header {
         format_version: FORMAT_VERSION,
         rules_version: u16::try_from(rules_version).ok()?,
