@@ -15,13 +15,13 @@
 use std::time::Duration;
 
 use anyhow::Context;
+use axum::http::StatusCode;
 use deadpool_postgres::Pool;
 use deadpool_postgres::Transaction;
 use sandglass_claim::hex;
 use sandglass_replay::play::{Play, OPENING_COMMANDS};
 use sandglass_sim::Header;
 
-use crate::names::ruleset_label;
 use crate::objects::Objects;
 use crate::refusal::Refusal;
 
@@ -140,20 +140,34 @@ pub fn marks(play: &Play) -> (Vec<i32>, Vec<String>) {
         .unzip()
 }
 
-/// Holds, until the transaction ends, every other sending of a game of this rules
-/// version, ruleset and seed: two games can be kin only if they share all three, and
-/// the first to be kept must be seen by the check of the second.
+/// Holds, until the transaction ends, every other sending of a game of this seed: two
+/// games can be kin only if they share it (their rules versions and rulesets may differ,
+/// `sandglass_replay::play`), and the first to be kept must be seen by the check of the
+/// second.
 pub async fn lock_seed(tx: &Transaction<'_>, header: &Header) -> Result<(), Refusal> {
-    let key = format!(
-        "{} {} {}",
-        header.rules_version,
-        ruleset_label(&header.ruleset),
-        header.seed
-    );
+    let key = format!("seed {}", header.seed);
     let lock = tx
         .prepare_cached("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
         .await?;
     tx.execute(&lock, &[&key]).await?;
+    Ok(())
+}
+
+/// Refuses, for now, while any held game's play is not yet worked out (`learn_older`, on
+/// a database whose plays were known by an older encoding): a game kin to it would not
+/// be found.
+pub async fn all_known(tx: &Transaction<'_>) -> Result<(), Refusal> {
+    let unknown = tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM games WHERE play IS NULL) AS unknown")
+        .await?;
+    if tx.query_one(&unknown, &[]).await?.get("unknown") {
+        return Err(Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is working out the plays of the games it held before its upgrade, \
+             to know a copy when it sees one; try again in a minute",
+        )
+        .retry_after(30));
+    }
     Ok(())
 }
 

@@ -58,6 +58,7 @@ pub async fn submit(
     let tx = client.transaction().await?;
     let player_id = bind_name(&tx, &player, &key).await?;
     plays::lock_seed(&tx, &file.header).await?;
+    plays::all_known(&tx).await?;
     match plays::kin(&tx, &play, player_id).await? {
         Some(kin) if kin.player_id == player_id => {
             let url = format!("{}/games/{}", app.config.public_url, kin.game);

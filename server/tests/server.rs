@@ -1094,6 +1094,94 @@ fn a_game_is_known_by_its_play_and_a_stranger_cannot_take_any_of_it() {
     );
 }
 
+/// The golden `name` (as `v10/classic-short-2.sgr`), read.
+fn golden_file(name: &str) -> sandglass_sim::Recording {
+    let (_, bytes) = goldens()
+        .into_iter()
+        .find(|(n, _)| n.ends_with(name))
+        .unwrap();
+    sandglass_replay::from_bytes(&bytes).unwrap()
+}
+
+/// `file` recorded again with `change` made to it: a forgery, which must still verify
+/// (`sandglass verify` passes it), or it would be no threat to the board.
+fn forged(
+    file: &sandglass_sim::Recording,
+    change: impl FnOnce(&mut sandglass_sim::Header, &mut Vec<Event>),
+) -> Vec<u8> {
+    let (mut header, mut events) = (file.header.clone(), file.events.clone());
+    change(&mut header, &mut events);
+    let recording = sandglass_sim::Recording::record(header, events).unwrap();
+    let bytes = sandglass_replay::to_bytes(&recording);
+    assert!(
+        matches!(verify(&bytes), Verdict::Ok { .. }),
+        "{:?}",
+        verify(&bytes)
+    );
+    bytes
+}
+
+/// Regression: a copy of a public game that folds the same way under another rules
+/// version, under a classic ruleset's threshold of 99 in place of 100, or with a dash
+/// slipped in before a command it changes nothing for, was another play, and ranked as
+/// the stranger's (on a board of its own for the first two). Each is the first sender's.
+#[test]
+fn a_copy_re_stamped_with_other_rules_or_a_dash_slipped_in_is_the_first_senders() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    let alice = Identity::generate().unwrap();
+    let mallory = Identity::generate().unwrap();
+    let short = golden_file("v10/classic-short-2.sgr");
+    let whole = golden_file("v10/nethack-whole-3.sgr");
+    for file in [&short, &whole] {
+        let bytes = sandglass_replay::to_bytes(file);
+        assert_eq!(site.submit(&bytes, &alice, "alice").0, 202);
+    }
+    let copies = [
+        forged(&short, |header, _| header.rules_version = 9),
+        forged(&short, |header, _| {
+            header.ruleset.time = sandglass_sim::tape::TimeModel::Classic {
+                gain: 100,
+                threshold: 99,
+            }
+        }),
+        forged(&whole, |_, events| {
+            let pick_up = events
+                .iter()
+                .position(|e| *e == Event::Command(sandglass_sim::Command::PickUp))
+                .unwrap();
+            events.insert(pick_up, Event::Command(sandglass_sim::Command::Dash));
+        }),
+    ];
+    for copy in &copies {
+        let (status, said) = site.submit(copy, &mallory, "mallory");
+        assert_eq!(status, 409, "{said}");
+        assert!(said.contains("sent already, by alice"), "{said}");
+    }
+    let (_, page) = site.get("/players/mallory");
+    assert!(!page.contains("/games/"), "{page}");
+
+    // A server upgraded from the older encoding (migration 8 forgets every play) works
+    // each out again from its bytes, asking the games sent meanwhile to wait, and then
+    // knows the copies as before.
+    site.kill_server();
+    site.pg
+        .sql("UPDATE games SET play = NULL, commands = NULL; DELETE FROM play_marks;");
+    site.start_again(&[]);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let (status, said) = loop {
+        let (status, said) = site.submit(&copies[2], &mallory, "mallory");
+        if status != 503 || std::time::Instant::now() > deadline {
+            break (status, said);
+        }
+        assert!(said.contains("working out the plays"), "{said}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(status, 409, "{said}");
+    assert!(said.contains("sent already, by alice"), "{said}");
+}
+
 /// What a server's keeper reads: `/healthz` while the database answers (503 once it
 /// does not), `/metrics` in Prometheus's text format, and a log line for each request
 /// and its status.

@@ -1,11 +1,23 @@
 //! A game's play: what makes two replay files the same game.
 //!
-//! Two files fold the same way when they hold the same rules version, ruleset and seed
-//! (the header fields the fold reads) and the same events; their bytes may still differ
-//! (`created_at`, the checkpoints' spacing). A server that knew a game by its bytes would
-//! rank a copy re-stamped by a stranger as the stranger's, so it knows a game by the
-//! digest of its play instead: SHA-256 over an explicit encoding of those fields and
-//! every event, written out below so that it never follows a change of the file's layout.
+//! A server that knew a game by its bytes would rank a copy re-stamped by a stranger as
+//! the stranger's, so it knows a game by the digest of its play instead: SHA-256 over an
+//! explicit encoding of what no copy can change without playing a game of its own,
+//! written out below so that it never follows a change of the file's layout.
+//!
+//! What a copier can change and still fold the same game is left out of the digest:
+//! * every header field but the seed. `created_at` is never read; the rules version and
+//!   the ruleset's figures are, but a game whose events fold under two of them (a short
+//!   game under two versions whose differences it never met, a classic game under a
+//!   threshold of 99 as under 100) is one play, and its events are what the player made;
+//! * a dash: it costs nothing and changes only the cost of a step later in its tick, so
+//!   one slipped in before a rest changes nothing that follows;
+//! * where a throw was aimed: two cells on one line beyond the creature it hits are one
+//!   throw. Its slot stays, and what it did shows in every event after it.
+//!
+//! Two games whose digests agree are therefore the same events but for such changes:
+//! one player's moves. Honest games that differ only there do not exist: a dash or an
+//! aim that changed anything changes the draws and commands that follow.
 //!
 //! The same digest taken over the first events of a game, up to where its *n*-th command's
 //! draws end (a *mark*), says whether one game begins with another's moves: a game cut
@@ -15,7 +27,7 @@
 //! shares at least that many commands with another, and every game that is a whole
 //! prefix of another, in a handful of lookups.
 
-use sandglass_sim::{Event, Header};
+use sandglass_sim::{Command, Event, Header};
 use sha2::{Digest, Sha256};
 
 /// How many commands of a game its marks cover. Two players who chose the same seed may
@@ -29,7 +41,7 @@ pub const OPENING_COMMANDS: u32 = 50;
 pub struct Play {
     /// The digest of every event.
     pub whole: [u8; 32],
-    /// How many commands the game holds.
+    /// How many commands the game holds, dashes left out.
     pub commands: u64,
     /// The digests at the end of its first commands' draws, one for each command up to
     /// `OPENING_COMMANDS`, in order (the last may be the whole game's).
@@ -48,9 +60,9 @@ impl Play {
     /// The play of a game of `header` and `events`.
     pub fn of(header: &Header, events: &[Event]) -> Play {
         let mut hasher = Sha256::new();
-        hasher.update(b"sandglass play\n");
-        hasher.update(header.rules_version.to_le_bytes());
-        hasher.update(crate::serde_bytes(&header.ruleset));
+        // The encoding's name: version 1 took in the rules version, the ruleset, every
+        // dash and every aim; a play of one is never taken for a play of the other.
+        hasher.update(b"sandglass play 2\n");
         hasher.update(header.seed.to_le_bytes());
         let mut marks = vec![];
         let mut commands = 0u64;
@@ -60,14 +72,22 @@ impl Play {
                     hasher.update([0]);
                     hasher.update(value.to_le_bytes());
                 }
+                Event::Command(Command::Dash) => {}
                 Event::Command(command) => {
                     // The events so far end the previous command's draws: its mark.
                     if (1..=u64::from(OPENING_COMMANDS)).contains(&commands) {
                         marks.push(mark(&hasher, commands));
                     }
                     commands += 1;
-                    hasher.update([1]);
-                    hasher.update(crate::serde_bytes(command));
+                    match command {
+                        Command::Throw(slot, _) | Command::ThrowAt(slot, ..) => {
+                            hasher.update([2, slot.0]);
+                        }
+                        _ => {
+                            hasher.update([1]);
+                            hasher.update(crate::serde_bytes(command));
+                        }
+                    }
                 }
             }
         }
@@ -99,7 +119,9 @@ fn mark(hasher: &Sha256, commands: u64) -> Mark {
 
 #[cfg(test)]
 mod tests {
-    use sandglass_sim::{Command, Ruleset};
+    use sandglass_sim::geometry::Direction;
+    use sandglass_sim::tape::TimeModel;
+    use sandglass_sim::{Command, Ruleset, Slot};
 
     use super::*;
 
@@ -131,15 +153,9 @@ mod tests {
     }
 
     #[test]
-    fn every_field_the_fold_reads_and_every_event_is() {
+    fn the_seed_and_every_event_are() {
         let base = Play::of(&header(5, 1), &events(3));
         assert_ne!(base.whole, Play::of(&header(6, 1), &events(3)).whole);
-        let mut other_rules = header(5, 1);
-        other_rules.rules_version = 9;
-        assert_ne!(base.whole, Play::of(&other_rules, &events(3)).whole);
-        let mut other_ruleset = header(5, 1);
-        other_ruleset.ruleset = Ruleset::CLASSIC;
-        assert_ne!(base.whole, Play::of(&other_ruleset, &events(3)).whole);
         let mut changed = events(3);
         changed[5] = Event::Draw(1234);
         assert_ne!(base.whole, Play::of(&header(5, 1), &changed).whole);
@@ -147,6 +163,54 @@ mod tests {
         let mut swapped = events(3);
         swapped[3] = Event::Command(Command::Descend);
         assert_ne!(base.whole, Play::of(&header(5, 1), &swapped).whole);
+        // Nor a throw for a step.
+        let mut thrown = events(3);
+        thrown[3] = Event::Command(Command::Throw(Slot(1), Direction::E));
+        let mut walked = events(3);
+        walked[3] = Event::Command(Command::Move(Direction::E));
+        assert_ne!(
+            Play::of(&header(5, 1), &thrown).whole,
+            Play::of(&header(5, 1), &walked).whole
+        );
+        let mut other_slot = events(3);
+        other_slot[3] = Event::Command(Command::Throw(Slot(2), Direction::E));
+        assert_ne!(
+            Play::of(&header(5, 1), &thrown).whole,
+            Play::of(&header(5, 1), &other_slot).whole
+        );
+    }
+
+    /// Regression: a stranger's copy of a public game, its rules version or its ruleset's
+    /// figures re-stamped (a game that folds under both), a dash slipped in or a throw
+    /// aimed at another cell of its line, was another play and ranked as the stranger's.
+    #[test]
+    fn a_copy_re_stamped_dashed_or_re_aimed_is_the_same_play() {
+        let mut played = events(3);
+        played[3] = Event::Command(Command::ThrowAt(Slot(1), 3, 0));
+        let base = Play::of(&header(5, 1), &played);
+
+        let mut other_rules = header(5, 1);
+        other_rules.rules_version = 9;
+        assert_eq!(base, Play::of(&other_rules, &played));
+        let mut other_ruleset = header(5, 1);
+        other_ruleset.ruleset = Ruleset::CLASSIC;
+        assert_eq!(base, Play::of(&other_ruleset, &played));
+        other_ruleset.ruleset.time = TimeModel::Classic {
+            gain: 100,
+            threshold: 99,
+        };
+        assert_eq!(base, Play::of(&other_ruleset, &played));
+
+        let mut dashed = played.clone();
+        dashed.insert(6, Event::Command(Command::Dash));
+        dashed.insert(3, Event::Command(Command::Dash));
+        assert_eq!(base, Play::of(&header(5, 1), &dashed));
+
+        let mut re_aimed = played.clone();
+        re_aimed[3] = Event::Command(Command::ThrowAt(Slot(1), 5, 0));
+        assert_eq!(base, Play::of(&header(5, 1), &re_aimed));
+        re_aimed[3] = Event::Command(Command::Throw(Slot(1), Direction::E));
+        assert_eq!(base, Play::of(&header(5, 1), &re_aimed));
     }
 
     #[test]
