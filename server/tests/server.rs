@@ -112,12 +112,23 @@ fn every_golden_is_verified_by_two_workers_and_the_finished_ones_ranked() {
     let me = Identity::generate().unwrap();
     let goldens = goldens();
     assert!(goldens.len() >= 90, "{} goldens", goldens.len());
+    // A golden whose events are another version's golden's (the same seed, and the
+    // versions' differences never met: the short games, the million events on one
+    // level) is the same play, the camel's own, held already.
+    let mut taken = vec![];
     for (name, bytes) in &goldens {
         let (status, words) = site.submit(bytes, &me, "camel");
-        assert_eq!(status, 202, "{name}: {words}");
+        match status {
+            202 => taken.push((name, bytes)),
+            _ => assert!(
+                status == 200 && words.starts_with("already sent"),
+                "{name}: {words}"
+            ),
+        }
     }
+    assert!(taken.len() >= goldens.len() / 2, "{} taken", taken.len());
     let mut ranked = 0;
-    for (name, bytes) in &goldens {
+    for &(name, bytes) in &taken {
         let page = site.verdict(bytes);
         let Verdict::Ok { hash, .. } = verify(bytes) else {
             panic!("{name} does not verify");
@@ -160,15 +171,15 @@ fn every_golden_is_verified_by_two_workers_and_the_finished_ones_ranked() {
     assert!(board.contains("<td>nethack</td>"), "{board}");
     assert!(!board.contains("<td>classic</td>"), "{board}");
     // The same game sent again is kept once, and stays the player's.
-    let (name, bytes) = &goldens[0];
-    assert_eq!(site.objects_kept(), goldens.len());
+    let (name, bytes) = taken[0];
+    assert_eq!(site.objects_kept(), taken.len());
     let (status, words) = site.submit(bytes, &me, "camel");
     assert_eq!(
         (status, words.starts_with("already sent")),
         (200, true),
         "{name}: {words}"
     );
-    assert_eq!(site.objects_kept(), goldens.len());
+    assert_eq!(site.objects_kept(), taken.len());
     // A game's page links the viewer to its bytes, which are the bytes sent.
     let page = site.verdict(bytes);
     let replay = format!("{}/replays/{}.sgr", site.url, hex(&content_hash(bytes)));
@@ -192,9 +203,21 @@ fn a_worker_killed_mid_fold_loses_nothing() {
         .into_iter()
         .filter(|(name, _)| name.contains("million"))
         .collect();
+    // Several versions' million-event games are one play (the same events from the same
+    // seed, the versions' differences never met on the first level): the first is taken,
+    // the others are the camel's own, held already.
+    let mut taken = vec![];
     for (name, bytes) in &millions {
-        assert_eq!(site.submit(bytes, &me, "camel").0, 202, "{name}");
+        let (status, said) = site.submit(bytes, &me, "camel");
+        match status {
+            202 => taken.push((name, bytes)),
+            _ => assert!(
+                status == 200 && said.starts_with("already sent"),
+                "{name}: {said}"
+            ),
+        }
     }
+    assert!(taken.len() > 1, "the worker has more than one game to fold");
     // A fold of a million events takes about a tenth of a second: the worker is killed
     // the moment it says it has claimed a game, and the test goes on once that game was
     // caught before its verdict (the kill may come too late on a loaded machine).
@@ -215,7 +238,7 @@ fn a_worker_killed_mid_fold_loses_nothing() {
     }
     // The game is claimed again by the next worker, and every game gets its verdict.
     site.worker();
-    for (name, bytes) in &millions {
+    for (name, bytes) in taken {
         let page = site.verdict(bytes);
         assert!(page.contains("<strong>Verified"), "{name}: {page}");
     }
@@ -354,8 +377,9 @@ fn bad_uploads_get_words_and_change_nothing() {
     assert!(!board.contains(&game_path(&crafted)), "{board}");
     let (_, alices) = site.get("/players/alice");
     assert!(!alices.contains(&game_path(&crafted)), "{alices}");
-    // Nor does a refused game of rules of its own make a link on the board.
-    let mut odd = sandglass_replay::from_bytes(&good).unwrap();
+    // Nor does a refused game of rules of its own make a link on the board (another
+    // game's: the same events under other rules would be the same play, alice's own).
+    let mut odd = golden_file("v10/classic-short-2.sgr");
     odd.header.ruleset.time = sandglass_sim::tape::TimeModel::Classic {
         gain: 50,
         threshold: 100,
