@@ -46,7 +46,7 @@ fn client() -> Option<PathBuf> {
         std::env::var("CI").as_deref() != Ok("true"),
         "the sandglass binary is not built"
     );
-    eprintln!("skipped: build the client first (cargo build --release -p sandglass)");
+    eprintln!("SKIPPED: build the client first (cargo build --release -p sandglass)");
     None
 }
 

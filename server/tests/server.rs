@@ -491,7 +491,7 @@ fn sandglass_submit_signs_with_its_own_key_and_sends_only_where_told() {
             std::env::var("CI").as_deref() != Ok("true"),
             "the sandglass binary is not built"
         );
-        eprintln!("skipped: build the client first (cargo build --release -p sandglass)");
+        eprintln!("SKIPPED: build the client first (cargo build --release -p sandglass)");
         return;
     }
     let Some(mut site) = Site::start(&["--most-bytes", "100000"]) else {

@@ -49,7 +49,7 @@ impl Postgres {
                 std::env::var("CI").as_deref() != Ok("true"),
                 "PostgreSQL's initdb and pg_ctl are missing (install Debian's postgresql)"
             );
-            eprintln!("skipped: PostgreSQL's initdb and pg_ctl are not installed");
+            eprintln!("SKIPPED: PostgreSQL's initdb and pg_ctl are not installed");
             return None;
         };
         let dir = tempfile::tempdir().unwrap();
