@@ -1,5 +1,5 @@
 //! The daily desert end to end: the real `sandglass daily` (its built-in bot playing)
-//! streaming a run over HTTP to the real server on a PostgreSQL cluster of the test's
+//! streaming a run over HTTP to the real server on a PostgreSQL database of the test's
 //! own; viewers reading the run live from another server process; the server killed
 //! and the network cut while the run goes on; every refusal a run can meet; and the
 //! window's own way in, from the start screen.
