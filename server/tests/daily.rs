@@ -1,5 +1,5 @@
 //! The daily desert end to end: the real `sandglass daily` (its built-in bot playing)
-//! streaming a run over HTTP to the real server on a PostgreSQL cluster of the test's
+//! streaming a run over HTTP to the real server on a PostgreSQL database of the test's
 //! own; viewers reading the run live from another server process; the server killed
 //! and the network cut while the run goes on; every refusal a run can meet; and the
 //! window's own way in, from the start screen.
@@ -46,7 +46,7 @@ fn client() -> Option<PathBuf> {
         std::env::var("CI").as_deref() != Ok("true"),
         "the sandglass binary is not built"
     );
-    eprintln!("skipped: build the client first (cargo build --release -p sandglass)");
+    eprintln!("SKIPPED: build the client first (cargo build --release -p sandglass)");
     None
 }
 

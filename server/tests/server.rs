@@ -1,7 +1,7 @@
-//! The server through real HTTP on 127.0.0.1, against a PostgreSQL cluster each test
-//! starts for itself, with real worker processes: goldens verified and ranked, workers
-//! killed mid-fold, and every kind of bad upload refused in words, changing nothing;
-//! the board and a game's page opened in headless Chromium.
+//! The server through real HTTP on 127.0.0.1, each test on a PostgreSQL database of its
+//! own, with real worker processes: goldens verified and ranked, workers killed
+//! mid-fold, and every kind of bad upload refused in words, changing nothing; the board
+//! and a game's page opened in headless Chromium.
 
 #[path = "../../tests/binary/browser.rs"]
 mod browser;
@@ -515,7 +515,7 @@ fn sandglass_submit_signs_with_its_own_key_and_sends_only_where_told() {
             std::env::var("CI").as_deref() != Ok("true"),
             "the sandglass binary is not built"
         );
-        eprintln!("skipped: build the client first (cargo build --release -p sandglass)");
+        eprintln!("SKIPPED: build the client first (cargo build --release -p sandglass)");
         return;
     }
     let Some(mut site) = Site::start(&["--most-bytes", "100000"]) else {
@@ -675,7 +675,7 @@ fn the_viewer_is_served_beside_the_games_it_opens() {
 /// the same rows come out in the same order, ties left to each list's own tie-break.
 #[test]
 fn the_boards_rank_games_as_the_clients_table_does() {
-    let Some(pg) = common::Postgres::start() else {
+    let Some(pg) = common::Database::fresh() else {
         return;
     };
     let games: [(u64, u64); 7] = [
@@ -705,7 +705,8 @@ fn the_boards_rank_games_as_the_clients_table_does() {
 
 #[test]
 fn processes_starting_together_migrate_the_database_once() {
-    let Some(pg) = common::Postgres::start() else {
+    // A cluster of its own: the shared cluster's databases are migrated already.
+    let Some(pg) = common::Postgres::own() else {
         return;
     };
     let migrating: Vec<_> = (0..4)
@@ -1211,7 +1212,8 @@ fn a_copy_re_stamped_with_other_rules_or_a_dash_slipped_in_is_the_first_senders(
 /// and its status.
 #[test]
 fn the_server_says_how_it_is_doing() {
-    let Some(mut site) = Site::start(&[]) else {
+    // A cluster of its own, which it stops at the end.
+    let Some(mut site) = Site::start_on_own_cluster(&[]) else {
         return;
     };
     assert_eq!(site.get("/healthz"), (200, "ok\n".to_owned()));

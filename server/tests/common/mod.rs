@@ -1,5 +1,6 @@
-//! The test helpers for the server's boundary: a throwaway PostgreSQL cluster, the
-//! server and its workers as real processes, and HTTP on 127.0.0.1.
+//! The test helpers for the server's boundary: a throwaway PostgreSQL cluster that the
+//! tests of a process share (each test a database of its own on it, copied from one
+//! migrated once), the server and its workers as real processes, and HTTP on 127.0.0.1.
 
 // Each test file uses its own part of these.
 #![allow(dead_code)]
@@ -11,7 +12,9 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use sandglass_claim::{
@@ -25,8 +28,8 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_sandglass-server");
 /// `nobody`, in a directory it owns.
 const NOBODY: u32 = 65534;
 
-/// A PostgreSQL cluster of the test's own, in a temporary directory, listening on
-/// 127.0.0.1 at a free port; stopped when dropped.
+/// A PostgreSQL cluster in a temporary directory, listening on 127.0.0.1 at a free port;
+/// stopped when dropped.
 pub struct Postgres {
     bin: PathBuf,
     home: PathBuf,
@@ -35,23 +38,84 @@ pub struct Postgres {
     _dir: TempDir,
 }
 
-impl Postgres {
-    /// The file every server on this cluster logs to.
-    pub fn server_log(&self) -> PathBuf {
-        self._dir.path().join("server.log")
-    }
+/// The database on the shared cluster that the server's migrations are run on once, and
+/// that every test's database is copied from.
+const TEMPLATE: &str = "migrated_template";
 
-    /// A new cluster, or `None` (said on stderr) when PostgreSQL is not installed
-    /// here; under CI it must be, and its absence fails the test.
-    pub fn start() -> Option<Postgres> {
-        let Some(bin) = binaries() else {
+/// The cluster the tests of this process share, and what they need to make databases
+/// on it; `None` where PostgreSQL is not installed.
+static SHARED: OnceLock<Option<SharedCluster>> = OnceLock::new();
+
+struct SharedCluster {
+    cluster: Postgres,
+    /// The process that stops the cluster once this one has ended, which a `Drop`
+    /// cannot do: a static is never dropped. Its stdin is a pipe nothing writes to,
+    /// which the kernel closes as this process ends, however it ends.
+    _watchdog: Child,
+    /// The number of the next test database.
+    databases_made: AtomicU32,
+    /// Held while a database is copied from the template. CREATE DATABASE refuses a
+    /// template another session is on; copies take turns (each takes tens of
+    /// milliseconds) rather than rely on how a PostgreSQL version treats two at once.
+    copying: Mutex<()>,
+}
+
+impl SharedCluster {
+    /// The shared cluster, started (and its template migrated) by the first test that
+    /// asks; `None` (said on stderr, for each test) when PostgreSQL is not installed.
+    fn get() -> Option<&'static SharedCluster> {
+        let shared = SHARED.get_or_init(|| {
+            let bin = binaries()?;
+            // Every test running at once is on this one cluster, each with a server,
+            // workers and perhaps a second server, each process holding up to 17
+            // connections: room for dozens of tests at once.
+            let cluster = Postgres::start_in(bin, 1000);
+            let watchdog = cluster.stop_when_this_process_ends();
+            cluster.sql(&format!("CREATE DATABASE {TEMPLATE}"));
+            let migrated = Command::new(BIN)
+                .args(["migrate", "--database", &cluster.url_of(TEMPLATE)])
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
             assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "PostgreSQL's initdb and pg_ctl are missing (install Debian's postgresql)"
+                migrated.status.success(),
+                "the template did not migrate: {}",
+                String::from_utf8_lossy(&migrated.stderr)
             );
-            eprintln!("skipped: PostgreSQL's initdb and pg_ctl are not installed");
+            // No test's process can connect to the template by mistake and so keep
+            // every other test from copying it.
+            cluster.sql(&format!(
+                "ALTER DATABASE {TEMPLATE} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false"
+            ));
+            Some(SharedCluster {
+                cluster,
+                _watchdog: watchdog,
+                databases_made: AtomicU32::new(0),
+                copying: Mutex::new(()),
+            })
+        });
+        if shared.is_none() {
+            not_installed();
+        }
+        shared.as_ref()
+    }
+}
+
+impl Postgres {
+    /// A cluster of the test's own, or `None` (said on stderr) when PostgreSQL is not
+    /// installed here; under CI it must be, and its absence fails the test. For a test
+    /// that stops the cluster, or migrates an empty database itself: every other test
+    /// takes a database of its own on the shared cluster (`Database::fresh`).
+    pub fn own() -> Option<Postgres> {
+        let Some(bin) = binaries() else {
+            not_installed();
             return None;
         };
+        Some(Postgres::start_in(bin, 200))
+    }
+
+    /// A new cluster of the binaries in `bin`, taking `max_connections` connections.
+    fn start_in(bin: PathBuf, max_connections: u32) -> Postgres {
         let dir = tempfile::tempdir().unwrap();
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
         let home = dir.path().join("pg");
@@ -84,8 +148,8 @@ impl Postgres {
         // take it before the cluster binds it, and then another port is chosen.
         for _ in 0..5 {
             let options = format!(
-                "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 \
-                 -c shared_buffers=16MB",
+                "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off \
+                 -c max_connections={max_connections} -c shared_buffers=16MB",
                 cluster.port,
                 cluster.home.display()
             );
@@ -94,7 +158,7 @@ impl Postgres {
                 c.arg(cluster.home.join("log")).arg("start");
             });
             match started {
-                Ok(()) => return Some(cluster),
+                Ok(()) => return cluster,
                 Err(why) if why.contains("Address already in use") => {
                     cluster.port = free_port();
                 }
@@ -102,6 +166,39 @@ impl Postgres {
             }
         }
         panic!("pg_ctl found every port it was given taken");
+    }
+
+    /// Starts a watchdog that stops the cluster at once (SIGQUIT to the postmaster, as
+    /// `pg_ctl -m immediate stop` sends) and removes its folder once this process has
+    /// ended: once the pipe it reads, whose write end this process holds, is closed
+    /// (Rust opens it close-on-exec, so no other child holds it open). It is a
+    /// process group of its own, so that the Ctrl-C that ends the tests does not end it
+    /// first; it runs as this process's user, who may signal the postmaster (run as
+    /// `nobody` under root) and remove the folder (made by this process). It waits, as
+    /// pg_ctl does, for the postmaster to remove its pid file as it exits (a minute at
+    /// most), so that nothing is removed under a postmaster still running.
+    fn stop_when_this_process_ends(&self) -> Child {
+        let pid_file = self.home.join("data/postmaster.pid");
+        let postmaster = fs::read_to_string(&pid_file).unwrap();
+        let postmaster = postmaster.lines().next().unwrap();
+        Command::new("sh")
+            .args([
+                "-c",
+                r#"cat >/dev/null
+                   kill -QUIT "$1"
+                   for _ in $(seq 600); do [ -e "$2" ] || break; sleep 0.1; done
+                   rm -rf "$3""#,
+                "watchdog",
+                postmaster,
+            ])
+            .arg(&pid_file)
+            .arg(self._dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap()
     }
 
     /// Stops the cluster at once, as a crashed or unreachable database is met.
@@ -114,23 +211,33 @@ impl Postgres {
         });
     }
 
+    /// The URL of the cluster's `postgres` database.
     pub fn url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+        self.url_of("postgres")
     }
 
-    /// Runs `sql` with `psql` and gives its rows, one a line, fields split by `|`.
+    fn url_of(&self, database: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
+    }
+
+    /// Runs `sql` on the `postgres` database with `psql` and gives its rows, one a
+    /// line, fields split by `|`.
     pub fn sql(&self, sql: &str) -> String {
+        self.sql_on(&self.url(), sql)
+            .unwrap_or_else(|why| panic!("{sql}: {why}"))
+    }
+
+    /// Runs `sql` on the database at `url`: its rows, or what psql said.
+    fn sql_on(&self, url: &str, sql: &str) -> Result<String, String> {
         let out = Command::new(self.bin.join("psql"))
-            .args(["-At", "-v", "ON_ERROR_STOP=1", "-d", &self.url(), "-c", sql])
+            .args(["-At", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql])
             .stdin(Stdio::null())
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{sql}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+        Ok(String::from_utf8(out.stdout).unwrap().trim().to_owned())
     }
 
     fn run(&self, tool: &str, args: impl FnOnce(&mut Command)) {
@@ -170,6 +277,99 @@ impl Drop for Postgres {
     }
 }
 
+/// A test's database: a copy of the migrated template on the shared cluster (dropped
+/// with this), or the `postgres` database of a cluster of the test's own.
+pub struct Database {
+    name: String,
+    cluster: Cluster,
+}
+
+enum Cluster {
+    Shared(&'static Postgres),
+    Own(Postgres),
+}
+
+impl Database {
+    /// A database of the test's own on the shared cluster, its tables made by the
+    /// server's migrations; `None` when PostgreSQL is missing.
+    pub fn fresh() -> Option<Database> {
+        let shared = SharedCluster::get()?;
+        let number = shared.databases_made.fetch_add(1, Ordering::Relaxed);
+        let name = format!("test_{number}");
+        {
+            let _one_copy_at_a_time = shared.copying.lock().unwrap_or_else(|e| e.into_inner());
+            shared
+                .cluster
+                .sql(&format!("CREATE DATABASE {name} TEMPLATE {TEMPLATE}"));
+        }
+        Some(Database {
+            name,
+            cluster: Cluster::Shared(&shared.cluster),
+        })
+    }
+
+    /// The `postgres` database of a cluster of the test's own, as yet empty (the
+    /// server migrates it when it starts): for a test that stops the database.
+    pub fn on_own_cluster() -> Option<Database> {
+        Some(Database {
+            name: "postgres".to_owned(),
+            cluster: Cluster::Own(Postgres::own()?),
+        })
+    }
+
+    fn cluster(&self) -> &Postgres {
+        match &self.cluster {
+            Cluster::Shared(cluster) => cluster,
+            Cluster::Own(cluster) => cluster,
+        }
+    }
+
+    pub fn url(&self) -> String {
+        self.cluster().url_of(&self.name)
+    }
+
+    /// Runs `sql` with `psql` and gives its rows, one a line, fields split by `|`.
+    pub fn sql(&self, sql: &str) -> String {
+        let cluster = self.cluster();
+        cluster
+            .sql_on(&self.url(), sql)
+            .unwrap_or_else(|why| panic!("{sql}: {why}"))
+    }
+
+    /// Stops the database's cluster at once, as a crashed or unreachable database is
+    /// met. Only a cluster of the test's own may be: the shared one holds every other
+    /// test's database.
+    pub fn stop(&self) {
+        match &self.cluster {
+            Cluster::Own(cluster) => cluster.stop(),
+            Cluster::Shared(_) => {
+                panic!("a test that stops its database needs a cluster of its own")
+            }
+        }
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        // Dropped so that the shared cluster's folder does not grow by a database a
+        // test; FORCE ends the sessions of any process of the test still connected.
+        if let Cluster::Shared(cluster) = &self.cluster {
+            let drop = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
+            let _ = cluster.sql_on(&cluster.url(), &drop);
+        }
+    }
+}
+
+/// Says that a test is skipped for want of PostgreSQL; fails it under CI, which
+/// installs it.
+fn not_installed() {
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "PostgreSQL's initdb and pg_ctl are missing (install Debian's postgresql)"
+    );
+    eprintln!("SKIPPED: PostgreSQL's initdb and pg_ctl are not installed");
+}
+
 /// The folder holding initdb and pg_ctl: Debian's (the newest version installed), or
 /// the PATH's.
 fn binaries() -> Option<PathBuf> {
@@ -203,7 +403,7 @@ pub fn free_port() -> u16 {
         .port()
 }
 
-/// A server, a cluster and an objects folder; the workers started on them. Everything
+/// A server, a database and an objects folder; the workers started on them. Everything
 /// stops when it is dropped.
 pub struct Site {
     pub url: String,
@@ -213,34 +413,46 @@ pub struct Site {
     objects_args: Vec<String>,
     server: Child,
     workers: Vec<Child>,
-    pub pg: Postgres,
+    pub pg: Database,
+    /// The file every server of this site logs to.
+    log: PathBuf,
     _dir: TempDir,
 }
 
 impl Site {
-    /// A server with `options` on a new cluster; `None` when PostgreSQL is missing.
+    /// A server with `options` on a new database; `None` when PostgreSQL is missing.
     pub fn start(options: &[&str]) -> Option<Site> {
         Site::start_on_objects(None, options)
     }
 
-    /// A server with `options` on a new cluster, keeping the bytes where `objects` says
-    /// (`--objects` and its options), or in a folder of its own.
+    /// A server with `options` on a new database, keeping the bytes where `objects`
+    /// says (`--objects` and its options), or in a folder of its own.
     pub fn start_on_objects(objects: Option<Vec<String>>, options: &[&str]) -> Option<Site> {
-        let pg = Postgres::start()?;
+        Some(Site::on(Database::fresh()?, objects, options))
+    }
+
+    /// A server with `options` on a cluster of its own, for a test that stops it.
+    pub fn start_on_own_cluster(options: &[&str]) -> Option<Site> {
+        Some(Site::on(Database::on_own_cluster()?, None, options))
+    }
+
+    fn on(pg: Database, objects: Option<Vec<String>>, options: &[&str]) -> Site {
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path().join("objects");
+        let log = dir.path().join("server.log");
         let objects_args = objects
             .unwrap_or_else(|| vec!["--objects".to_owned(), folder.to_str().unwrap().to_owned()]);
-        let (server, url) = serve(&pg, &objects_args, options);
-        Some(Site {
+        let (server, url) = serve(&pg, &log, &objects_args, options);
+        Site {
             url,
             objects: folder,
             objects_args,
             server,
             workers: vec![],
             pg,
+            log,
             _dir: dir,
-        })
+        }
     }
 
     /// `kill -9` of the server, and another started on the same database and objects
@@ -248,12 +460,12 @@ impl Site {
     pub fn restart_server(&mut self) {
         self.server.kill().unwrap();
         self.server.wait().unwrap();
-        (self.server, self.url) = serve(&self.pg, &self.objects_args, &[]);
+        (self.server, self.url) = serve(&self.pg, &self.log, &self.objects_args, &[]);
     }
 
     /// What the servers of this site have logged so far.
     pub fn server_log(&self) -> String {
-        fs::read_to_string(self.pg.server_log()).unwrap_or_default()
+        fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     /// The server process's resident memory now and at its peak (`VmRSS`, `VmHWM`), in
@@ -312,13 +524,13 @@ impl Site {
     /// A server started again at the same address, after `kill_server`, with `options`.
     pub fn start_again(&mut self, options: &[&str]) {
         let listen = self.url.strip_prefix("http://").unwrap().to_owned();
-        (self.server, _) = serve_at(&self.pg, &self.objects_args, &listen, options);
+        (self.server, _) = serve_at(&self.pg, &self.log, &self.objects_args, &listen, options);
     }
 
     /// A second server process on the same database and objects, at its own address;
     /// killed when dropped.
     pub fn another_server(&self, options: &[&str]) -> OtherServer {
-        let (child, url) = serve(&self.pg, &self.objects_args, options);
+        let (child, url) = serve(&self.pg, &self.log, &self.objects_args, options);
         OtherServer { child, url }
     }
 
@@ -498,19 +710,25 @@ impl Drop for Site {
     }
 }
 
-/// A server on `pg`, told where the bytes are by `objects`, with `options`, at a free
-/// port: the process and its URL.
-fn serve(pg: &Postgres, objects: &[String], options: &[&str]) -> (Child, String) {
-    serve_at(pg, objects, "127.0.0.1:0", options)
+/// A server on `pg`, logging to `log`, told where the bytes are by `objects`, with
+/// `options`, at a free port: the process and its URL.
+fn serve(pg: &Database, log: &Path, objects: &[String], options: &[&str]) -> (Child, String) {
+    serve_at(pg, log, objects, "127.0.0.1:0", options)
 }
 
-fn serve_at(pg: &Postgres, objects: &[String], listen: &str, options: &[&str]) -> (Child, String) {
-    // Its log (a line a request) goes beside the cluster, where `Site::server_log`
+fn serve_at(
+    pg: &Database,
+    log: &Path,
+    objects: &[String],
+    listen: &str,
+    options: &[&str],
+) -> (Child, String) {
+    // Its log (a line a request) goes to the site's file, where `Site::server_log`
     // reads it, rather than into the tests' output.
     let log = fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(pg.server_log())
+        .open(log)
         .unwrap();
     let mut server = Command::new(BIN)
         .args(["serve", "--database", &pg.url(), "--listen", listen])

@@ -20,7 +20,7 @@ pub fn screenshots_or_skip(name: &str) -> Option<PathBuf> {
         if std::env::var_os("CI").is_some() {
             panic!("{missing}: the {name} test needs Xvfb, xdotool and ImageMagick (.ci/run installs them)");
         }
-        eprintln!("skipped: {missing} (install xvfb, xdotool and imagemagick to run it)");
+        eprintln!("SKIPPED: {missing} (install xvfb, xdotool and imagemagick to run it)");
         return None;
     }
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
