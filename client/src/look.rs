@@ -183,6 +183,14 @@ pub fn is_fleeing(actor: &Actor) -> bool {
     actor.species().hunts() && actor.last_seen().is_some() && runs_from_the_camel(actor)
 }
 
+/// What a thief standing in the world carries, snatched from the camel's bags.
+pub fn carried(world: &World, actor: &Actor) -> Option<Item> {
+    world
+        .map()
+        .occupant(actor.pos())
+        .and_then(|id| world.loot_of(id))
+}
+
 /// The ground, and what a step onto it costs the camel as it is now.
 fn ground(world: &World, pos: Pos) -> String {
     let terrain = world.map().terrain(pos);
@@ -324,6 +332,16 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
         Species::Locusts => format!(
             "swarming; a blow that does not kill it splits it in two (at most {SWARMS_MOST} swarms): kill it in one"
         ),
+        Species::Fennec => match carried(world, actor) {
+            Some(item) => format!(
+                "running off with {}: it lets it fall only where it dies",
+                world.describe_item(item)
+            ),
+            None if world.sees(actor.pos()) => {
+                "coming for your bags, faster than you: it snatches one thing and runs".into()
+            }
+            None => "prowling; a thief faster than you".into(),
+        },
         _ => "wandering".into(),
     }
 }
@@ -433,6 +451,24 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             "A locust swarm splits in two when a blow does not kill it: kill it in one blow,".into(),
             format!("or leave it. A vulture, faster than you, keeps {VULTURE_KEEPS_OFF} cells off until you have"),
             "lost half your hit points; then it comes down on you.".into(),
+        ]);
+    }
+    if state.world().rules().thieves() {
+        lines.extend([
+            "A fennec, faster than you, comes for your bags: beside you it snatches one thing and"
+                .into(),
+            "runs, letting it fall only where it dies. Throw at it before it reaches you. A horned"
+                .into(),
+            "viper lies under the sand as a sandworm does, where the sand stirs; its bite poisons."
+                .into(),
+        ]);
+    }
+    if state.world().rules().mushrooms_burst() {
+        lines.extend([
+            "A mushroom thrown (t) bursts on the creature it reaches and does to it what it".into(),
+            "would do to you: poison a lion, slow a vulture, send a hyena reeling. What it was"
+                .into(),
+            "is known from then on; one that reaches nobody lands whole.".into(),
         ]);
     }
     if state.world().rules().allies() {
