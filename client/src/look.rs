@@ -4,7 +4,7 @@
 
 use sandglass_sim::action::Action;
 use sandglass_sim::bestiary::Bestiary;
-use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT};
+use sandglass_sim::desert::{TimeOfDay, COLD, DAY_TICKS, FRUIT_WATER, HEAT};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::gear::{BARDING_SOFTENS, BARDING_WEIGHS, BLANKET_SOFTENS};
 use sandglass_sim::geometry::Pos;
@@ -352,10 +352,19 @@ pub fn desert_lines(state: &State) -> Vec<String> {
     let Some(now) = state.world().time_of_day() else {
         return vec![];
     };
+    let mut lines = clock_lines(state, now);
+    lines.extend(finds_lines(state));
+    lines.extend(creature_lines(state));
+    lines.extend(ground_lines(state));
+    lines
+}
+
+/// The day, the heat and the cold, and the camel's water.
+fn clock_lines(state: &State, now: TimeOfDay) -> Vec<String> {
     let quarter = DAY_TICKS / 4;
     let world = state.world();
     let every = world.thirst_every();
-    let mut lines = vec![
+    vec![
         format!(
             "A day is {DAY_TICKS} ticks: morning, noon, evening and night, {quarter} each; now {}.",
             now.name()
@@ -382,7 +391,12 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         "Many creatures sleep: the nearer you pass, the likelier they wake. A meerkat".into(),
         "that sees you shrieks them all awake. Where the sand stirs, a sandworm lies".into(),
         "unseen beneath: step away before you stand beside it.".into(),
-    ];
+    ]
+}
+
+/// Gear, javelins, flasks, scarabs and roses, and what the crossing's depths take away.
+fn finds_lines(state: &State) -> Vec<String> {
+    let mut lines = vec![];
     if state.world().rules().finds() {
         lines.extend([
             format!("Gear (W to wear, T to take off): a saddle blanket softens every blow by {BLANKET_SOFTENS},"),
@@ -438,6 +452,12 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         ));
         lines.push("and boots make dunes as quick going as sand.".into());
     }
+    lines
+}
+
+/// The creatures later versions brought, and how each is met.
+fn creature_lines(state: &State) -> Vec<String> {
+    let mut lines = vec![];
     if state.world().rules().bestiary() >= Bestiary::Herds {
         lines.extend([
             "Hyenas run in pairs: one that sees you howls the other awake and onto you,".into(),
@@ -481,6 +501,12 @@ pub fn desert_lines(state: &State) -> Vec<String> {
     if state.world().rules().allies_eat_dates() {
         lines.push("A date thrown to your ally is caught and eaten, and heals it.".into());
     }
+    lines
+}
+
+/// The ground of the levels, and the places they hold.
+fn ground_lines(state: &State) -> Vec<String> {
+    let mut lines = vec![];
     if state.world().rules().grounds() {
         lines.extend([
             "Below the first level the ground varies: canyons whose cactus ridges only narrow"
