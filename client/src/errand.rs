@@ -22,7 +22,7 @@ use sandglass_sim::species::Species;
 use sandglass_sim::world::{Actor, Condition};
 use sandglass_sim::{is_hostile, weakened, Command, State};
 
-use crate::look::is_fleeing;
+use crate::look::{carried, is_fleeing};
 use crate::warnings::Warnings;
 
 /// What the player asked for.
@@ -459,11 +459,14 @@ pub fn threat(state: &State) -> Option<Threat> {
     })
 }
 
-/// Whether `creature` goes for the camel: a hunter on its trail, or a vulture over a
-/// weakened camel (it comes down by sight, with no trail to follow).
+/// Whether `creature` goes for the camel: a hunter on its trail, a vulture over a
+/// weakened camel (it comes down by sight, with no trail to follow), or a thief with
+/// empty paws that sees it.
 pub fn on_the_camels_trail(state: &State, creature: &Actor) -> bool {
+    let world = state.world();
     match creature.species() {
-        Species::Vulture => state.world().player().is_some_and(weakened),
+        Species::Vulture => world.player().is_some_and(weakened),
+        Species::Fennec => world.sees(creature.pos()) && carried(world, creature).is_none(),
         species => species.hunts() && creature.last_seen().is_some(),
     }
 }

@@ -4,7 +4,7 @@
 
 use sandglass_sim::action::Action;
 use sandglass_sim::bestiary::Bestiary;
-use sandglass_sim::desert::{COLD, DAY_TICKS, FRUIT_WATER, HEAT};
+use sandglass_sim::desert::{TimeOfDay, COLD, DAY_TICKS, FRUIT_WATER, HEAT};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::gear::{BARDING_SOFTENS, BARDING_WEIGHS, BLANKET_SOFTENS};
 use sandglass_sim::geometry::Pos;
@@ -183,6 +183,14 @@ pub fn is_fleeing(actor: &Actor) -> bool {
     actor.species().hunts() && actor.last_seen().is_some() && runs_from_the_camel(actor)
 }
 
+/// What a thief standing in the world carries, snatched from the camel's bags.
+pub fn carried(world: &World, actor: &Actor) -> Option<Item> {
+    world
+        .map()
+        .occupant(actor.pos())
+        .and_then(|id| world.loot_of(id))
+}
+
 /// The ground, and what a step onto it costs the camel as it is now.
 fn ground(world: &World, pos: Pos) -> String {
     let terrain = world.map().terrain(pos);
@@ -324,6 +332,16 @@ fn doing(world: &World, actor: &Actor, turns: u32) -> String {
         Species::Locusts => format!(
             "swarming; a blow that does not kill it splits it in two (at most {SWARMS_MOST} swarms): kill it in one"
         ),
+        Species::Fennec => match carried(world, actor) {
+            Some(item) => format!(
+                "running off with {}: it lets it fall only where it dies",
+                world.describe_item(item)
+            ),
+            None if world.sees(actor.pos()) => {
+                "coming for your bags, faster than you: it snatches one thing and runs".into()
+            }
+            None => "prowling; a thief faster than you".into(),
+        },
         _ => "wandering".into(),
     }
 }
@@ -334,10 +352,19 @@ pub fn desert_lines(state: &State) -> Vec<String> {
     let Some(now) = state.world().time_of_day() else {
         return vec![];
     };
+    let mut lines = clock_lines(state, now);
+    lines.extend(finds_lines(state));
+    lines.extend(creature_lines(state));
+    lines.extend(ground_lines(state));
+    lines
+}
+
+/// The day, the heat and the cold, and the camel's water.
+fn clock_lines(state: &State, now: TimeOfDay) -> Vec<String> {
     let quarter = DAY_TICKS / 4;
     let world = state.world();
     let every = world.thirst_every();
-    let mut lines = vec![
+    vec![
         format!(
             "A day is {DAY_TICKS} ticks: morning, noon, evening and night, {quarter} each; now {}.",
             now.name()
@@ -364,7 +391,12 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         "Many creatures sleep: the nearer you pass, the likelier they wake. A meerkat".into(),
         "that sees you shrieks them all awake. Where the sand stirs, a sandworm lies".into(),
         "unseen beneath: step away before you stand beside it.".into(),
-    ];
+    ]
+}
+
+/// Gear, javelins, flasks, scarabs and roses, and what the crossing's depths take away.
+fn finds_lines(state: &State) -> Vec<String> {
+    let mut lines = vec![];
     if state.world().rules().finds() {
         lines.extend([
             format!("Gear (W to wear, T to take off): a saddle blanket softens every blow by {BLANKET_SOFTENS},"),
@@ -420,6 +452,12 @@ pub fn desert_lines(state: &State) -> Vec<String> {
         ));
         lines.push("and boots make dunes as quick going as sand.".into());
     }
+    lines
+}
+
+/// The creatures later versions brought, and how each is met.
+fn creature_lines(state: &State) -> Vec<String> {
+    let mut lines = vec![];
     if state.world().rules().bestiary() >= Bestiary::Herds {
         lines.extend([
             "Hyenas run in pairs: one that sees you howls the other awake and onto you,".into(),
@@ -435,6 +473,24 @@ pub fn desert_lines(state: &State) -> Vec<String> {
             "lost half your hit points; then it comes down on you.".into(),
         ]);
     }
+    if state.world().rules().thieves() {
+        lines.extend([
+            "A fennec, faster than you, comes for your bags: beside you it snatches one thing and"
+                .into(),
+            "runs, letting it fall only where it dies. Throw at it before it reaches you. A horned"
+                .into(),
+            "viper lies under the sand as a sandworm does, where the sand stirs; its bite poisons."
+                .into(),
+        ]);
+    }
+    if state.world().rules().mushrooms_burst() {
+        lines.extend([
+            "A mushroom thrown (t) bursts on the creature it reaches and does to it what it".into(),
+            "would do to you: poison a lion, slow a vulture, send a hyena reeling. What it was"
+                .into(),
+            "is known from then on; one that reaches nobody lands whole.".into(),
+        ]);
+    }
     if state.world().rules().allies() {
         lines.extend([
             format!("A date thrown to a jackal (t) wins it over one time in {TAMING_ODDS}; you keep one ally"),
@@ -445,6 +501,12 @@ pub fn desert_lines(state: &State) -> Vec<String> {
     if state.world().rules().allies_eat_dates() {
         lines.push("A date thrown to your ally is caught and eaten, and heals it.".into());
     }
+    lines
+}
+
+/// The ground of the levels, and the places they hold.
+fn ground_lines(state: &State) -> Vec<String> {
+    let mut lines = vec![];
     if state.world().rules().grounds() {
         lines.extend([
             "Below the first level the ground varies: canyons whose cactus ridges only narrow"

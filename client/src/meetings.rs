@@ -77,6 +77,10 @@ pub fn nature(species: Species) -> String {
         Species::Locusts => format!(
             "a blow that does not kill it splits it in two (up to {SWARMS_MOST} swarms): kill it in one"
         ),
+        Species::Fennec => "a thief faster than you: it snatches one thing from your bags and runs, dropping it only where it dies: throw things".into(),
+        Species::Viper => {
+            "it lies under the sand until you step beside it, where the sand stirs; its bite poisons".into()
+        }
     }
 }
 

@@ -184,6 +184,8 @@ enum Sym {
     Barding,
     Vulture,
     Locusts,
+    Fennec,
+    Viper,
 }
 
 /// The atlas's glyphs, indexed by `Sym`.
@@ -229,6 +231,8 @@ pub const GLYPHS: &[Glyph] = &[
     thing('('),    // barding, in high contrast
     creature('v'), // vulture
     creature('l'), // locust swarm
+    creature('f'), // fennec
+    creature('V'), // horned viper
 ];
 
 const fn ground(c: char) -> Glyph {
@@ -345,6 +349,8 @@ fn species_look(species: Species, scheme: Scheme) -> (Sym, Color) {
             Species::Ratel => 0xd0d0d0,
             Species::Vulture => 0xe0b0ff,
             Species::Locusts => 0xc0ff40,
+            Species::Fennec => 0xffe8c0,
+            Species::Viper => 0xff70ff,
         };
         return (sym, rgb(color));
     }
@@ -365,6 +371,8 @@ fn species_look(species: Species, scheme: Scheme) -> (Sym, Color) {
         Species::Ratel => (Sym::Ratel, rgb(0xb8b8c8)),
         Species::Vulture => (Sym::Vulture, rgb(0xd8a0ff)),
         Species::Locusts => (Sym::Locusts, rgb(0xd0f040)),
+        Species::Fennec => (Sym::Fennec, rgb(0xf0d8a8)),
+        Species::Viper => (Sym::Viper, rgb(0xc8a0ff)),
     }
 }
 

@@ -110,6 +110,11 @@ pub enum Action {
         at: Pos,
         key: Slot,
     },
+    /// A thief beside the camel snatches one thing from `slot` of its bags (rules version
+    /// 16 on: `Rules::thieves`).
+    Steal {
+        slot: Slot,
+    },
 }
 
 impl Action {
@@ -158,6 +163,7 @@ impl Action {
             Action::Grow { .. } => "grow",
             Action::TakeOff(_) => "take off",
             Action::Unlock { .. } => "unlock",
+            Action::Steal { .. } => "steal",
         }
     }
 

@@ -27,6 +27,11 @@ pub enum Bestiary {
     /// second pack. Played by eye under 14, every run was won: the deepest levels held a
     /// creature or two at a time, met and beaten one by one.
     Hunted,
+    /// Rules version 16: the hunted's, with fennecs that steal from depth 2 and horned
+    /// vipers under the sand from depth 5, placed last. Played by eye under 15, a careful
+    /// player lost only hit points, never what the bags held, and learnt to see every
+    /// buried danger by the stirring sand of a single kind.
+    Thieves,
 }
 
 impl Bestiary {
@@ -45,6 +50,7 @@ impl Bestiary {
         match self {
             Bestiary::Deep => return deep_counts(depth),
             Bestiary::Hunted => return hunted_counts(depth),
+            Bestiary::Thieves => return thieves_counts(depth),
             _ => {}
         }
         let d = u32::from(depth);
@@ -103,6 +109,22 @@ fn hunted_counts(depth: u8) -> Vec<(Species, u32)> {
     }
     counts.push((Species::Locusts, (d + 1) / 4));
     counts.push((Species::Vulture, d.saturating_sub(2) / 3));
+    counts
+}
+
+/// The thieves' bestiary's counts at `depth`: the hunted's, then fennecs from depth 2
+/// (one, two from depth 5, three from depth 10) and horned vipers from depth 5 (one, two
+/// from depth 8, three from depth 11), placed last so that every creature the hunted
+/// bestiary placed stands where it would.
+fn thieves_counts(depth: u8) -> Vec<(Species, u32)> {
+    let mut counts = hunted_counts(depth);
+    let d = u32::from(depth);
+    let fennecs = match depth {
+        0 | 1 => 0,
+        _ => 1 + d / 5,
+    };
+    counts.push((Species::Fennec, fennecs));
+    counts.push((Species::Viper, d.saturating_sub(2) / 3));
     counts
 }
 

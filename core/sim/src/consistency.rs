@@ -61,6 +61,10 @@ pub enum Inconsistency {
     LastSeen,
     #[error("a creature is the camel's ally under rules that have no allies")]
     Ally,
+    #[error(
+        "something is carried by a creature that is not there, or under rules that have no thieves"
+    )]
+    Loot,
     #[error("the camel has killed more creatures than there have been")]
     Kills,
     #[error("the camel's waterskin holds more than it can")]

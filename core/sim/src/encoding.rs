@@ -113,6 +113,9 @@ impl State {
                 &world.bags().letters().copied().unwrap_or_default(),
             );
         }
+        if rules.thieves() {
+            append(&mut bytes, world.loot());
+        }
         bytes
     }
 
@@ -156,6 +159,9 @@ fn parse(bytes: &[u8], version: RulesVersion) -> Result<(Decoded<'_>, Later), De
     if rules.letters_kept() {
         later.letters = Some(part(bytes, &mut read)?);
     }
+    if rules.thieves() {
+        later.loot = part(bytes, &mut read)?;
+    }
     if read != bytes.len() {
         return Err(DecodeError::TrailingBytes);
     }
@@ -181,7 +187,7 @@ fn append(bytes: &mut Vec<u8>, part: &impl Serialize) {
         .expect("a state always encodes");
 }
 
-fn canonical() -> Configuration<LittleEndian, Fixint> {
+pub(crate) fn canonical() -> Configuration<LittleEndian, Fixint> {
     bincode::config::standard()
         .with_little_endian()
         .with_fixed_int_encoding()
@@ -344,8 +350,8 @@ struct Forks {
 /// What later rules versions added to the state, each encoded after the rest in the order
 /// the versions came: the desert's water (6), the camel's gear (7), the finds (9), the
 /// level's ground (10), then the growth's later boons and offers and the bags' kept
-/// letters (12).
-#[derive(Clone, Copy, Default)]
+/// letters (12), then what thieves carry (16).
+#[derive(Clone, Default)]
 struct Later {
     desert: Desert,
     gear: Gear,
@@ -353,6 +359,7 @@ struct Later {
     ground: Ground,
     forks: Forks,
     letters: Option<Letters>,
+    loot: BTreeMap<ActorId, Item>,
 }
 
 impl Later {
@@ -410,6 +417,7 @@ impl Decoded<'_> {
             lore: later.finds.lore,
             growth: later.growth(),
             ground: later.ground,
+            loot: later.loot,
         };
         let books = BooksParts {
             phase,

@@ -138,6 +138,24 @@ pub enum Msg {
     Snapped(Item),
     /// A swarm struck and not killed split in two (rules version 15 on: `Species::Locusts`).
     Split(Species),
+    /// A thief snatched `item` from the camel's bags (rules version 16 on:
+    /// `Rules::thieves`).
+    Stole {
+        thief: Species,
+        item: Item,
+    },
+    /// A thief killed let fall what it carried.
+    LetFall {
+        thief: Species,
+        item: Item,
+    },
+    /// A thrown mushroom burst on a creature, doing to it what it does to whoever eats it
+    /// (rules version 16 on: `Rules::mushrooms_burst`).
+    Burst {
+        look: Look,
+        effect: Effect,
+        target: Species,
+    },
 }
 
 /// What hurts the camel without a blow.
@@ -390,6 +408,34 @@ impl<N: Fn(Item) -> String> fmt::Display for Words<'_, N> {
             ),
             Msg::Snapped(item) => write!(f, "The {} snaps.", item.noun()),
             Msg::Split(species) => write!(f, "The {} splits in two.", species.name()),
+            Msg::Stole { thief, item } => write!(
+                f,
+                "The {} snatches {} from your bags and runs!",
+                thief.name(),
+                name(item)
+            ),
+            Msg::LetFall { thief, item } => {
+                write!(f, "The {} lets fall {}.", thief.name(), name(item))
+            }
+            Msg::Burst {
+                look,
+                effect,
+                target,
+            } => {
+                let what = match effect {
+                    Effect::Heal => "it looks the better for it",
+                    Effect::Poison => "it is poisoned",
+                    Effect::Haste => "it speeds up",
+                    Effect::Slow => "it slows down",
+                    Effect::Confusion => "it reels, confused",
+                };
+                write!(
+                    f,
+                    "The {} mushroom bursts on the {}: {what}!",
+                    look.name(),
+                    target.name()
+                )
+            }
         }
     }
 }

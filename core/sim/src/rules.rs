@@ -29,7 +29,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 14] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+pub const KEPT: [u16; 15] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -143,6 +143,8 @@ struct Switches {
     throws_at_any_cell: bool,
     javelins_break: bool,
     vigour_only_from_hunters: bool,
+    mushrooms_burst: bool,
+    thieves: bool,
     bestiary: Bestiary,
     brood: Brood,
     crossing: Crossing,
@@ -176,6 +178,8 @@ const fn switches(version: RulesVersion) -> Switches {
         throws_at_any_cell: false,
         javelins_break: false,
         vigour_only_from_hunters: false,
+        mushrooms_burst: false,
+        thieves: false,
         bestiary: Bestiary::Desert,
         brood: Brood::Swarming,
         crossing: Crossing::Short,
@@ -254,6 +258,12 @@ const fn switches(version: RulesVersion) -> Switches {
         algorithm: Algorithm::ChaCha20,
         ..V14
     };
+    const V16: Switches = Switches {
+        mushrooms_burst: true,
+        thieves: true,
+        bestiary: Bestiary::Thieves,
+        ..V15
+    };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -269,6 +279,7 @@ const fn switches(version: RulesVersion) -> Switches {
         13 => V13,
         14 => V14,
         15 => V15,
+        16 => V16,
         // A `RulesVersion` is made only from `KEPT`, and every kept version has its arm
         // above (the check below fails the build otherwise), so a new version can never
         // play, or record goldens, as the one before it.
@@ -577,6 +588,25 @@ impl Rules {
         self.switches.vigour_only_from_hunters
     }
 
+    /// Introduced in 16: a mushroom may be thrown, and bursts on the creature it hits with
+    /// what it would do to whoever ate it (a poison mushroom poisons a lion, a slowing one
+    /// slows it); the camel knows its kind from then on. Played by eye under 15, the
+    /// harmful mushrooms were never needed: they could only be eaten, and were carried to
+    /// the end.
+    #[inline]
+    pub fn mushrooms_burst(&self) -> bool {
+        self.switches.mushrooms_burst
+    }
+
+    /// Introduced in 16: fennecs (`Species::Fennec`) snatch a thing from the camel's
+    /// bags and run, carrying it until they are killed (the world keeps what each
+    /// carries: `World::loot`). Played by eye under 15, a careful player's bags were never
+    /// in danger: only hit points were.
+    #[inline]
+    pub fn thieves(&self) -> bool {
+        self.switches.thieves
+    }
+
     /// What `boon` does under these rules, as the player chooses it: vigour gives nothing
     /// for the brood from 14 (`brood_gives_no_vigour`), and from 15 only for hunters
     /// (`vigour_only_from_hunters`).
@@ -673,61 +703,67 @@ mod tests {
                 rules.throws_at_any_cell(),
                 rules.javelins_break(),
                 rules.vigour_only_from_hunters(),
+                rules.mushrooms_burst(),
+                rules.thieves(),
             ]
         };
         let (t, f) = (true, false);
         assert_eq!(
             on(2),
-            [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(3),
-            [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(4),
-            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(5),
-            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(6),
-            [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(7),
-            [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(8),
-            [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(9),
-            [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(10),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f, f, f]
         );
         assert_eq!(on(11), on(10));
         assert_eq!(
             on(12),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(13),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f, f, f, f]
         );
         assert_eq!(
             on(14),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f, f, f]
         );
         assert_eq!(
             on(15),
-            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, f, f]
+        );
+        assert_eq!(
+            on(16),
+            [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]
         );
         let brood = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).brood();
         assert_eq!(brood(9), Brood::Swarming);
@@ -743,6 +779,7 @@ mod tests {
         assert_eq!(bestiary(11), Bestiary::Deep);
         assert_eq!(bestiary(14), Bestiary::Deep);
         assert_eq!(bestiary(15), Bestiary::Hunted);
+        assert_eq!(bestiary(16), Bestiary::Thieves);
         let crossing = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).crossing();
         assert_eq!(crossing(10), Crossing::Short);
         assert_eq!(crossing(11), Crossing::Long);
@@ -754,5 +791,6 @@ mod tests {
             |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).algorithm();
         assert_eq!(algorithm(14), Algorithm::Pcg32);
         assert_eq!(algorithm(15), Algorithm::ChaCha20);
+        assert_eq!(algorithm(16), Algorithm::ChaCha20);
     }
 }

@@ -50,10 +50,17 @@ pub enum Species {
     /// level holds `SWARMS_MOST` of them: only a blow that kills it whole ends it (rules
     /// version 15 on).
     Locusts,
+    /// A thief, faster than the camel: it comes for the camel's bags, not its hide,
+    /// snatches one thing and runs with it, dropping it only where it dies (rules version
+    /// 16 on).
+    Fennec,
+    /// Lies under the sand, unseen, as a sandworm does, until the camel steps beside it;
+    /// its bite poisons (rules version 16 on).
+    Viper,
 }
 
 impl Species {
-    pub const ALL: [Species; 16] = [
+    pub const ALL: [Species; 18] = [
         Species::Camel,
         Species::Snake,
         Species::Elephant,
@@ -70,6 +77,8 @@ impl Species {
         Species::Ratel,
         Species::Vulture,
         Species::Locusts,
+        Species::Fennec,
+        Species::Viper,
     ];
 
     pub fn name(self) -> &'static str {
@@ -90,6 +99,8 @@ impl Species {
             Species::Ratel => "ratel",
             Species::Vulture => "vulture",
             Species::Locusts => "locust swarm",
+            Species::Fennec => "fennec",
+            Species::Viper => "horned viper",
         }
     }
 
@@ -115,6 +126,8 @@ impl Species {
             Species::Ratel => 'r',
             Species::Vulture => 'v',
             Species::Locusts => 'l',
+            Species::Fennec => 'f',
+            Species::Viper => 'V',
         }
     }
 
@@ -148,6 +161,11 @@ impl Species {
             Species::Vulture => (18, 200, 67),
             // Quick: five actions in four ticks under nethack, as a meerkat.
             Species::Locusts => (15, 150, 80),
+            // Fast: three actions in two ticks, as a jackal: walking, the camel never
+            // catches it.
+            Species::Fennec => (18, 200, 67),
+            // Quick: seven actions in six ticks under nethack.
+            Species::Viper => (14, 150, 85),
         };
         Stats {
             speed,
@@ -174,6 +192,8 @@ impl Species {
             Species::Ratel => 9,
             Species::Vulture => 8,
             Species::Locusts => 8,
+            Species::Fennec => 4,
+            Species::Viper => 6,
         }
     }
 
@@ -196,6 +216,8 @@ impl Species {
             Species::Ratel => (1, 3),
             Species::Vulture => (2, 4),
             Species::Locusts => (1, 2),
+            Species::Fennec => (1, 1),
+            Species::Viper => (1, 3),
         }
     }
 
@@ -217,6 +239,8 @@ impl Species {
             Species::Ratel => "bites",
             Species::Vulture => "tears at",
             Species::Locusts => "bites",
+            Species::Fennec => "nips",
+            Species::Viper => "bites",
         }
     }
 
@@ -231,7 +255,14 @@ impl Species {
                 | Species::Lion
                 | Species::Ratel
                 | Species::Locusts
+                | Species::Viper
         )
+    }
+
+    /// Whether it steals from the camel's bags rather than biting it (rules version 16
+    /// on).
+    pub fn steals(self) -> bool {
+        self == Species::Fennec
     }
 
     /// Whether a date thrown to it makes it the camel's ally (rules version 8 on).
@@ -253,6 +284,7 @@ impl Species {
                 | Species::Scorpion
                 | Species::Spider
                 | Species::Tortoise
+                | Species::Viper
         )
     }
 
@@ -260,7 +292,7 @@ impl Species {
     /// meerkat (the desert's sentry) and an egg never, the others one time in two.
     pub fn sleeps(self) -> Sleep {
         match self {
-            Species::Sandworm => Sleep::Always,
+            Species::Sandworm | Species::Viper => Sleep::Always,
             Species::Camel | Species::Meerkat | Species::SpiderEgg => Sleep::Never,
             _ => Sleep::Often,
         }
@@ -271,7 +303,7 @@ impl Species {
     /// (rules version 9 on: `places`; no older level holds one) only two.
     pub const fn hearing(self) -> u16 {
         match self {
-            Species::Sandworm => 1,
+            Species::Sandworm | Species::Viper => 1,
             Species::SpiderEgg => 2,
             _ => HEARING,
         }
@@ -279,7 +311,7 @@ impl Species {
 
     /// Whether, asleep, it is out of sight even where the camel sees.
     pub fn hides_asleep(self) -> bool {
-        self == Species::Sandworm
+        matches!(self, Species::Sandworm | Species::Viper)
     }
 
     /// Turns of poison its attack gives whoever it hurts, if it is venomous.
@@ -287,6 +319,7 @@ impl Species {
         match self {
             Species::Scorpion => Some(6),
             Species::Cobra => Some(4),
+            Species::Viper => Some(5),
             _ => None,
         }
     }

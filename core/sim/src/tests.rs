@@ -33,6 +33,7 @@ mod lean;
 mod places;
 mod sleep;
 mod slowed;
+mod thieves;
 
 fn scenario(toml: &str) -> (State, u64) {
     let scenario: Scenario = toml::from_str(toml).expect("test scenario parses");

@@ -3,7 +3,7 @@
 
 use super::ally::ally;
 use super::herds::{hyena, tortoise};
-use super::hunt::{flee, hunter, vulture};
+use super::hunt::{flee, hunter, thief, vulture};
 use super::{in_reach, roll_damage, step_or_attack};
 use crate::action::Action;
 use crate::geometry::{Direction, Pos};
@@ -11,7 +11,7 @@ use crate::ids::ActorId;
 use crate::map::Terrain;
 use crate::rng::{Draws, NeedDraw};
 use crate::species::{Behaviour, Species};
-use crate::world::{Actor, World};
+use crate::world::{Actor, Condition, World};
 
 /// A spider egg does nothing for this many of its own turns, and hatches on the next
 /// (seed 003: `for _ = 1 to 10 do perform End_of_turn done`, then hatch).
@@ -31,6 +31,11 @@ pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
         Behaviour::Wander => wander(world, id, |_| false, draws),
         Behaviour::Asleep => listen(world, id, draws),
         Behaviour::Ally => ally(world, id, draws),
+        // A mushroom's burst (rules version 16 on: nothing confused a creature before)
+        // sends it reeling as a confused camel does, striking whatever it stumbles into.
+        Behaviour::Natural if me.conditions().has(Condition::Confused) => {
+            wander(world, id, |_| true, draws)
+        }
         Behaviour::Natural => match me.species() {
             Species::Camel => wander(world, id, |_| false, draws),
             Species::Snake => snake(world, id, draws),
@@ -42,7 +47,9 @@ pub(super) fn decide(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
             | Species::Sandworm
             | Species::Lion
             | Species::Ratel
-            | Species::Locusts => hunter(world, id, draws),
+            | Species::Locusts
+            | Species::Viper => hunter(world, id, draws),
+            Species::Fennec => thief(world, id, draws),
             Species::Vulture => vulture(world, id, draws),
             Species::Cobra => cobra(world, id, draws),
             Species::Meerkat => meerkat(world, id, draws),

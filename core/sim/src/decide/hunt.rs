@@ -6,6 +6,7 @@
 
 use super::{roll_damage, step_or_attack};
 use crate::action::Action;
+use crate::command::Slot;
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
 use crate::path::{first_step, first_step_to};
@@ -92,6 +93,37 @@ pub(super) fn vulture(world: &World, id: ActorId, draws: &mut Draws) -> Result<A
         {
             Ok(flee(world, me, camel.pos()))
         }
+        _ => roam(world, id, draws),
+    }
+}
+
+/// A thief's turn (a fennec, rules version 16 on): with something in its paws, or badly
+/// hurt, it runs from the camel it sees; with empty paws it goes for the camel it sees
+/// and, beside it, snatches one thing from the bags, from a stack drawn among those they
+/// hold. With no camel in sight, or nothing in the bags to take, it wanders, harming
+/// nobody: it wants the bags, not the camel.
+pub(super) fn thief(world: &World, id: ActorId, draws: &mut Draws) -> Result<Action, NeedDraw> {
+    let me = world.actor_at(id);
+    let camel = world
+        .player()
+        .filter(|c| c.is_present() && world.sees(me.pos()));
+    let Some(camel) = camel else {
+        return roam(world, id, draws);
+    };
+    if world.loot_of(id).is_some() || badly_hurt(me) {
+        return Ok(flee(world, me, camel.pos()));
+    }
+    let stacks: Vec<Slot> = world.bags().stacks().map(|(slot, _)| slot).collect();
+    if stacks.is_empty() {
+        return roam(world, id, draws);
+    }
+    if me.pos().distance(camel.pos()) == 1 {
+        if let Some(slot) = draws.pick(&stacks)? {
+            return Ok(Action::Steal { slot });
+        }
+    }
+    match way_to(world, me.pos(), camel.pos()).map(|dir| me.pos().step(dir)) {
+        Some(to) if world.map().is_free(to) => Ok(Action::Step { to }),
         _ => roam(world, id, draws),
     }
 }

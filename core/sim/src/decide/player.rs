@@ -152,7 +152,7 @@ fn throw_at(
 /// A thrown item flies along `path` until it hits a creature or a wall, and lands there,
 /// or where the path ends. A missile rolls its damage; a date rolls whether it wins over
 /// a creature that can be tamed (1 in `TAMING_ODDS`, as 1 for yes and 0 for no in the
-/// place of damage: `perform_throw`).
+/// place of damage: `perform_throw`); a mushroom rolls nothing: it bursts.
 fn fly(
     world: &World,
     id: ActorId,
@@ -168,12 +168,13 @@ fn fly(
     let mut lands = world.actor_at(id).pos();
     for next in path {
         if let Some(target) = map.occupant(next) {
-            let damage = match item.is_throwable() {
-                true => {
+            let damage = match item {
+                Item::Date => i16::from(draws.below(TAMING_ODDS)? == 0),
+                Item::Mushroom(_) => 0,
+                _ => {
                     let (low, high) = item.thrown_damage();
                     draws.between(low, high)? as i16 + world.growth().throw_bonus()
                 }
-                false => i16::from(draws.below(TAMING_ODDS)? == 0),
             };
             return Ok(Action::Throw {
                 slot,

@@ -10,7 +10,7 @@ use crate::decide::{pack_unaware, sleepers_near};
 use crate::desert::{sip_due, TimeOfDay, FRUIT_WATER, WATER_LOW};
 use crate::geometry::{Direction, Pos};
 use crate::ids::ActorId;
-use crate::item::{Effect, Item};
+use crate::item::{Effect, Item, Look};
 use crate::map::Terrain;
 use crate::message::{Harm, Msg};
 use crate::species::{Behaviour, Species, STIR_REACH, SWARMS_MOST};
@@ -187,6 +187,7 @@ impl State {
             Action::Grow { slot, boon } => self.perform_grow(slot, boon, obs),
             Action::TakeOff(item) => self.perform_take_off(item, obs),
             Action::Unlock { at, key } => self.perform_unlock(at, key, obs),
+            Action::Steal { slot } => self.perform_steal(id, slot, obs),
         }
     }
 
@@ -394,6 +395,11 @@ impl State {
             self.change(Change::Tame { actor: target }, obs);
             return self.say(Msg::Tamed(tamed), obs);
         }
+        if let (Item::Mushroom(look), Some((target, _))) = (item, hit) {
+            if self.world().rules().mushrooms_burst() {
+                return self.perform_burst(slot, look, target, obs);
+            }
+        }
         let blow = hit.filter(|_| item.is_throwable());
         // Under `Rules::spears_break` a spear that hits snaps on its target, and under
         // `Rules::javelins_break` a javelin: it flies, and lands nowhere.
@@ -439,6 +445,47 @@ impl State {
                 }
             }
         }
+    }
+
+    /// One thing from `slot` of the camel's bags goes to the thief `id`, who carries it
+    /// from now on. The camel feels its bags lighten, whether it sees the thief or not.
+    fn perform_steal(&mut self, id: ActorId, slot: Slot, obs: &mut impl Observer) {
+        let Some(item) = self.world().bags().item(slot) else {
+            return;
+        };
+        let thief = self.world().actor_at(id).species();
+        self.change(
+            Change::Steal {
+                thief: id,
+                slot,
+                item,
+            },
+            obs,
+        );
+        self.say(Msg::Stole { thief, item }, obs);
+    }
+
+    /// A mushroom thrown that reaches a creature bursts on it, doing what it would do to
+    /// whoever ate it; the camel knows its kind from then on (`Rules::mushrooms_burst`).
+    fn perform_burst(&mut self, slot: Slot, look: Look, target: ActorId, obs: &mut impl Observer) {
+        self.change(Change::Consume { slot }, obs);
+        let mycology = self.world().mycology();
+        let effect = mycology.effect(look);
+        let known = mycology.is_known(look);
+        let species = self.world().actor_at(target).species();
+        self.say(
+            Msg::Burst {
+                look,
+                effect,
+                target: species,
+            },
+            obs,
+        );
+        if !known {
+            self.change(Change::Identify(look), obs);
+            self.say(Msg::Identified { look, effect }, obs);
+        }
+        self.perform_effect(target, effect, obs);
     }
 
     fn perform_door(&mut self, at: Pos, open: bool, obs: &mut impl Observer) {
@@ -689,6 +736,19 @@ impl State {
                 self.perform_split(target, obs);
             }
             return;
+        }
+        if let Some(item) = self.world().loot_of(target) {
+            let at = self.world().actor_at(target).pos();
+            let thief = victim;
+            self.change(
+                Change::LetFall {
+                    thief: target,
+                    item,
+                    at,
+                },
+                obs,
+            );
+            self.say_seen(at, Msg::LetFall { thief, item }, obs);
         }
         self.change(Change::Die { actor: target, by }, obs);
         if self.world().is_player(target) {

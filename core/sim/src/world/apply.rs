@@ -171,6 +171,19 @@ pub enum Change {
     Grow(Boon),
     /// The camel takes off `item`, into its bags.
     TakeOff(Item),
+    /// The thief `thief` snatches one `item` from `slot` of the camel's bags, and carries
+    /// it (rules version 16 on).
+    Steal {
+        thief: ActorId,
+        slot: Slot,
+        item: Item,
+    },
+    /// What the thief `thief` carries, `item`, falls to the ground at `at`.
+    LetFall {
+        thief: ActorId,
+        item: Item,
+        at: Pos,
+    },
     /// The camel arrives on a new level (the first, or the next one down); the actors of
     /// the level left behind are gone.
     NewLevel(Box<Level>),
@@ -248,6 +261,14 @@ impl World {
             Change::TakeOff(item) => {
                 self.gear.take_off(item);
                 self.bags.add(item);
+            }
+            Change::Steal { thief, slot, item } => {
+                self.bags.take(slot);
+                self.loot.insert(thief, item);
+            }
+            Change::LetFall { thief, item, at } => {
+                self.loot.remove(&thief);
+                self.floor.push((at, item));
             }
             Change::NewLevel(ref level) => self.apply_new_level(level),
             Change::Say(msg) => self.messages.push(Message {
@@ -639,6 +660,8 @@ impl World {
         }
         self.unrolled.retain(|&a| a != id);
         self.order_stale = true;
+        // What a thief carries goes with it when it goes without letting it fall.
+        self.loot.remove(&id);
     }
 
     /// The turn order: present actors, highest initiative first, ties by id. Called at the

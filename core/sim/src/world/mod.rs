@@ -260,6 +260,10 @@ pub struct World {
     growth: Growth,
     /// What this level's ground is like (rules version 10 on; the open erg before).
     ground: Ground,
+    /// What each thief carries, snatched from the camel's bags (rules version 16 on:
+    /// `Rules::thieves`; empty before). It falls where the thief dies, and is gone with
+    /// a thief left behind on a level above.
+    loot: BTreeMap<ActorId, Item>,
 }
 
 impl World {
@@ -293,6 +297,7 @@ impl World {
             lore: Lore::default(),
             growth: Growth::default(),
             ground: Ground::Erg,
+            loot: BTreeMap::new(),
             map,
         }
     }
@@ -516,7 +521,11 @@ impl World {
     /// Whether the camel may throw `item`: a missile, or since rules version 8 a date,
     /// to tame a jackal with (`Rules::allies`).
     pub fn can_throw(&self, item: Item) -> bool {
-        item.is_throwable() || (item == Item::Date && self.rules.allies())
+        match item {
+            Item::Date => self.rules.allies(),
+            Item::Mushroom(_) => self.rules.mushrooms_burst(),
+            other => other.is_throwable(),
+        }
     }
 
     /// Whether the camel can open a door of `terrain` to pass it: a closed one, or a
@@ -571,6 +580,17 @@ impl World {
     /// What this level's ground is like: always the open erg before rules version 10.
     pub fn ground(&self) -> Ground {
         self.ground
+    }
+
+    /// What the thief `id` carries, if it snatched something (rules version 16 on).
+    #[inline]
+    pub fn loot_of(&self, id: ActorId) -> Option<Item> {
+        self.loot.get(&id).copied()
+    }
+
+    /// What every thief carries, by thief.
+    pub fn loot(&self) -> &BTreeMap<ActorId, Item> {
+        &self.loot
     }
 
     /// The name a player sees, without an article: what an unknown find does once the

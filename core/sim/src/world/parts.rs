@@ -61,6 +61,7 @@ pub(crate) struct WorldParts {
     pub(crate) lore: Lore,
     pub(crate) growth: Growth,
     pub(crate) ground: Ground,
+    pub(crate) loot: BTreeMap<ActorId, Item>,
 }
 
 /// Everything an actor holds, as `WorldParts` holds it, with what its clock keeps that
@@ -111,6 +112,7 @@ impl World {
             lore,
             growth,
             ground,
+            loot,
         } = parts;
         check_rules(rules.ruleset())?;
         map.check()?;
@@ -153,6 +155,7 @@ impl World {
             lore,
             growth,
             ground,
+            loot,
         };
         world.check()?;
         for i in 0..world.actors.len() {
@@ -313,8 +316,14 @@ impl World {
         if self.floor.iter().any(|&(at, _)| !self.map.contains(at)) {
             return Err(Inconsistency::FloorOutsideMap);
         }
-        if self.floor.len() + self.bags.count() as usize > MOST_ITEMS {
+        if self.floor.len() + self.bags.count() as usize + self.loot.len() > MOST_ITEMS {
             return Err(Inconsistency::Items);
+        }
+        // A thief carries until it dies or goes, and only under the rules that have
+        // thieves: loot of an actor not there would never fall.
+        let carried = |id: &ActorId| self.actor(*id).is_some_and(|a| a.present);
+        if !self.loot.is_empty() && (!self.rules.thieves() || !self.loot.keys().all(carried)) {
+            return Err(Inconsistency::Loot);
         }
         self.check_places()
     }
