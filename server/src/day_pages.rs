@@ -11,6 +11,7 @@ use axum::response::Html;
 use sandglass_claim::daily_commitment_line;
 use sandglass_protocol::daily::Day;
 use sandglass_protocol::ranking::BEST_FIRST;
+use sandglass_replay::play::OPENING_COMMANDS;
 use sandglass_sim::Ruleset;
 use tokio_postgres::Row;
 
@@ -134,12 +135,15 @@ async fn board(
             &format!(
                 "SELECT r.id, p.name AS player, r.depth AS run_depth, r.turns AS run_turns,
                         r.refused, r.outcome AS run_outcome, day_is_over(r.day) AS day_over,
-                        v.ok, r.game, v.outcome, v.depth, v.turns, v.kills, v.points
+                        v.ok, r.game, v.outcome, v.depth, v.turns, v.kills, v.points,
+                        cp.name AS copied_from
                  FROM runs r JOIN players p ON p.id = r.player_id
                  LEFT JOIN verdicts v ON v.game = r.game
+                 LEFT JOIN runs c ON c.id = r.copied_from
+                 LEFT JOIN players cp ON cp.id = c.player_id
                  WHERE r.day = $1::text::date AND r.ruleset = $2
-                 ORDER BY (v.ok AND v.outcome IS NOT NULL) IS TRUE DESC, {BEST_FIRST},
-                          r.started_at"
+                 ORDER BY (v.ok AND v.outcome IS NOT NULL AND r.copied_from IS NULL) IS TRUE
+                          DESC, {BEST_FIRST}, r.started_at"
             ),
             &[&desert.day, &desert.ruleset],
         )
@@ -153,7 +157,7 @@ async fn board(
     let mut rank = 0;
     for row in rows.iter().map(DayRunRow::from_row) {
         let (run, name) = (row.id, &row.player);
-        let ranked = row.ok == Some(true) && row.score.ended();
+        let ranked = row.ok == Some(true) && row.score.ended() && row.copied_from.is_none();
         let watch = format!(
             "{}?live={}",
             app.config.viewer,
@@ -174,6 +178,7 @@ async fn board(
             );
             let status = match (&row.refused, row.day_over) {
                 (Some(why), _) => format!("stopped: {}", escape(why)),
+                (None, _) if row.copied_from.is_some() => copied_words(&row),
                 (None, _) if row.run_outcome.is_some() => {
                     format!("being verified · {}", link(&watch, "watch it"))
                 }
@@ -190,6 +195,15 @@ async fn board(
     }
     out += "</table>\n";
     Ok(out)
+}
+
+/// Why a run that copied another's first moves is not ranked, in words.
+fn copied_words(row: &DayRunRow) -> String {
+    let first = row.copied_from.as_deref().unwrap_or_default();
+    format!(
+        "not ranked: its first {OPENING_COMMANDS} commands are {}'s run's, played here first",
+        escape(first)
+    )
 }
 
 /// A run of a day's board: the run as far as its stream went, and its verdict's score
@@ -209,6 +223,9 @@ struct DayRunRow {
     /// The finished run as a game.
     game: Option<String>,
     score: ScoreColumns,
+    /// The player whose run of the day kept these first moves before this one did
+    /// (`openings`), if another did.
+    copied_from: Option<String>,
 }
 
 impl DayRunRow {
@@ -224,6 +241,7 @@ impl DayRunRow {
             ok: row.get("ok"),
             game: row.get("game"),
             score: ScoreColumns::from_row(row),
+            copied_from: row.get("copied_from"),
         }
     }
 
@@ -234,6 +252,7 @@ impl DayRunRow {
         let ended = self.run_outcome.is_some();
         match (refused, ended, self.day_over) {
             (true, _, _) => "refused",
+            _ if self.copied_from.is_some() => "copied",
             (false, true, _) => "ended",
             (false, false, true) => "abandoned",
             (false, false, false) => "playing",

@@ -18,6 +18,7 @@ pub mod live;
 mod metrics;
 mod names;
 pub mod objects;
+mod openings;
 mod outcome;
 mod pages;
 mod players;

@@ -36,6 +36,7 @@ use tokio_postgres::Row;
 use crate::app::App;
 use crate::games::add_game;
 use crate::limits::{self, Bucket, Post};
+use crate::openings;
 use crate::outcome::{outcome_of, stored_outcome};
 use crate::players::bind_name;
 use crate::refusal::Refusal;
@@ -52,6 +53,8 @@ pub(crate) struct Run {
     pub refused: Option<String>,
     /// Its draws dealt by the server (`dealt`), not sent by its player.
     pub dealt: bool,
+    /// Whether its opening has been noted (`openings`): it has played that far.
+    pub opening_known: bool,
 }
 
 /// The run's header: the day's rules and seed; made when the run started.
@@ -124,6 +127,7 @@ impl Run {
             ended: row.get("ended"),
             refused: row.get("refused"),
             dealt: row.get("dealt"),
+            opening_known: row.get("opening_known"),
         })
     }
 }
@@ -136,7 +140,8 @@ pub(crate) async fn locked_run(tx: &Transaction<'_>, run: i64) -> Result<Run, Re
             "SELECT r.player_id, p.name AS player, to_char(r.day, 'YYYY-MM-DD') AS day,
                     d.rules_version, r.ruleset, d.seed,
                     EXTRACT(EPOCH FROM r.started_at)::bigint AS started,
-                    r.events, r.outcome IS NOT NULL AS ended, r.refused, r.dealt
+                    r.events, r.outcome IS NOT NULL AS ended, r.refused, r.dealt,
+                    r.opening IS NOT NULL AS opening_known
              FROM runs r JOIN players p ON p.id = r.player_id
              JOIN days d ON d.day = r.day AND d.ruleset = r.ruleset
              WHERE r.id = $1 FOR UPDATE OF r",
@@ -410,6 +415,10 @@ pub(crate) async fn keep(
         ],
     )
     .await?;
+    if !at.opening_known {
+        let held = events_from(tx, run, 0).await?;
+        openings::note(tx, run, &at.day, &at.header, at.player_id, &held).await?;
+    }
     // Every server process listening hears of it once this commits (`live`).
     tx.execute("SELECT pg_notify('runs', $1)", &[&run.to_string()])
         .await?;
@@ -452,8 +461,20 @@ pub(crate) fn fold_onto(
 }
 
 /// The ended run as a game: its replay bytes kept, its row (hidden until the day is
-/// over) and its place in the verifiers' queue, in the run's transaction.
+/// over) and its place in the verifiers' queue, in the run's transaction; nothing for a
+/// run that copied another's first moves.
 async fn finish(app: &App, tx: &Transaction<'_>, run: i64, at: &Run) -> Result<(), Refusal> {
+    // A run that copied another's first moves (`openings`) ends as a run, never a game:
+    // its moves are another player's, and its bytes may be theirs to the byte.
+    let copied = tx
+        .query_one(
+            "SELECT copied_from IS NOT NULL AS copied FROM runs WHERE id = $1",
+            &[&run],
+        )
+        .await?;
+    if copied.get("copied") {
+        return Ok(());
+    }
     let events = events_from(tx, run, 0).await?;
     let header = at.header.clone();
     let recording = tokio::task::spawn_blocking(move || Recording::record(header, events))

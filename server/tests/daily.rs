@@ -702,6 +702,72 @@ fn bot_events(seed: u64, commands: u64) -> Vec<Event> {
     game.into_tape().events
 }
 
+/// A bot's game of `commands` commands from `seed`, then quit if it goes on.
+fn bot_run_quit(seed: u64, commands: u64) -> Vec<Event> {
+    let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+    Bot::new(seed).play(&mut game, commands).unwrap();
+    if game.state().outcome().is_none() {
+        game.command(Order::Quit, &mut ()).unwrap();
+    }
+    game.into_tape().events
+}
+
+/// Regression: a daily run that played another player's run over (watched live, its
+/// moves sent again a little after) ranked beside it, and above it once it played on
+/// better past where the first fell. The first run to have kept those first moves owns
+/// them; the copy is never ranked, on the day's board or after, and says whose they were.
+#[test]
+fn a_daily_run_that_copies_anothers_first_moves_is_never_ranked() {
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    site.worker();
+    let (alice, bob) = (Identity::generate().unwrap(), Identity::generate().unwrap());
+    let (alices, seed) = started(&site, &alice, "alice");
+    let (bobs, _) = started(&site, &bob, "bob");
+    let events = bot_run_quit(seed, 80);
+    let (status, said) = send(&site, alices, 0, &events, &alice, "alice");
+    assert_eq!(status, 200, "{said}");
+    let (status, said) = send(&site, bobs, 0, &events, &bob, "bob");
+    assert_eq!(status, 200, "{said}");
+    assert_eq!(
+        site.pg
+            .sql(&format!("SELECT copied_from FROM runs WHERE id = {bobs}")),
+        alices.to_string()
+    );
+    // Both ended; only alice's is a game (bob's would be hers to the byte, begun in the
+    // same second).
+    wait_for(
+        &site,
+        "SELECT count(*) FROM runs WHERE outcome IS NOT NULL",
+        "2",
+    );
+    wait_for(&site, "SELECT count(*) FROM verdicts WHERE ok", "1");
+    let (_, board) = site.get(&format!("/daily/{}", today()));
+    let alice_row = board
+        .lines()
+        .find(|l| l.contains("/players/alice"))
+        .unwrap();
+    let bob_row = board.lines().find(|l| l.contains("/players/bob")).unwrap();
+    assert!(alice_row.starts_with("<tr><td>1</td>"), "{alice_row}");
+    assert!(bob_row.starts_with("<tr><td></td>"), "{bob_row}");
+    assert!(
+        bob_row.contains("not ranked: its first 50 commands are alice's run's"),
+        "{bob_row}"
+    );
+    // Once the day is over the run is a game on the boards: alice's; bob's is none.
+    end_the_day(&site);
+    let (_, all_time) = site.get("/");
+    let game = |run: i64| {
+        site.pg
+            .sql(&format!("SELECT game FROM runs WHERE id = {run}"))
+    };
+    assert!(all_time.contains(&game(alices)), "{all_time}");
+    assert!(all_time.contains("/players/alice"), "{all_time}");
+    assert!(!all_time.contains("/players/bob"), "{all_time}");
+    assert_eq!(game(bobs), "");
+}
+
 #[test]
 fn forged_seeds_gaps_changed_events_second_tries_and_strangers_are_refused_in_words() {
     let Some(site) = Site::start(&[]) else { return };
