@@ -938,13 +938,13 @@ mod tests {
             let fits = |item| world.bags().slot_for(item).is_some();
             let here = world.player().map(|c| c.pos());
             let more = here.is_some_and(|p| world.items_at(p).filter(|&i| fits(i)).count() > 1);
-            // Nothing awake and hostile in view within a few steps, to come and stop it.
+            // Nothing awake and hostile in view within a few steps, nor a thief in view
+            // at all (it comes for the bags faster than the camel picks up), to come and
+            // stop it.
             let alone = here.is_some_and(|p| {
                 !world.actors().any(|(id, a)| {
-                    !world.is_player(id)
-                        && world.sees_actor(id)
-                        && is_hostile(a)
-                        && a.pos().distance(p) <= 4
+                    let near = a.pos().distance(p) <= 4 || a.species() == Species::Fennec;
+                    !world.is_player(id) && world.sees_actor(id) && is_hostile(a) && near
                 })
             });
             more && alone

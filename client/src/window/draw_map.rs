@@ -911,6 +911,6 @@ mod tests {
 
     #[test]
     fn every_symbol_has_a_glyph() {
-        assert_eq!(GLYPHS.len(), Sym::Locusts as usize + 1);
+        assert_eq!(GLYPHS.len(), Sym::Viper as usize + 1);
     }
 }
