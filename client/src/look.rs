@@ -354,7 +354,6 @@ pub fn desert_lines(state: &State) -> Vec<String> {
     };
     let mut lines = clock_lines(state, now);
     lines.extend(finds_lines(state));
-    lines.extend(creature_lines(state));
     lines.extend(ground_lines(state));
     lines
 }
@@ -455,8 +454,9 @@ fn finds_lines(state: &State) -> Vec<String> {
     lines
 }
 
-/// The creatures later versions brought, and how each is met.
-fn creature_lines(state: &State) -> Vec<String> {
+/// The creatures later versions brought, and how each is met: the help's third page
+/// (the desert's ran past two columns once fennecs and vipers came).
+pub fn creature_lines(state: &State) -> Vec<String> {
     let mut lines = vec![];
     if state.world().rules().bestiary() >= Bestiary::Herds {
         lines.extend([

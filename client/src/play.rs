@@ -21,7 +21,7 @@ use crate::input::keymap::Keymap;
 use crate::input::keys::{bind, is_any_key, Mode};
 use crate::input::messages::{quoted, Messages};
 use crate::input::prompt::{self, Apply, Flow, Inventory, ItemView, Prompt, Target};
-use crate::look::desert_lines;
+use crate::look::{creature_lines, desert_lines};
 use crate::meetings::Meetings;
 use crate::morgue;
 use crate::report;
@@ -69,6 +69,7 @@ pub enum Overlay {
 pub enum HelpPage {
     Keys,
     Desert,
+    Creatures,
 }
 
 /// What a key press came to, for the window.
@@ -458,11 +459,19 @@ impl GameController {
         }
         match std::mem::replace(&mut self.overlay, Overlay::None) {
             Overlay::Help(page) => {
-                let more = page == HelpPage::Keys && !desert_lines(self.state()).is_empty();
+                let next = match page {
+                    HelpPage::Keys if !desert_lines(self.state()).is_empty() => {
+                        Some(HelpPage::Desert)
+                    }
+                    HelpPage::Desert if !creature_lines(self.state()).is_empty() => {
+                        Some(HelpPage::Creatures)
+                    }
+                    _ => None,
+                };
                 if !is_any_key(keymap, key) {
                     self.overlay = Overlay::Help(page);
-                } else if more && key == Key::Char(' ') {
-                    self.overlay = Overlay::Help(HelpPage::Desert);
+                } else if let Some(next) = next.filter(|_| key == Key::Char(' ')) {
+                    self.overlay = Overlay::Help(next);
                 }
                 return Ok(Reaction::Stay);
             }
@@ -935,6 +944,9 @@ mod tests {
         // key closes that.
         press(&mut game, &store, &[Key::Char('?'), Key::Char(' ')]);
         assert_eq!(game.overlay(), &Overlay::Help(HelpPage::Desert));
+        // Space again turns to its creatures' page, and any key closes that.
+        press(&mut game, &store, &[Key::Char(' ')]);
+        assert_eq!(game.overlay(), &Overlay::Help(HelpPage::Creatures));
         press(&mut game, &store, &[Key::Char(' ')]);
         assert_eq!(game.overlay(), &Overlay::None);
         let menu = press(&mut game, &store, &[Key::Code(KeyCode::Escape)]);

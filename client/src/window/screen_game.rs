@@ -13,7 +13,7 @@ use super::{App, Go};
 use crate::input::intent::{Input, Key};
 use crate::input::keymap::key_name;
 use crate::input::keys::{help_lines, Mode};
-use crate::look::{describe, desert_lines, energy_lines, rules_lines};
+use crate::look::{creature_lines, describe, desert_lines, energy_lines, rules_lines};
 use crate::play::{inventory_lines, GameController, HelpPage, Overlay, Reaction, HISTORY_PAGE};
 use crate::streamer::Streamer;
 
@@ -272,7 +272,21 @@ impl GameScreen {
                     false => "Space: more; any other key closes.",
                 },
             ),
-            HelpPage::Desert => (&[][..], "The desert", desert, "Any key closes this."),
+            HelpPage::Desert => (
+                &[][..],
+                "The desert",
+                desert,
+                match creature_lines(state).is_empty() {
+                    true => "Any key closes this.",
+                    false => "Space: its creatures; any other key closes.",
+                },
+            ),
+            HelpPage::Creatures => (
+                &[][..],
+                "Its creatures",
+                creature_lines(state),
+                "Any key closes this.",
+            ),
         };
         let help = hud::Help {
             keys,
