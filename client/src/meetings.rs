@@ -9,14 +9,21 @@ use sandglass_sim::text::{a, capitalise};
 use sandglass_sim::{State, SHRIEK_REACH, VULTURE_KEEPS_OFF};
 
 /// The kinds of creature the camel has seen in this game, as far as this window knows:
-/// a game opened again counts those in sight as met.
+/// a game opened again counts as met those in sight and every kind its levels above
+/// held.
 #[derive(Clone, Debug, Default)]
 pub struct Meetings(BTreeSet<Species>);
 
 impl Meetings {
-    /// A game opened part way: what is in sight now is not news.
+    /// A game opened part way: what is in sight now is not news, nor any kind the levels
+    /// above held, which the camel crossed. Played by eye, a game opened again on depth 8
+    /// told the snake, the cobra and the fennec as if never met.
     pub fn in_sight(state: &State) -> Meetings {
-        let mut met = Meetings::default();
+        let world = state.world();
+        let bestiary = world.rules().bestiary();
+        let above = (1..world.depth()).flat_map(|depth| bestiary.counts(depth));
+        let crossed = above.filter(|&(_, count)| count > 0).map(|(s, _)| s);
+        let mut met = Meetings(crossed.collect());
         met.news(state);
         met
     }
@@ -123,5 +130,34 @@ mod tests {
         assert!(Meetings::in_sight(live.state())
             .news(live.state())
             .is_empty());
+    }
+
+    /// Regression: a game opened again below the first level counts the kinds of the
+    /// levels above as met, and tells none of them again.
+    #[test]
+    fn a_game_opened_again_knows_the_kinds_of_the_levels_above() {
+        use sandglass_sim::bot::Bot;
+        use sandglass_sim::LiveTape;
+        let rules = Rules::newest(Ruleset::NETHACK);
+        let mut game = LiveTape::new(rules, 5);
+        let mut bot = Bot::new(5);
+        for _ in 0..5_000 {
+            if game.state().world().depth() >= 3 {
+                break;
+            }
+            let command = bot.choose(game.state()).expect("the bot plays on");
+            game.command(command, &mut ()).unwrap();
+        }
+        assert_eq!(game.state().world().depth(), 3);
+        let met = Meetings::in_sight(game.state());
+        for depth in [1, 2] {
+            for (species, count) in rules.bestiary().counts(depth) {
+                assert!(count == 0 || met.0.contains(&species), "{species:?}");
+            }
+        }
+        assert!(
+            !met.0.contains(&Species::Lion),
+            "no lion walks above depth 7"
+        );
     }
 }
