@@ -640,7 +640,14 @@ impl GameController {
     fn travel_to_stairs(&mut self) {
         match known_stairs(self.session.state()) {
             Some(stairs) => self.run(Errand::Travel(stairs)),
-            None => self.messages.push("You have not found the way down yet."),
+            None => {
+                let world = self.session.state().world();
+                let last = world.depth() == world.rules().crossing().deepest();
+                self.messages.push(match last {
+                    true => "You have not found the oasis yet.",
+                    false => "You have not found the way down yet.",
+                });
+            }
         }
     }
 
