@@ -33,14 +33,16 @@ use sandglass_store::{sgr, GameId, Store};
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Sight};
 use super::hud::{self, DIM, TEXT};
-use super::live_view::{Live, Source, Stream};
 use super::{App, Go};
 use crate::input::intent::Key;
 use crate::live::{Feed, Run};
+pub use live::Source;
+use live::{Live, Stream};
 #[cfg(target_arch = "wasm32")]
 use sandglass_replay::verdict::Verdict;
 use takeover::TakeOver;
 
+mod live;
 mod takeover;
 
 /// Seconds between two commands at 1x.
