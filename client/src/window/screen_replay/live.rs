@@ -1,11 +1,27 @@
-//! A game watched while it is played, as the replay screen holds it: where its stream
-//! stands (open, reconnecting, ended, refused), whether the cursor follows the end, and
-//! the words the screen says of them.
+//! A game watched while it is played (`sandglass watch`, or the web page's `?live=`), as
+//! the replay screen holds it: where its stream stands (open, reconnecting, ended,
+//! refused), whether the cursor follows the end ("LIVE"), and the words the screen says
+//! of them.
+//!
+//! It is a timeline that grows: each stretch the stream brings is checked onto its end,
+//! and while the cursor follows the end it moves along with them, at once, as they come.
+//! A server sends each step as the player makes it, so their coming is the game's own
+//! pace (the tape holds no clock to pace them by); a step or a few are animated as
+//! played, and a long stretch (a late viewer's first, the game so far) is jumped over to
+//! now.
 
+use anyhow::Context as _;
 use sandglass_sim::timeline::Timeline;
 
+use super::{Replay, ReplayScreen};
 use crate::live::{Ending, Feed, Run};
 use sandglass_protocol::Outcome;
+#[cfg(target_arch = "wasm32")]
+use sandglass_replay::verdict::Verdict;
+
+/// A live stretch of at most this many commands is animated as the cursor follows it; a
+/// longer one (a late viewer's first, the game so far) is jumped over to now.
+const LIVE_ANIMATED_UP_TO: usize = 4;
 
 /// Where the stream says its next things from: the native reader's channel, or the page's
 /// `EventSource` in a browser.
@@ -120,6 +136,149 @@ fn said(ending: Ending) -> &'static str {
         Ending::Outcome(Outcome::Quit) => "the player quit",
         Ending::Abandoned => "the player left the game",
         Ending::Refused => "the server stopped the run on a bad event",
+    }
+}
+
+impl Replay {
+    /// A game watched while it is played, from its header on: the events come from
+    /// `source` as the screen asks. `url` is the run's address.
+    pub fn live(run: Run, source: Box<dyn Source>, url: &str) -> anyhow::Result<Replay> {
+        // A seed the server keeps for now cannot check the draws: they come checked by it.
+        let timeline = match run.seed_known {
+            true => Timeline::open(run.header.clone()),
+            false => Timeline::open_trusting(run.header.clone()),
+        };
+        let timeline = timeline.with_context(|| format!("cannot watch {}'s game", run.player))?;
+        let title = format!("{}'s run", run.player);
+        #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
+        let mut live = Live::new(run, source);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            live.url = url.to_owned();
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = url;
+        Ok(Replay {
+            timeline,
+            title,
+            #[cfg(not(target_arch = "wasm32"))]
+            tape: None,
+            live: Some(live),
+        })
+    }
+}
+
+impl ReplayScreen {
+    /// Whether a live game's new events move the cursor along.
+    pub(super) fn follow(&mut self, on: bool) {
+        if let Some(live) = &mut self.replay.live {
+            live.following = on;
+        }
+    }
+
+    pub(super) fn following(&self) -> bool {
+        self.replay.live.as_ref().is_some_and(|live| live.following)
+    }
+
+    /// Whether a live stream said something in the last second.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) fn live_news(&self, time: f64) -> bool {
+        self.replay
+            .live
+            .as_ref()
+            .is_some_and(|live| time - live.news_at < 1.0)
+    }
+
+    /// Takes what a live stream said since the last frame: new events go onto the
+    /// timeline (and the cursor with them while it follows); the rest changes what the
+    /// screen says. Reports `live N events` as they come and `live end OUTCOME 0xHASH`.
+    pub(super) fn take_live(&mut self, time: f64) {
+        let Some(live) = &mut self.replay.live else {
+            return;
+        };
+        let timeline = &mut self.replay.timeline;
+        let before = timeline.end();
+        while let Some(feed) = live.next() {
+            live.news_at = time;
+            match feed {
+                // Said once, before the screen opened.
+                Feed::Run(_) => {}
+                Feed::Events(events) => {
+                    match timeline.extend(&events) {
+                        Ok(()) => live.stream = Stream::Open,
+                        Err(error) => {
+                            crate::report::line(&format!("live refused {error}"));
+                            live.stop(Stream::Refused(error.to_string()));
+                        }
+                    }
+                    crate::report::line(&format!("live {} events", timeline.end()));
+                }
+                Feed::End(ending) => {
+                    let hash = timeline.end_state().map_or(0, |state| state.hash());
+                    crate::report::line(&format!("live end {} 0x{hash:016x}", ending.as_str()));
+                    live.stop(Stream::Ended(ending));
+                }
+                Feed::Reconnecting(why) => {
+                    crate::report::line(&format!("live reconnecting: {why}"));
+                    live.stream = Stream::Reconnecting(why);
+                }
+                Feed::Stopped(refusal) => {
+                    crate::report::line(&format!("live refused {refusal}"));
+                    live.stop(Stream::Refused(refusal.0));
+                }
+            }
+        }
+        let end = timeline.end();
+        if end == before || !live.following {
+            return;
+        }
+        let commands = timeline.commands();
+        let steps = commands.len() - commands.partition_point(|&c| c < before);
+        if steps <= LIVE_ANIMATED_UP_TO && self.position() == before {
+            self.play_to(end, time);
+        } else {
+            self.jump(end);
+        }
+    }
+
+    /// The verdict on a live game once its stream has stopped (ended, or refused), for
+    /// the web page to say as it says a file's, with the run's name; `None` before, and
+    /// once said.
+    #[cfg(target_arch = "wasm32")]
+    pub(in crate::window) fn live_verdict(&mut self) -> Option<(Verdict, String)> {
+        let live = self.replay.live.as_mut()?;
+        match live.stream {
+            Stream::Ended(_) | Stream::Refused(_) if !live.told => {
+                live.told = true;
+                let timeline = &self.replay.timeline;
+                let verdict = match (&live.stream, timeline.refused()) {
+                    // The stream itself, not an event on it, was refused.
+                    (Stream::Refused(why), None) => Verdict::refused(why),
+                    _ => crate::live::verdict(timeline),
+                };
+                // A run whose seed is not shown yet was folded on its server's word for
+                // its draws, and the line says so.
+                let name = match timeline.checks_draws() {
+                    true => live.run.name(),
+                    false => format!("{}, seed not yet shown", live.run.name()),
+                };
+                Some((verdict, name))
+            }
+            _ => None,
+        }
+    }
+
+    /// Where a live game's stream stands, for the page's status line.
+    #[cfg(target_arch = "wasm32")]
+    pub(in crate::window) fn live_status(&self) -> Option<String> {
+        let live = self.replay.live.as_ref()?;
+        let run = live.run.name();
+        Some(match &live.stream {
+            Stream::Open => format!("live: {run}"),
+            Stream::Reconnecting(_) => format!("reconnecting to {run}"),
+            Stream::Ended(ending) => format!("{run} ended: {}", ending.as_str()),
+            Stream::Refused(_) => format!("refused: {run}"),
+        })
     }
 }
 

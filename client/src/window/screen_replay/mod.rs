@@ -7,14 +7,9 @@
 //! Playing forward folds from the cursor with a `Recorder` watching, so a replay animates
 //! exactly as live play did.
 //!
-//! A game watched while it is played (`sandglass watch`, or the web page's `?live=`) is a
-//! timeline that grows: each stretch the stream brings is checked onto its end, and while
-//! the cursor follows the end ("LIVE") it moves along with them, at once, as they come. A
-//! server sends each step as the player makes it, so their coming is the game's own pace
-//! (the tape holds no clock to pace them by); a step or a few are animated as played, and
-//! a long stretch (a late viewer's first, the game so far) is jumped over to now.
-//!
-//! Taking over starts a new saved game from the cursor (`takeover`).
+//! A game watched while it is played is a timeline that grows, the cursor following its
+//! end while it is there (`live`); taking over starts a new saved game from the cursor
+//! (`takeover`). This module keeps the timeline itself: stepping, playing and drawing.
 
 use std::collections::BTreeSet;
 #[cfg(not(target_arch = "wasm32"))]
@@ -35,11 +30,10 @@ use super::draw_map::{self, Sight};
 use super::hud::{self, DIM, TEXT};
 use super::{App, Go};
 use crate::input::intent::Key;
-use crate::live::{Feed, Run};
-pub use live::Source;
-use live::{Live, Stream};
+use live::Live;
+/// Where a live game's events come from; the web viewer's page stream is one.
 #[cfg(target_arch = "wasm32")]
-use sandglass_replay::verdict::Verdict;
+pub use live::Source;
 use takeover::TakeOver;
 
 mod live;
@@ -52,9 +46,6 @@ const FASTEST: u32 = 64;
 const ANIMATED_UP_TO: u32 = 4;
 /// The height of the timeline strip, in pixels.
 const STRIP: f32 = 116.0;
-/// A live stretch of at most this many commands is animated as the cursor follows it; a
-/// longer one (a late viewer's first, the game so far) is jumped over to now.
-const LIVE_ANIMATED_UP_TO: usize = 4;
 
 /// Where a replay's tape comes from.
 #[cfg(not(target_arch = "wasm32"))]
@@ -99,33 +90,6 @@ impl Replay {
             title,
             tape: Some(tape),
             live: None,
-        })
-    }
-
-    /// A game watched while it is played, from its header on: the events come from
-    /// `source` as the screen asks. `url` is the run's address.
-    pub fn live(run: Run, source: Box<dyn Source>, url: &str) -> anyhow::Result<Replay> {
-        // A seed the server keeps for now cannot check the draws: they come checked by it.
-        let timeline = match run.seed_known {
-            true => Timeline::open(run.header.clone()),
-            false => Timeline::open_trusting(run.header.clone()),
-        };
-        let timeline = timeline.with_context(|| format!("cannot watch {}'s game", run.player))?;
-        let title = format!("{}'s run", run.player);
-        #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
-        let mut live = Live::new(run, source);
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            live.url = url.to_owned();
-        }
-        #[cfg(target_arch = "wasm32")]
-        let _ = url;
-        Ok(Replay {
-            timeline,
-            title,
-            #[cfg(not(target_arch = "wasm32"))]
-            tape: None,
-            live: Some(live),
         })
     }
 
@@ -257,17 +221,6 @@ impl ReplayScreen {
         }
     }
 
-    /// Whether a live game's new events move the cursor along.
-    fn follow(&mut self, on: bool) {
-        if let Some(live) = &mut self.replay.live {
-            live.following = on;
-        }
-    }
-
-    fn following(&self) -> bool {
-        self.replay.live.as_ref().is_some_and(|live| live.following)
-    }
-
     /// Whether the screen changes by itself: playing, copying a take-over, animating, or
     /// a live stream saying things (between its stretches the window may sleep: its
     /// waker's heartbeat still looks for more twice a second).
@@ -276,103 +229,7 @@ impl ReplayScreen {
         self.playing
             || !matches!(self.take_over, TakeOver::No)
             || self.playback.as_ref().is_some_and(|p| !p.is_done())
-            || self
-                .replay
-                .live
-                .as_ref()
-                .is_some_and(|live| time - live.news_at < 1.0)
-    }
-
-    /// Takes what a live stream said since the last frame: new events go onto the
-    /// timeline (and the cursor with them while it follows); the rest changes what the
-    /// screen says. Reports `live N events` as they come and `live end OUTCOME 0xHASH`.
-    fn take_live(&mut self, time: f64) {
-        let Some(live) = &mut self.replay.live else {
-            return;
-        };
-        let timeline = &mut self.replay.timeline;
-        let before = timeline.end();
-        while let Some(feed) = live.next() {
-            live.news_at = time;
-            match feed {
-                // Said once, before the screen opened.
-                Feed::Run(_) => {}
-                Feed::Events(events) => {
-                    match timeline.extend(&events) {
-                        Ok(()) => live.stream = Stream::Open,
-                        Err(error) => {
-                            crate::report::line(&format!("live refused {error}"));
-                            live.stop(Stream::Refused(error.to_string()));
-                        }
-                    }
-                    crate::report::line(&format!("live {} events", timeline.end()));
-                }
-                Feed::End(ending) => {
-                    let hash = timeline.end_state().map_or(0, |state| state.hash());
-                    crate::report::line(&format!("live end {} 0x{hash:016x}", ending.as_str()));
-                    live.stop(Stream::Ended(ending));
-                }
-                Feed::Reconnecting(why) => {
-                    crate::report::line(&format!("live reconnecting: {why}"));
-                    live.stream = Stream::Reconnecting(why);
-                }
-                Feed::Stopped(refusal) => {
-                    crate::report::line(&format!("live refused {refusal}"));
-                    live.stop(Stream::Refused(refusal.0));
-                }
-            }
-        }
-        let end = timeline.end();
-        if end == before || !live.following {
-            return;
-        }
-        let commands = timeline.commands();
-        let steps = commands.len() - commands.partition_point(|&c| c < before);
-        if steps <= LIVE_ANIMATED_UP_TO && self.position() == before {
-            self.play_to(end, time);
-        } else {
-            self.jump(end);
-        }
-    }
-
-    /// The verdict on a live game once its stream has stopped (ended, or refused), for
-    /// the web page to say as it says a file's, with the run's name; `None` before, and
-    /// once said.
-    #[cfg(target_arch = "wasm32")]
-    pub(super) fn live_verdict(&mut self) -> Option<(Verdict, String)> {
-        let live = self.replay.live.as_mut()?;
-        match live.stream {
-            Stream::Ended(_) | Stream::Refused(_) if !live.told => {
-                live.told = true;
-                let timeline = &self.replay.timeline;
-                let verdict = match (&live.stream, timeline.refused()) {
-                    // The stream itself, not an event on it, was refused.
-                    (Stream::Refused(why), None) => Verdict::refused(why),
-                    _ => crate::live::verdict(timeline),
-                };
-                // A run whose seed is not shown yet was folded on its server's word for
-                // its draws, and the line says so.
-                let name = match timeline.checks_draws() {
-                    true => live.run.name(),
-                    false => format!("{}, seed not yet shown", live.run.name()),
-                };
-                Some((verdict, name))
-            }
-            _ => None,
-        }
-    }
-
-    /// Where a live game's stream stands, for the page's status line.
-    #[cfg(target_arch = "wasm32")]
-    pub(super) fn live_status(&self) -> Option<String> {
-        let live = self.replay.live.as_ref()?;
-        let run = live.run.name();
-        Some(match &live.stream {
-            Stream::Open => format!("live: {run}"),
-            Stream::Reconnecting(_) => format!("reconnecting to {run}"),
-            Stream::Ended(ending) => format!("{run} ended: {}", ending.as_str()),
-            Stream::Refused(_) => format!("refused: {run}"),
-        })
+            || self.live_news(time)
     }
 
     /// Plays on by itself while not paused, and does what the strip asked for.
