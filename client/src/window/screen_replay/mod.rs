@@ -276,63 +276,14 @@ impl ReplayScreen {
         if self.copying() {
             return Go::Stay;
         }
-        if let Some(typed) = &mut self.goto {
-            match key {
-                Key::Char(c @ '0'..='9') if typed.len() < 12 => typed.push(c),
-                Key::Code(KeyCode::Backspace) => {
-                    typed.pop();
-                }
-                Key::Code(KeyCode::Enter | KeyCode::KpEnter) => {
-                    let turn = typed.parse().unwrap_or(0);
-                    self.goto = None;
-                    self.go_to_turn(turn);
-                }
-                Key::Code(KeyCode::Escape) => self.goto = None,
-                _ => {}
-            }
+        if self.goto.is_some() {
+            self.key_typing_turn(key);
             return Go::Stay;
         }
-        let here = self.position();
-        let timeline = self.timeline();
-        let end = timeline.end();
-        let first = timeline.first_stop();
-        let next = timeline.next_command(here);
-        let previous = timeline.previous_command(here);
-        // n and p go through the markers the legend shows.
-        let markers: Vec<u64> = timeline
-            .markers()
-            .iter()
-            .filter(|m| self.shown.contains(&Group::of(m.kind)))
-            .map(|m| m.at)
-            .collect();
-        let next_marker = markers.iter().copied().find(|&at| at > here);
-        let previous_marker = markers.iter().rev().copied().find(|&at| at < here);
-        let live = self.replay.live.is_some();
         match key {
-            Key::Char(' ') if self.playing || self.following() => self.pause(),
-            // Paused at a live game's end, play goes on as it comes.
-            Key::Char(' ') if live && here == end => self.follow(true),
-            Key::Char(' ') => {
-                if here == end {
-                    self.jump(first);
-                }
-                self.play(false, time);
-            }
-            Key::Char('r') if self.playing && self.backwards => self.pause(),
-            Key::Char('r') => {
-                if here == first {
-                    self.jump(end);
-                }
-                self.play(true, time);
-            }
-            Key::Char('l') | Key::Code(KeyCode::Right) => {
-                self.pause();
-                self.play_to(next, time);
-            }
-            Key::Char('.') => {
-                self.pause();
-                self.play_to(here + 1, time);
-            }
+            Key::Char(' ') => self.key_play(time),
+            Key::Char('r') => self.key_play_backwards(time),
+            Key::Char('l' | '.') | Key::Code(KeyCode::Right) => self.key_step(key, time),
             Key::Char('+' | '=') => self.speed = (self.speed * 2).min(FASTEST),
             Key::Char('-') => self.speed = (self.speed / 2).max(1),
             Key::Char('t') => self.ask_to_take_over(),
@@ -340,33 +291,121 @@ impl ReplayScreen {
                 self.pause();
                 self.goto = Some(String::new());
             }
-            Key::Char('m') => {
-                self.sight = match self.sight {
-                    Sight::Camel => Sight::Everything,
-                    Sight::Everything => Sight::Camel,
-                }
-            }
+            Key::Char('m') => self.key_whole_map(),
             Key::Char('q') | Key::Code(KeyCode::Escape) => return self.back(),
-            _ => {
-                let to = match key {
-                    Key::Char('h') | Key::Code(KeyCode::Left) => Some(previous),
-                    Key::Char(',') => Some(here.saturating_sub(1)),
-                    // The first moment the map exists, where the player first acts.
-                    Key::Char('g') | Key::Code(KeyCode::Home) => Some(first),
-                    Key::Char('G') | Key::Code(KeyCode::End) => Some(end),
-                    Key::Char('n') => next_marker,
-                    Key::Char('p') => previous_marker,
-                    _ => None,
-                };
-                if let Some(to) = to {
-                    self.pause();
-                    self.jump(to);
-                    // The end of a live game is live.
-                    self.follow(to == end);
-                }
-            }
+            _ => self.key_seek(key),
         }
         Go::Stay
+    }
+
+    /// A key while a turn is typed after `T`: a digit, Backspace, Enter to go there,
+    /// Escape not to.
+    fn key_typing_turn(&mut self, key: Key) {
+        let Some(typed) = &mut self.goto else {
+            return;
+        };
+        match key {
+            Key::Char(c @ '0'..='9') if typed.len() < 12 => typed.push(c),
+            Key::Code(KeyCode::Backspace) => {
+                typed.pop();
+            }
+            Key::Code(KeyCode::Enter | KeyCode::KpEnter) => {
+                let turn = typed.parse().unwrap_or(0);
+                self.goto = None;
+                self.go_to_turn(turn);
+            }
+            Key::Code(KeyCode::Escape) => self.goto = None,
+            _ => {}
+        }
+    }
+
+    /// Space: pauses what plays (or follows a live game's end); otherwise plays on, from
+    /// the start if the cursor is at the end, except at a live game's end, where play goes
+    /// on as it comes.
+    fn key_play(&mut self, time: f64) {
+        let here = self.position();
+        let end = self.timeline().end();
+        if self.playing || self.following() {
+            self.pause();
+        } else if self.replay.live.is_some() && here == end {
+            self.follow(true);
+        } else {
+            if here == end {
+                self.jump(self.timeline().first_stop());
+            }
+            self.play(false, time);
+        }
+    }
+
+    /// `r`: pauses playing backwards, or plays backwards, from the end if the cursor is
+    /// at the start.
+    fn key_play_backwards(&mut self, time: f64) {
+        if self.playing && self.backwards {
+            self.pause();
+            return;
+        }
+        if self.position() == self.timeline().first_stop() {
+            self.jump(self.timeline().end());
+        }
+        self.play(true, time);
+    }
+
+    /// Right (or `l`) plays the next command and `.` the next event, animated, and
+    /// pauses there.
+    fn key_step(&mut self, key: Key, time: f64) {
+        let here = self.position();
+        let to = match key {
+            Key::Char('.') => here + 1,
+            _ => self.timeline().next_command(here),
+        };
+        self.pause();
+        self.play_to(to, time);
+    }
+
+    /// `m`: the whole level, or what the camel saw.
+    fn key_whole_map(&mut self) {
+        self.sight = match self.sight {
+            Sight::Camel => Sight::Everything,
+            Sight::Everything => Sight::Camel,
+        }
+    }
+
+    /// The keys that move the cursor with nothing animated, paused there (`seek_to`);
+    /// any other key does nothing.
+    fn key_seek(&mut self, key: Key) {
+        if let Some(to) = self.seek_to(key) {
+            self.pause();
+            self.jump(to);
+            // The end of a live game is live.
+            self.follow(to == self.timeline().end());
+        }
+    }
+
+    /// Where a key moves the cursor: a command back, an event back, the start, the end,
+    /// the next or the last marker shown.
+    fn seek_to(&self, key: Key) -> Option<u64> {
+        let here = self.position();
+        let timeline = self.timeline();
+        match key {
+            Key::Char('h') | Key::Code(KeyCode::Left) => Some(timeline.previous_command(here)),
+            Key::Char(',') => Some(here.saturating_sub(1)),
+            // The first moment the map exists, where the player first acts.
+            Key::Char('g') | Key::Code(KeyCode::Home) => Some(timeline.first_stop()),
+            Key::Char('G') | Key::Code(KeyCode::End) => Some(timeline.end()),
+            Key::Char('n') => self.markers_shown().into_iter().find(|&at| at > here),
+            Key::Char('p') => self.markers_shown().into_iter().rev().find(|&at| at < here),
+            _ => None,
+        }
+    }
+
+    /// Where the markers the legend shows stand: n and p go through them.
+    fn markers_shown(&self) -> Vec<u64> {
+        self.timeline()
+            .markers()
+            .iter()
+            .filter(|m| self.shown.contains(&Group::of(m.kind)))
+            .map(|m| m.at)
+            .collect()
     }
 
     /// Where Escape leads: a finished game's summary, or the menu.
