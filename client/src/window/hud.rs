@@ -211,6 +211,39 @@ pub struct Help<'a> {
 pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     draw_rectangle(area.x, area.y, area.w, area.h, super::draw_map::BACKGROUND);
     frame(area);
+    let page = help_layout(area, size, help);
+    help_keys(text, help, &page);
+    help_legend(text, help, &page);
+    help_text(text, help, &page);
+}
+
+/// Where a help page's parts go: worked out once by `help_layout`, then drawn part by
+/// part (`help_keys`, `help_legend`, `help_text`).
+struct HelpLayout {
+    area: Rect,
+    size: f32,
+    /// A line's height.
+    line: f32,
+    /// Where the keys start, and the page's text left of the legend.
+    x: f32,
+    top: f32,
+    /// Where the legend starts.
+    lx: f32,
+    /// The page's text, wrapped to the width of its column or columns.
+    lines: Vec<String>,
+    /// Where the page's title is, above its text.
+    lines_top: f32,
+    /// How many lines of the page's text a column holds above the footer.
+    text_rows: usize,
+    /// The width of each column of a page in two.
+    half: f32,
+    two_columns: bool,
+}
+
+/// A help page laid out over `area`: the legend's width on the right, the page's text
+/// below the keys (or from the top, on a page without keys), in two columns when a page
+/// of text alone runs below the footer.
+fn help_layout(area: Rect, size: f32, help: &Help) -> HelpLayout {
     let line = line_height(size);
     let (x, top) = (area.x + size, area.y + size);
     let legend_w = width("Ψ  dates, cactus fruit", size) + 2.0 * size;
@@ -230,26 +263,56 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     let half = (lx - x) / 2.0;
     let two_columns = help.keys.is_empty() && lines.len() > text_rows;
     if two_columns {
-        // The page's lines are prose broken for one wide column: joined again into
-        // sentences ending a line, and wrapped to the narrower columns.
-        let mut prose: Vec<String> = vec![];
-        let mut open = false;
-        for t in help.lines {
-            match prose.last_mut().filter(|_| open) {
-                Some(last) => *last = format!("{last} {t}"),
-                None => prose.push(t.clone()),
-            }
-            open = !t.ends_with('.');
-        }
-        lines = prose
+        lines = help_prose(help.lines)
             .iter()
             .flat_map(|t| wrap(t, half - 2.0 * size, size))
             .collect();
     }
+    HelpLayout {
+        area,
+        size,
+        line,
+        x,
+        top,
+        lx,
+        lines,
+        lines_top,
+        text_rows,
+        half,
+        two_columns,
+    }
+}
+
+/// The page's lines are prose broken for one wide column: joined again into sentences
+/// ending a line, to be wrapped to the narrower columns.
+fn help_prose(lines: &[String]) -> Vec<String> {
+    let mut prose: Vec<String> = vec![];
+    let mut open = false;
+    for t in lines {
+        match prose.last_mut().filter(|_| open) {
+            Some(last) => *last = format!("{last} {t}"),
+            None => prose.push(t.clone()),
+        }
+        open = !t.ends_with('.');
+    }
+    prose
+}
+
+/// The keys, under their title, in as many columns as it takes to fit above the page's
+/// text.
+fn help_keys(text: &Text, help: &Help, page: &HelpLayout) {
+    let HelpLayout {
+        size,
+        line,
+        x,
+        top,
+        lx,
+        lines_top,
+        ..
+    } = *page;
     if !help.keys.is_empty() {
         text.bold("Keys", x, top, size, TITLE);
     }
-    // The keys in as many columns as it takes to fit above the page's text.
     let room = (((lines_top - top) / line) as usize)
         .saturating_sub(2)
         .max(1);
@@ -272,6 +335,18 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
             );
         }
     }
+}
+
+/// The legend down the right, the page's whole height.
+fn help_legend(text: &Text, help: &Help, page: &HelpLayout) {
+    let HelpLayout {
+        area,
+        size,
+        line,
+        top,
+        lx,
+        ..
+    } = *page;
     let mut y = top;
     text.bold("On the map", lx, y, size, TITLE);
     y += 1.5 * line;
@@ -288,6 +363,22 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
         text.draw(name, lx + 3.0 * width("x", size), y, size, TEXT);
         y += step;
     }
+}
+
+/// The page's title and text, in one column or two, and what the keys do here in the
+/// bottom corner.
+fn help_text(text: &Text, help: &Help, page: &HelpLayout) {
+    let HelpLayout {
+        area,
+        size,
+        line,
+        x,
+        lines_top,
+        text_rows,
+        half,
+        two_columns,
+        ..
+    } = *page;
     let mut y = lines_top;
     text.bold(help.title, x, y, size, TITLE);
     text.draw(
@@ -299,8 +390,8 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     );
     y += 1.5 * line;
     let columns = match two_columns {
-        true => lines.chunks(text_rows).take(2).collect::<Vec<_>>(),
-        false => vec![&lines[..]],
+        true => page.lines.chunks(text_rows).take(2).collect::<Vec<_>>(),
+        false => vec![&page.lines[..]],
     };
     for (column, lines) in columns.into_iter().enumerate() {
         let cx = x + column as f32 * half;
