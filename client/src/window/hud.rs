@@ -2,9 +2,11 @@
 
 use macroquad::prelude::*;
 use sandglass_sim::desert::TimeOfDay;
+use sandglass_sim::ids::ActorId;
 use sandglass_sim::item::unknown_name;
 use sandglass_sim::lore::{Boon, Growth};
 use sandglass_sim::text::capitalise;
+use sandglass_sim::world::Actor;
 use sandglass_sim::State;
 
 use super::draw_map::{line_height, species_color, Layout, Scheme, LOG_LINES};
@@ -211,6 +213,39 @@ pub struct Help<'a> {
 pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     draw_rectangle(area.x, area.y, area.w, area.h, super::draw_map::BACKGROUND);
     frame(area);
+    let page = help_layout(area, size, help);
+    help_keys(text, help, &page);
+    help_legend(text, help, &page);
+    help_text(text, help, &page);
+}
+
+/// Where a help page's parts go: worked out once by `help_layout`, then drawn part by
+/// part (`help_keys`, `help_legend`, `help_text`).
+struct HelpLayout {
+    area: Rect,
+    size: f32,
+    /// A line's height.
+    line: f32,
+    /// Where the keys start, and the page's text left of the legend.
+    x: f32,
+    top: f32,
+    /// Where the legend starts.
+    lx: f32,
+    /// The page's text, wrapped to the width of its column or columns.
+    lines: Vec<String>,
+    /// Where the page's title is, above its text.
+    lines_top: f32,
+    /// How many lines of the page's text a column holds above the footer.
+    text_rows: usize,
+    /// The width of each column of a page in two.
+    half: f32,
+    two_columns: bool,
+}
+
+/// A help page laid out over `area`: the legend's width on the right, the page's text
+/// below the keys (or from the top, on a page without keys), in two columns when a page
+/// of text alone runs below the footer.
+fn help_layout(area: Rect, size: f32, help: &Help) -> HelpLayout {
     let line = line_height(size);
     let (x, top) = (area.x + size, area.y + size);
     let legend_w = width("Ψ  dates, cactus fruit", size) + 2.0 * size;
@@ -230,26 +265,56 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     let half = (lx - x) / 2.0;
     let two_columns = help.keys.is_empty() && lines.len() > text_rows;
     if two_columns {
-        // The page's lines are prose broken for one wide column: joined again into
-        // sentences ending a line, and wrapped to the narrower columns.
-        let mut prose: Vec<String> = vec![];
-        let mut open = false;
-        for t in help.lines {
-            match prose.last_mut().filter(|_| open) {
-                Some(last) => *last = format!("{last} {t}"),
-                None => prose.push(t.clone()),
-            }
-            open = !t.ends_with('.');
-        }
-        lines = prose
+        lines = help_prose(help.lines)
             .iter()
             .flat_map(|t| wrap(t, half - 2.0 * size, size))
             .collect();
     }
+    HelpLayout {
+        area,
+        size,
+        line,
+        x,
+        top,
+        lx,
+        lines,
+        lines_top,
+        text_rows,
+        half,
+        two_columns,
+    }
+}
+
+/// The page's lines are prose broken for one wide column: joined again into sentences
+/// ending a line, to be wrapped to the narrower columns.
+fn help_prose(lines: &[String]) -> Vec<String> {
+    let mut prose: Vec<String> = vec![];
+    let mut open = false;
+    for t in lines {
+        match prose.last_mut().filter(|_| open) {
+            Some(last) => *last = format!("{last} {t}"),
+            None => prose.push(t.clone()),
+        }
+        open = !t.ends_with('.');
+    }
+    prose
+}
+
+/// The keys, under their title, in as many columns as it takes to fit above the page's
+/// text.
+fn help_keys(text: &Text, help: &Help, page: &HelpLayout) {
+    let HelpLayout {
+        size,
+        line,
+        x,
+        top,
+        lx,
+        lines_top,
+        ..
+    } = *page;
     if !help.keys.is_empty() {
         text.bold("Keys", x, top, size, TITLE);
     }
-    // The keys in as many columns as it takes to fit above the page's text.
     let room = (((lines_top - top) / line) as usize)
         .saturating_sub(2)
         .max(1);
@@ -272,6 +337,18 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
             );
         }
     }
+}
+
+/// The legend down the right, the page's whole height.
+fn help_legend(text: &Text, help: &Help, page: &HelpLayout) {
+    let HelpLayout {
+        area,
+        size,
+        line,
+        top,
+        lx,
+        ..
+    } = *page;
     let mut y = top;
     text.bold("On the map", lx, y, size, TITLE);
     y += 1.5 * line;
@@ -288,6 +365,22 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
         text.draw(name, lx + 3.0 * width("x", size), y, size, TEXT);
         y += step;
     }
+}
+
+/// The page's title and text, in one column or two, and what the keys do here in the
+/// bottom corner.
+fn help_text(text: &Text, help: &Help, page: &HelpLayout) {
+    let HelpLayout {
+        area,
+        size,
+        line,
+        x,
+        lines_top,
+        text_rows,
+        half,
+        two_columns,
+        ..
+    } = *page;
     let mut y = lines_top;
     text.bold(help.title, x, y, size, TITLE);
     text.draw(
@@ -299,8 +392,8 @@ pub fn help(text: &Text, area: Rect, size: f32, help: &Help) {
     );
     y += 1.5 * line;
     let columns = match two_columns {
-        true => lines.chunks(text_rows).take(2).collect::<Vec<_>>(),
-        false => vec![&lines[..]],
+        true => page.lines.chunks(text_rows).take(2).collect::<Vec<_>>(),
+        false => vec![&page.lines[..]],
     };
     for (column, lines) in columns.into_iter().enumerate() {
         let cx = x + column as f32 * half;
@@ -577,141 +670,14 @@ pub fn side_bar(
     }
     col.gap();
     if let (Some(id), Some(camel)) = (state.world().player_id(), state.world().player()) {
-        let hp_color = if camel.hp() * 3 <= camel.max_hp() {
-            BAD
-        } else {
-            GOOD
-        };
-        // Hit points below zero are how far past dead a blow went: dead is 0.
-        let hp = camel.hp().max(0);
-        let max_hp = camel.max_hp();
-        col.bar(
-            "HP",
-            hp.into(),
-            max_hp.into(),
-            &format!("{hp}/{max_hp}"),
-            hp_color,
-        );
-        let time = state.world().time_of_day();
-        if time.is_some() {
-            let water = state.world().water();
-            let color = if water == 0 { BAD } else { WATER };
-            let skin = state.world().growth().waterskin();
-            col.bar(
-                "Water",
-                water.into(),
-                skin.into(),
-                &format!("{water}/{skin}"),
-                color,
-            );
-        }
-        // Told only where the heat changes it (the furnace, rules 13 on): before, every
-        // wound closed at one pace.
-        if state.world().rules().crossing().has_furnace() {
-            match state.world().regenerate_every() {
-                Some(turns) => col.line(&format!("Heals  1 HP / {turns} turns"), TEXT),
-                None => col.line("Heals  never by itself", BAD),
-            }
-        }
-        let figures = Figures::of(state, id);
-        for (line, color) in figures.iter().flat_map(energy_lines) {
-            match line {
-                EnergyLine::Bar { energy, peak } => col.bar(
-                    "Energy",
-                    energy.into(),
-                    peak.into(),
-                    &energy.to_string(),
-                    color,
-                ),
-                EnergyLine::Text(s) => col.line(&s, color),
-            }
-        }
-        col.line(
-            &format!(
-                "Depth  {} of {}",
-                state.world().depth(),
-                state.world().rules().crossing().deepest()
-            ),
-            TEXT,
-        );
-        if state.world().rules().grounds() {
-            col.line(&format!("Ground {}", state.world().ground().name()), TEXT);
-        }
-        col.line(&format!("Turn   {}", state.tick().0), TEXT);
-        if let Some(time) = time {
-            let left = TimeOfDay::ticks_left(state.tick());
-            col.wrapped(
-                &format!("{}  ({left} ticks left)", capitalise(time.name())),
-                2,
-                TEXT,
-            );
-            col.wrapped(&time.effect(), 2, DIM);
-        }
-        let c = camel.conditions();
-        let mut states = vec![];
-        if state.world().is_dashing(id) {
-            states.push(("dashing".to_owned(), GOOD));
-        }
-        if camel.waiting().is_some() {
-            states.push(("gathering strength".to_owned(), TEXT));
-        }
-        for (condition, turns) in c.each().filter(|&(_, turns)| turns > 0) {
-            let color = if condition.is_good() { GOOD } else { BAD };
-            states.push((format!("{} ({turns})", condition.adjective()), color));
-        }
-        for (s, color) in states {
-            col.line(&s, color);
-        }
+        side_bar_vitals(&mut col, state, id, camel);
+        side_bar_whereabouts(&mut col, state);
+        side_bar_states(&mut col, state, id, camel);
         col.gap();
-        let here = state.world().map().terrain(camel.pos());
-        col.line(&format!("On {}", here.name()), DIM);
-        let pile = pile(state.world(), camel.pos());
-        if !pile.is_empty() {
-            col.wrapped(&format!("Here: {}", pile.join(", ")), 6, TEXT);
-        }
-        let seen = in_view(state);
+        side_bar_underfoot(&mut col, state, camel);
         let bottom = rect.bottom() - 1.5 * line_height(size);
-        if !seen.is_empty() {
-            col.gap();
-            col.title("In view");
-            // The creatures leave the bags (and what is worn and grown) the lines they
-            // need, up to `BAG_LINES_KEPT`, and take at least `IN_VIEW_LEAST` lines
-            // themselves, the nearest first: a hatched nest in view must not hide what
-            // the camel carries, nor a full bag the creature beside it.
-            let bag_lines = state.world().bags().stacks().count().max(1) + 5;
-            let kept = (bag_lines.min(BAG_LINES_KEPT) + 1) as f32 * line_height(size);
-            let least = col.y + (IN_VIEW_LEAST + 1) as f32 * line_height(size);
-            let above = (bottom - kept).max(least);
-            for (i, sighting) in seen.iter().enumerate() {
-                let last = i == IN_VIEW_LINES && seen.len() > IN_VIEW_LINES + 1;
-                let color = match sighting.standing {
-                    Some(Standing::Ally) => GOOD,
-                    Some(standing) if standing.is_calm() => DIM,
-                    _ => species_color(sighting.species, scheme),
-                };
-                if last || !col.wrapped_above(&sighting.line(), 4, color, above) {
-                    col.line(&format!("… and {} more", seen.len() - i), DIM);
-                    break;
-                }
-            }
-        }
-        let worn: Vec<String> = state.world().gear().worn().map(unknown_name).collect();
-        if !worn.is_empty() {
-            col.wrapped(&format!("Wearing {}", worn.join(", ")), 2, TEXT);
-        }
-        let growth = state.world().growth();
-        if growth.has_grown() {
-            col.wrapped(&grown(growth), 2, GOOD);
-        }
-        col.gap();
-        col.title("Bags");
-        let bags = state.world().bags();
-        if bags.is_empty() {
-            col.line("(empty)", DIM);
-        }
-        // Bags come before the key hints: when they need the room, the hints (all in
-        // the help, `?`) give it up.
-        bag_lines(&mut col, state, bottom);
+        side_bar_in_view(&mut col, state, scheme, bottom);
+        side_bar_carried(&mut col, state, bottom);
     } else {
         col.line(
             &format!("{} creatures", state.world().actors().count()),
@@ -719,8 +685,175 @@ pub fn side_bar(
         );
         col.line(&format!("Turn   {}", state.tick().0), TEXT);
     }
+    side_bar_footer(text, layout, col.y, footer);
+}
+
+/// The camel's vital signs: hit points, water (with the desert's clock), how fast
+/// wounds close (where the heat changes it), energy.
+fn side_bar_vitals(col: &mut Column, state: &State, id: ActorId, camel: &Actor) {
+    let hp_color = if camel.hp() * 3 <= camel.max_hp() {
+        BAD
+    } else {
+        GOOD
+    };
+    // Hit points below zero are how far past dead a blow went: dead is 0.
+    let hp = camel.hp().max(0);
+    let max_hp = camel.max_hp();
+    col.bar(
+        "HP",
+        hp.into(),
+        max_hp.into(),
+        &format!("{hp}/{max_hp}"),
+        hp_color,
+    );
+    if state.world().time_of_day().is_some() {
+        let water = state.world().water();
+        let color = if water == 0 { BAD } else { WATER };
+        let skin = state.world().growth().waterskin();
+        col.bar(
+            "Water",
+            water.into(),
+            skin.into(),
+            &format!("{water}/{skin}"),
+            color,
+        );
+    }
+    // Told only where the heat changes it (the furnace, rules 13 on): before, every
+    // wound closed at one pace.
+    if state.world().rules().crossing().has_furnace() {
+        match state.world().regenerate_every() {
+            Some(turns) => col.line(&format!("Heals  1 HP / {turns} turns"), TEXT),
+            None => col.line("Heals  never by itself", BAD),
+        }
+    }
+    let figures = Figures::of(state, id);
+    for (line, color) in figures.iter().flat_map(energy_lines) {
+        match line {
+            EnergyLine::Bar { energy, peak } => col.bar(
+                "Energy",
+                energy.into(),
+                peak.into(),
+                &energy.to_string(),
+                color,
+            ),
+            EnergyLine::Text(s) => col.line(&s, color),
+        }
+    }
+}
+
+/// Where and when the camel is: the depth, the ground, the turn, the time of day.
+fn side_bar_whereabouts(col: &mut Column, state: &State) {
+    col.line(
+        &format!(
+            "Depth  {} of {}",
+            state.world().depth(),
+            state.world().rules().crossing().deepest()
+        ),
+        TEXT,
+    );
+    if state.world().rules().grounds() {
+        col.line(&format!("Ground {}", state.world().ground().name()), TEXT);
+    }
+    col.line(&format!("Turn   {}", state.tick().0), TEXT);
+    if let Some(time) = state.world().time_of_day() {
+        let left = TimeOfDay::ticks_left(state.tick());
+        col.wrapped(
+            &format!("{}  ({left} ticks left)", capitalise(time.name())),
+            2,
+            TEXT,
+        );
+        col.wrapped(&time.effect(), 2, DIM);
+    }
+}
+
+/// What the camel is doing or undergoing: dashing, gathering strength, its conditions.
+fn side_bar_states(col: &mut Column, state: &State, id: ActorId, camel: &Actor) {
+    let c = camel.conditions();
+    let mut states = vec![];
+    if state.world().is_dashing(id) {
+        states.push(("dashing".to_owned(), GOOD));
+    }
+    if camel.waiting().is_some() {
+        states.push(("gathering strength".to_owned(), TEXT));
+    }
+    for (condition, turns) in c.each().filter(|&(_, turns)| turns > 0) {
+        let color = if condition.is_good() { GOOD } else { BAD };
+        states.push((format!("{} ({turns})", condition.adjective()), color));
+    }
+    for (s, color) in states {
+        col.line(&s, color);
+    }
+}
+
+/// The ground under the camel and what lies on it.
+fn side_bar_underfoot(col: &mut Column, state: &State, camel: &Actor) {
+    let here = state.world().map().terrain(camel.pos());
+    col.line(&format!("On {}", here.name()), DIM);
+    let pile = pile(state.world(), camel.pos());
+    if !pile.is_empty() {
+        col.wrapped(&format!("Here: {}", pile.join(", ")), 6, TEXT);
+    }
+}
+
+/// The creatures in view, the nearest first, above what the bags need of the lines
+/// left over `bottom`.
+fn side_bar_in_view(col: &mut Column, state: &State, scheme: Scheme, bottom: f32) {
+    let seen = in_view(state);
+    if seen.is_empty() {
+        return;
+    }
+    let size = col.size;
+    col.gap();
+    col.title("In view");
+    // The creatures leave the bags (and what is worn and grown) the lines they
+    // need, up to `BAG_LINES_KEPT`, and take at least `IN_VIEW_LEAST` lines
+    // themselves, the nearest first: a hatched nest in view must not hide what
+    // the camel carries, nor a full bag the creature beside it.
+    let bag_lines = state.world().bags().stacks().count().max(1) + 5;
+    let kept = (bag_lines.min(BAG_LINES_KEPT) + 1) as f32 * line_height(size);
+    let least = col.y + (IN_VIEW_LEAST + 1) as f32 * line_height(size);
+    let above = (bottom - kept).max(least);
+    for (i, sighting) in seen.iter().enumerate() {
+        let last = i == IN_VIEW_LINES && seen.len() > IN_VIEW_LINES + 1;
+        let color = match sighting.standing {
+            Some(Standing::Ally) => GOOD,
+            Some(standing) if standing.is_calm() => DIM,
+            _ => species_color(sighting.species, scheme),
+        };
+        if last || !col.wrapped_above(&sighting.line(), 4, color, above) {
+            col.line(&format!("… and {} more", seen.len() - i), DIM);
+            break;
+        }
+    }
+}
+
+/// What the camel wears, what it has grown, and its bags, down to `bottom`.
+fn side_bar_carried(col: &mut Column, state: &State, bottom: f32) {
+    let worn: Vec<String> = state.world().gear().worn().map(unknown_name).collect();
+    if !worn.is_empty() {
+        col.wrapped(&format!("Wearing {}", worn.join(", ")), 2, TEXT);
+    }
+    let growth = state.world().growth();
+    if growth.has_grown() {
+        col.wrapped(&grown(growth), 2, GOOD);
+    }
+    col.gap();
+    col.title("Bags");
+    let bags = state.world().bags();
+    if bags.is_empty() {
+        col.line("(empty)", DIM);
+    }
+    // Bags come before the key hints: when they need the room, the hints (all in
+    // the help, `?`) give it up.
+    bag_lines(col, state, bottom);
+}
+
+/// The key hints at the bottom of the side bar, left out when what is above reaches
+/// down to them (`above`: where the column above ended).
+fn side_bar_footer(text: &Text, layout: &Layout, above: f32, footer: &[&str]) {
+    let (rect, size) = (layout.side, layout.text);
     let mut y = rect.bottom() - (footer.len() as f32 + 0.3) * line_height(size);
-    if col.y > y {
+    if above > y {
         return;
     }
     for hint in footer {

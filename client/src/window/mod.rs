@@ -19,7 +19,6 @@ mod draw_map;
 mod frames;
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod hud;
-mod live_view;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
 #[cfg(not(target_arch = "wasm32"))]

@@ -9,7 +9,7 @@ use macroquad::time::get_time;
 use super::page::{self, Message, Said};
 use crate::live::SILENT_FOR;
 use crate::live::{ending, events, header, live_url, Feed, Follower, Refusal, Run, Taken};
-use crate::window::live_view::Source;
+use crate::window::screen_replay::Source;
 
 /// How long after a dropped connection the next is opened, in seconds.
 const RECONNECT_AFTER: f64 = 1.0;

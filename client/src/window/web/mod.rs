@@ -19,8 +19,7 @@ use sandglass_replay::verdict::{check, Verdict};
 use sandglass_replay::{check_size, from_bytes};
 use sandglass_sim::Recording;
 
-use super::live_view::Source as _;
-use super::screen_replay::{Replay, ReplayScreen};
+use super::screen_replay::{Replay, ReplayScreen, Source as _};
 use super::{conf, draw_map, hud, style_egui, App, Go, Screen, DEFAULT_WINDOW};
 use crate::input::intent::Key;
 use crate::input::keys::KeyQueue;

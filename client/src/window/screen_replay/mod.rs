@@ -7,22 +7,13 @@
 //! Playing forward folds from the cursor with a `Recorder` watching, so a replay animates
 //! exactly as live play did.
 //!
-//! A game watched while it is played (`sandglass watch`, or the web page's `?live=`) is a
-//! timeline that grows: each stretch the stream brings is checked onto its end, and while
-//! the cursor follows the end ("LIVE") it moves along with them, at once, as they come. A
-//! server sends each step as the player makes it, so their coming is the game's own pace
-//! (the tape holds no clock to pace them by); a step or a few are animated as played, and
-//! a long stretch (a late viewer's first, the game so far) is jumped over to now.
+//! A game watched while it is played is a timeline that grows, the cursor following its
+//! end while it is there (`live`); taking over starts a new saved game from the cursor
+//! (`takeover`). This module keeps the timeline itself: stepping, playing and drawing.
 
 use std::collections::BTreeSet;
 #[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
-#[cfg(not(target_arch = "wasm32"))]
-use std::sync::atomic::{AtomicU64, Ordering};
-#[cfg(not(target_arch = "wasm32"))]
-use std::sync::Arc;
-#[cfg(not(target_arch = "wasm32"))]
-use std::thread::JoinHandle;
 
 use anyhow::Context as _;
 use egui_macroquad::egui::{self, Color32, Context, RichText, Sense, Stroke};
@@ -32,17 +23,21 @@ use sandglass_sim::ids::Tick;
 use sandglass_sim::timeline::{Marker, MarkerKind, Timeline};
 use sandglass_sim::{Command, Event, Outcome, Recording, State};
 #[cfg(not(target_arch = "wasm32"))]
-use sandglass_store::{sgr, GameId, GameMeta, Stage, Status, Store, StoreError};
+use sandglass_store::{sgr, GameId, Store};
 
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Sight};
 use super::hud::{self, DIM, TEXT};
-use super::live_view::{Live, Source, Stream};
 use super::{App, Go};
 use crate::input::intent::Key;
-use crate::live::{Feed, Run};
+use live::Live;
+/// Where a live game's events come from; the web viewer's page stream is one.
 #[cfg(target_arch = "wasm32")]
-use sandglass_replay::verdict::Verdict;
+pub use live::Source;
+use takeover::TakeOver;
+
+mod live;
+mod takeover;
 
 /// Seconds between two commands at 1x.
 const STEP: f64 = 0.4;
@@ -51,9 +46,6 @@ const FASTEST: u32 = 64;
 const ANIMATED_UP_TO: u32 = 4;
 /// The height of the timeline strip, in pixels.
 const STRIP: f32 = 116.0;
-/// A live stretch of at most this many commands is animated as the cursor follows it; a
-/// longer one (a late viewer's first, the game so far) is jumped over to now.
-const LIVE_ANIMATED_UP_TO: usize = 4;
 
 /// Where a replay's tape comes from.
 #[cfg(not(target_arch = "wasm32"))]
@@ -62,18 +54,6 @@ pub enum Tape {
     Game(GameId),
     File(PathBuf),
 }
-
-/// What the take-over button says of itself.
-#[cfg(not(target_arch = "wasm32"))]
-const TAKE_OVER_HINT: &str = "A new saved game whose log is this one's up to here (t)";
-#[cfg(target_arch = "wasm32")]
-const TAKE_OVER_HINT: &str = "In the native window: a new saved game whose log is this \
-    one's up to here (t)";
-
-/// What the page says where the native window would copy the log into a new game.
-#[cfg(target_arch = "wasm32")]
-const NATIVE_ONLY: &str = "Taking over, playing and saving are the native window's: there \
-    are no saved games in a browser. Run `sandglass replay FILE.sgr` and press t there.";
 
 /// A replay checked and laid out on its timeline, ready to watch.
 pub struct Replay {
@@ -113,33 +93,6 @@ impl Replay {
         })
     }
 
-    /// A game watched while it is played, from its header on: the events come from
-    /// `source` as the screen asks. `url` is the run's address.
-    pub fn live(run: Run, source: Box<dyn Source>, url: &str) -> anyhow::Result<Replay> {
-        // A seed the server keeps for now cannot check the draws: they come checked by it.
-        let timeline = match run.seed_known {
-            true => Timeline::open(run.header.clone()),
-            false => Timeline::open_trusting(run.header.clone()),
-        };
-        let timeline = timeline.with_context(|| format!("cannot watch {}'s game", run.player))?;
-        let title = format!("{}'s run", run.player);
-        #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
-        let mut live = Live::new(run, source);
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            live.url = url.to_owned();
-        }
-        #[cfg(target_arch = "wasm32")]
-        let _ = url;
-        Ok(Replay {
-            timeline,
-            title,
-            #[cfg(not(target_arch = "wasm32"))]
-            tape: None,
-            live: Some(live),
-        })
-    }
-
     /// A replay file the page read, under its name.
     #[cfg(target_arch = "wasm32")]
     pub fn of_file(file: Recording, name: String) -> anyhow::Result<Replay> {
@@ -154,54 +107,6 @@ impl Replay {
 /// A recording laid out on its timeline, verified in the same fold.
 fn lay_out(file: Recording, title: &str) -> anyhow::Result<Timeline> {
     Timeline::new(file).with_context(|| format!("the replay `{title}` does not verify"))
-}
-
-/// Taking over copies the log up to the cursor into a new game, which takes seconds on a
-/// game of a million events: the copy runs on a thread of its own while the screen goes on
-/// drawing, with the timeline held still. In a browser, asking is answered with where
-/// to do it (`NATIVE_ONLY`).
-enum TakeOver {
-    No,
-    Asked,
-    #[cfg(not(target_arch = "wasm32"))]
-    Copying(Job),
-}
-
-/// A take-over under way on its own thread.
-#[cfg(not(target_arch = "wasm32"))]
-struct Job {
-    job: JoinHandle<Result<GameMeta, StoreError>>,
-    /// Thousandths of the work done, as the thread last said.
-    done: Arc<AtomicU64>,
-    turn: u64,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Job {
-    /// What the player reads while it runs.
-    fn note(&self) -> String {
-        let done = self.done.load(Ordering::Relaxed);
-        format!(
-            "Taking over at turn {}: copying the log up to here, {}.{}% done...",
-            self.turn,
-            done / 10,
-            done % 10
-        )
-    }
-}
-
-/// Thousandths of a take-over's work after `done` events of `stage`, of `len`: the fold
-/// that checks the tape is the first half, writing it the second.
-#[cfg(not(target_arch = "wasm32"))]
-fn thousandths(stage: Stage, done: u64, len: u64) -> u64 {
-    let half = done.min(len) * 500 / len.max(1);
-    match stage {
-        Stage::Writing => 500 + half,
-        // A take-over reads no log and moves no database: never told these.
-        Stage::Reading | Stage::Checking | Stage::Migrating { .. } | Stage::Compacting { .. } => {
-            half
-        }
-    }
 }
 
 pub struct ReplayScreen {
@@ -316,17 +221,6 @@ impl ReplayScreen {
         }
     }
 
-    /// Whether a live game's new events move the cursor along.
-    fn follow(&mut self, on: bool) {
-        if let Some(live) = &mut self.replay.live {
-            live.following = on;
-        }
-    }
-
-    fn following(&self) -> bool {
-        self.replay.live.as_ref().is_some_and(|live| live.following)
-    }
-
     /// Whether the screen changes by itself: playing, copying a take-over, animating, or
     /// a live stream saying things (between its stretches the window may sleep: its
     /// waker's heartbeat still looks for more twice a second).
@@ -335,124 +229,14 @@ impl ReplayScreen {
         self.playing
             || !matches!(self.take_over, TakeOver::No)
             || self.playback.as_ref().is_some_and(|p| !p.is_done())
-            || self
-                .replay
-                .live
-                .as_ref()
-                .is_some_and(|live| time - live.news_at < 1.0)
-    }
-
-    /// Takes what a live stream said since the last frame: new events go onto the
-    /// timeline (and the cursor with them while it follows); the rest changes what the
-    /// screen says. Reports `live N events` as they come and `live end OUTCOME 0xHASH`.
-    fn take_live(&mut self, time: f64) {
-        let Some(live) = &mut self.replay.live else {
-            return;
-        };
-        let timeline = &mut self.replay.timeline;
-        let before = timeline.end();
-        while let Some(feed) = live.next() {
-            live.news_at = time;
-            match feed {
-                // Said once, before the screen opened.
-                Feed::Run(_) => {}
-                Feed::Events(events) => {
-                    match timeline.extend(&events) {
-                        Ok(()) => live.stream = Stream::Open,
-                        Err(error) => {
-                            crate::report::line(&format!("live refused {error}"));
-                            live.stop(Stream::Refused(error.to_string()));
-                        }
-                    }
-                    crate::report::line(&format!("live {} events", timeline.end()));
-                }
-                Feed::End(ending) => {
-                    let hash = timeline.end_state().map_or(0, |state| state.hash());
-                    crate::report::line(&format!("live end {} 0x{hash:016x}", ending.as_str()));
-                    live.stop(Stream::Ended(ending));
-                }
-                Feed::Reconnecting(why) => {
-                    crate::report::line(&format!("live reconnecting: {why}"));
-                    live.stream = Stream::Reconnecting(why);
-                }
-                Feed::Stopped(refusal) => {
-                    crate::report::line(&format!("live refused {refusal}"));
-                    live.stop(Stream::Refused(refusal.0));
-                }
-            }
-        }
-        let end = timeline.end();
-        if end == before || !live.following {
-            return;
-        }
-        let commands = timeline.commands();
-        let steps = commands.len() - commands.partition_point(|&c| c < before);
-        if steps <= LIVE_ANIMATED_UP_TO && self.position() == before {
-            self.play_to(end, time);
-        } else {
-            self.jump(end);
-        }
-    }
-
-    /// The verdict on a live game once its stream has stopped (ended, or refused), for
-    /// the web page to say as it says a file's, with the run's name; `None` before, and
-    /// once said.
-    #[cfg(target_arch = "wasm32")]
-    pub(super) fn live_verdict(&mut self) -> Option<(Verdict, String)> {
-        let live = self.replay.live.as_mut()?;
-        match live.stream {
-            Stream::Ended(_) | Stream::Refused(_) if !live.told => {
-                live.told = true;
-                let timeline = &self.replay.timeline;
-                let verdict = match (&live.stream, timeline.refused()) {
-                    // The stream itself, not an event on it, was refused.
-                    (Stream::Refused(why), None) => Verdict::refused(why),
-                    _ => crate::live::verdict(timeline),
-                };
-                // A run whose seed is not shown yet was folded on its server's word for
-                // its draws, and the line says so.
-                let name = match timeline.checks_draws() {
-                    true => live.run.name(),
-                    false => format!("{}, seed not yet shown", live.run.name()),
-                };
-                Some((verdict, name))
-            }
-            _ => None,
-        }
-    }
-
-    /// Where a live game's stream stands, for the page's status line.
-    #[cfg(target_arch = "wasm32")]
-    pub(super) fn live_status(&self) -> Option<String> {
-        let live = self.replay.live.as_ref()?;
-        let run = live.run.name();
-        Some(match &live.stream {
-            Stream::Open => format!("live: {run}"),
-            Stream::Reconnecting(_) => format!("reconnecting to {run}"),
-            Stream::Ended(ending) => format!("{run} ended: {}", ending.as_str()),
-            Stream::Refused(_) => format!("refused: {run}"),
-        })
+            || self.live_news(time)
     }
 
     /// Plays on by itself while not paused, and does what the strip asked for.
     pub fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
         self.take_live(time);
-        match std::mem::replace(&mut self.take_over, TakeOver::No) {
-            TakeOver::No => {}
-            TakeOver::Asked => {
-                self.pause();
-                self.fork_here(app)?;
-                return Ok(Go::Stay);
-            }
-            #[cfg(not(target_arch = "wasm32"))]
-            TakeOver::Copying(copy) if copy.job.is_finished() => {
-                return Ok(self.taken_over(copy.job))
-            }
-            #[cfg(not(target_arch = "wasm32"))]
-            copying => {
-                self.take_over = copying;
-                return Ok(Go::Stay);
-            }
+        if let Some(go) = self.go_on_taking_over(app)? {
+            return Ok(go);
         }
         if !self.playing || time < self.next_step {
             return Ok(Go::Stay);
@@ -492,97 +276,136 @@ impl ReplayScreen {
         if self.copying() {
             return Go::Stay;
         }
-        if let Some(typed) = &mut self.goto {
-            match key {
-                Key::Char(c @ '0'..='9') if typed.len() < 12 => typed.push(c),
-                Key::Code(KeyCode::Backspace) => {
-                    typed.pop();
-                }
-                Key::Code(KeyCode::Enter | KeyCode::KpEnter) => {
-                    let turn = typed.parse().unwrap_or(0);
-                    self.goto = None;
-                    self.go_to_turn(turn);
-                }
-                Key::Code(KeyCode::Escape) => self.goto = None,
-                _ => {}
-            }
+        if self.goto.is_some() {
+            self.key_typing_turn(key);
             return Go::Stay;
         }
-        let here = self.position();
-        let timeline = self.timeline();
-        let end = timeline.end();
-        let first = timeline.first_stop();
-        let next = timeline.next_command(here);
-        let previous = timeline.previous_command(here);
-        // n and p go through the markers the legend shows.
-        let markers: Vec<u64> = timeline
-            .markers()
-            .iter()
-            .filter(|m| self.shown.contains(&Group::of(m.kind)))
-            .map(|m| m.at)
-            .collect();
-        let next_marker = markers.iter().copied().find(|&at| at > here);
-        let previous_marker = markers.iter().rev().copied().find(|&at| at < here);
-        let live = self.replay.live.is_some();
         match key {
-            Key::Char(' ') if self.playing || self.following() => self.pause(),
-            // Paused at a live game's end, play goes on as it comes.
-            Key::Char(' ') if live && here == end => self.follow(true),
-            Key::Char(' ') => {
-                if here == end {
-                    self.jump(first);
-                }
-                self.play(false, time);
-            }
-            Key::Char('r') if self.playing && self.backwards => self.pause(),
-            Key::Char('r') => {
-                if here == first {
-                    self.jump(end);
-                }
-                self.play(true, time);
-            }
-            Key::Char('l') | Key::Code(KeyCode::Right) => {
-                self.pause();
-                self.play_to(next, time);
-            }
-            Key::Char('.') => {
-                self.pause();
-                self.play_to(here + 1, time);
-            }
+            Key::Char(' ') => self.key_play(time),
+            Key::Char('r') => self.key_play_backwards(time),
+            Key::Char('l' | '.') | Key::Code(KeyCode::Right) => self.key_step(key, time),
             Key::Char('+' | '=') => self.speed = (self.speed * 2).min(FASTEST),
             Key::Char('-') => self.speed = (self.speed / 2).max(1),
-            Key::Char('t') => self.take_over = TakeOver::Asked,
+            Key::Char('t') => self.ask_to_take_over(),
             Key::Char('T') => {
                 self.pause();
                 self.goto = Some(String::new());
             }
-            Key::Char('m') => {
-                self.sight = match self.sight {
-                    Sight::Camel => Sight::Everything,
-                    Sight::Everything => Sight::Camel,
-                }
-            }
+            Key::Char('m') => self.key_whole_map(),
             Key::Char('q') | Key::Code(KeyCode::Escape) => return self.back(),
-            _ => {
-                let to = match key {
-                    Key::Char('h') | Key::Code(KeyCode::Left) => Some(previous),
-                    Key::Char(',') => Some(here.saturating_sub(1)),
-                    // The first moment the map exists, where the player first acts.
-                    Key::Char('g') | Key::Code(KeyCode::Home) => Some(first),
-                    Key::Char('G') | Key::Code(KeyCode::End) => Some(end),
-                    Key::Char('n') => next_marker,
-                    Key::Char('p') => previous_marker,
-                    _ => None,
-                };
-                if let Some(to) = to {
-                    self.pause();
-                    self.jump(to);
-                    // The end of a live game is live.
-                    self.follow(to == end);
-                }
-            }
+            _ => self.key_seek(key),
         }
         Go::Stay
+    }
+
+    /// A key while a turn is typed after `T`: a digit, Backspace, Enter to go there,
+    /// Escape not to.
+    fn key_typing_turn(&mut self, key: Key) {
+        let Some(typed) = &mut self.goto else {
+            return;
+        };
+        match key {
+            Key::Char(c @ '0'..='9') if typed.len() < 12 => typed.push(c),
+            Key::Code(KeyCode::Backspace) => {
+                typed.pop();
+            }
+            Key::Code(KeyCode::Enter | KeyCode::KpEnter) => {
+                let turn = typed.parse().unwrap_or(0);
+                self.goto = None;
+                self.go_to_turn(turn);
+            }
+            Key::Code(KeyCode::Escape) => self.goto = None,
+            _ => {}
+        }
+    }
+
+    /// Space: pauses what plays (or follows a live game's end); otherwise plays on, from
+    /// the start if the cursor is at the end, except at a live game's end, where play goes
+    /// on as it comes.
+    fn key_play(&mut self, time: f64) {
+        let here = self.position();
+        let end = self.timeline().end();
+        if self.playing || self.following() {
+            self.pause();
+        } else if self.replay.live.is_some() && here == end {
+            self.follow(true);
+        } else {
+            if here == end {
+                self.jump(self.timeline().first_stop());
+            }
+            self.play(false, time);
+        }
+    }
+
+    /// `r`: pauses playing backwards, or plays backwards, from the end if the cursor is
+    /// at the start.
+    fn key_play_backwards(&mut self, time: f64) {
+        if self.playing && self.backwards {
+            self.pause();
+            return;
+        }
+        if self.position() == self.timeline().first_stop() {
+            self.jump(self.timeline().end());
+        }
+        self.play(true, time);
+    }
+
+    /// Right (or `l`) plays the next command and `.` the next event, animated, and
+    /// pauses there.
+    fn key_step(&mut self, key: Key, time: f64) {
+        let here = self.position();
+        let to = match key {
+            Key::Char('.') => here + 1,
+            _ => self.timeline().next_command(here),
+        };
+        self.pause();
+        self.play_to(to, time);
+    }
+
+    /// `m`: the whole level, or what the camel saw.
+    fn key_whole_map(&mut self) {
+        self.sight = match self.sight {
+            Sight::Camel => Sight::Everything,
+            Sight::Everything => Sight::Camel,
+        }
+    }
+
+    /// The keys that move the cursor with nothing animated, paused there (`seek_to`);
+    /// any other key does nothing.
+    fn key_seek(&mut self, key: Key) {
+        if let Some(to) = self.seek_to(key) {
+            self.pause();
+            self.jump(to);
+            // The end of a live game is live.
+            self.follow(to == self.timeline().end());
+        }
+    }
+
+    /// Where a key moves the cursor: a command back, an event back, the start, the end,
+    /// the next or the last marker shown.
+    fn seek_to(&self, key: Key) -> Option<u64> {
+        let here = self.position();
+        let timeline = self.timeline();
+        match key {
+            Key::Char('h') | Key::Code(KeyCode::Left) => Some(timeline.previous_command(here)),
+            Key::Char(',') => Some(here.saturating_sub(1)),
+            // The first moment the map exists, where the player first acts.
+            Key::Char('g') | Key::Code(KeyCode::Home) => Some(timeline.first_stop()),
+            Key::Char('G') | Key::Code(KeyCode::End) => Some(timeline.end()),
+            Key::Char('n') => self.markers_shown().into_iter().find(|&at| at > here),
+            Key::Char('p') => self.markers_shown().into_iter().rev().find(|&at| at < here),
+            _ => None,
+        }
+    }
+
+    /// Where the markers the legend shows stand: n and p go through them.
+    fn markers_shown(&self) -> Vec<u64> {
+        self.timeline()
+            .markers()
+            .iter()
+            .filter(|m| self.shown.contains(&Group::of(m.kind)))
+            .map(|m| m.at)
+            .collect()
     }
 
     /// Where Escape leads: a finished game's summary, or the menu.
@@ -598,122 +421,6 @@ impl ReplayScreen {
     #[cfg(target_arch = "wasm32")]
     fn back(&self) -> Go {
         Go::Menu
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn copying(&self) -> bool {
-        matches!(self.take_over, TakeOver::Copying(_))
-    }
-
-    /// Nothing is ever copied in a browser.
-    #[cfg(target_arch = "wasm32")]
-    fn copying(&self) -> bool {
-        false
-    }
-
-    /// Starts forking a new live game whose log is this replay's up to the cursor (back
-    /// to the last point where the player was to act).
-    #[cfg(not(target_arch = "wasm32"))]
-    fn fork_here(&mut self, app: &mut App) -> anyhow::Result<()> {
-        if self
-            .replay
-            .live
-            .as_ref()
-            .is_some_and(|live| !live.run.seed_known)
-        {
-            self.note = Some(
-                "This run's seed is kept by its server until its day is over: a game can be \
-                 taken over from it then, not before."
-                    .into(),
-            );
-            return Ok(());
-        }
-        let timeline = self.timeline();
-        let Some(at) = timeline.take_over_at(self.position()) else {
-            self.note = Some(
-                "The first level is still being drawn: a game can be taken over once the \
-                 camel is to act."
-                    .into(),
-            );
-            return Ok(());
-        };
-        if at == timeline.end() && timeline.outcome().is_some() {
-            self.note = Some("The game is over here: go back a little to take over.".into());
-            return Ok(());
-        }
-        let turn = timeline.tick_at(at).0;
-        if at != self.position() {
-            // What is forked is what the screen shows: between two of the camel's choices
-            // the cursor first goes back to the last, and the player takes over from
-            // there with a second press, having seen it.
-            self.jump(at);
-            self.note = Some(format!(
-                "A game is taken over where the camel is to act: this is its last choice \
-                 before the cursor, at turn {turn}. Take over again to play on from here."
-            ));
-            return Ok(());
-        }
-        let name = app
-            .store
-            .free_name(&format!("{} from turn {turn}", self.replay.title))?;
-        let store = app.store.clone();
-        let done = Arc::new(AtomicU64::new(0));
-        let told = Arc::clone(&done);
-        let job = match (&self.replay.tape, &self.replay.live) {
-            // A fork of a stored game shares its history: nothing to copy.
-            (Some(Tape::Game(id)), _) => {
-                let id = *id;
-                std::thread::spawn(move || store.fork(id, &name, at).map(|(meta, _)| meta))
-            }
-            // A take-over from a file or a live game shares no stored history: it is
-            // copied, and marked as a branch of the file or the run.
-            (tape, live) => {
-                let header = timeline.header().clone();
-                let events = timeline.events()[..at as usize].to_vec();
-                let from = match (tape, live) {
-                    (Some(Tape::File(path)), _) => {
-                        let name = path.file_name().unwrap_or(path.as_os_str());
-                        name.to_string_lossy().into_owned()
-                    }
-                    (_, Some(live)) => live.url.clone(),
-                    _ => self.replay.title.clone(),
-                };
-                std::thread::spawn(move || {
-                    let len = events.len() as u64;
-                    store.take_over_file(&name, &header, &events, &from, &mut |stage, at| {
-                        told.store(thousandths(stage, at, len), Ordering::Relaxed)
-                    })
-                })
-            }
-        };
-        self.take_over = TakeOver::Copying(Job { job, done, turn });
-        Ok(())
-    }
-
-    /// Where to take over, in a browser, which has no saved games to copy the log into.
-    #[cfg(target_arch = "wasm32")]
-    fn fork_here(&mut self, _app: &mut App) -> anyhow::Result<()> {
-        self.note = Some(NATIVE_ONLY.to_owned());
-        Ok(())
-    }
-
-    /// Plays the game taken over, or says why there is none.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn taken_over(&mut self, copy: JoinHandle<Result<GameMeta, StoreError>>) -> Go {
-        match copy.join() {
-            Ok(Ok(meta)) if meta.status == Status::Alive => Go::TakeOver(meta.id),
-            Ok(Ok(meta)) => Go::Over(meta.id),
-            Ok(Err(error)) => {
-                self.note = Some(crate::input::messages::quoted(&format!(
-                    "Could not take over: {error}."
-                )));
-                Go::Stay
-            }
-            Err(_) => {
-                self.note = Some("Could not take over: the copy stopped with an error.".into());
-                Go::Stay
-            }
-        }
     }
 
     pub fn draw(&mut self, app: &mut App, time: f64) {
@@ -786,14 +493,13 @@ impl ReplayScreen {
             })
             .collect();
         let last = self.timeline().last_tick().0;
-        let asked = match (&self.take_over, &self.goto, &self.note) {
-            #[cfg(not(target_arch = "wasm32"))]
-            (TakeOver::Copying(copy), _, _) => Some(copy.note()),
-            (_, Some(typed), _) => Some(format!(
+        let asked = match (self.copying_note(), &self.goto, &self.note) {
+            (Some(copying), _, _) => Some(copying),
+            (None, Some(typed), _) => Some(format!(
                 "Go to turn (1 to {last}): {typed}_   Enter goes there, Escape does not"
             )),
-            (_, None, None) => self.replay.live.as_ref().and_then(Live::note),
-            (_, None, note) => note.clone(),
+            (None, None, None) => self.replay.live.as_ref().and_then(Live::note),
+            (None, None, note) => note.clone(),
         };
         if let Some(asked) = asked {
             if lines.len() == draw_map::LOG_LINES {
@@ -859,13 +565,7 @@ impl ReplayScreen {
                     }
                 });
             ui.separator();
-            if ui
-                .button("Take over from here")
-                .on_hover_text(TAKE_OVER_HINT)
-                .clicked()
-            {
-                self.take_over = TakeOver::Asked;
-            }
+            self.take_over_button(ui);
             ui.separator();
             let timeline = self.timeline();
             let here = self.position();
@@ -1112,16 +812,6 @@ mod tests {
         assert_eq!(turn_fraction(&timeline, timeline.end()), 1.0);
         let names: BTreeSet<_> = Group::ALL.iter().map(|g| g.name()).collect();
         assert_eq!(names.len(), Group::ALL.len());
-    }
-
-    #[test]
-    fn a_take_over_counts_its_check_then_its_writing() {
-        assert_eq!(thousandths(Stage::Checking, 0, 1000), 0);
-        assert_eq!(thousandths(Stage::Checking, 1000, 1000), 500);
-        assert_eq!(thousandths(Stage::Writing, 0, 1000), 500);
-        assert_eq!(thousandths(Stage::Writing, 500, 1000), 750);
-        assert_eq!(thousandths(Stage::Writing, 2000, 1000), 1000);
-        assert_eq!(thousandths(Stage::Writing, 0, 0), 500);
     }
 
     #[test]
