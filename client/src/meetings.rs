@@ -16,8 +16,8 @@ pub struct Meetings(BTreeSet<Species>);
 
 impl Meetings {
     /// A game opened part way: what is in sight now is not news, nor any kind the levels
-    /// above held, which the camel crossed. Played by eye, a game opened again on depth 8
-    /// told the snake, the cobra and the fennec as if never met.
+    /// above held, which the camel crossed. Played by eye, a game opened again part way
+    /// told kinds already met (the snake, the cobra, the fennec) as if new.
     pub fn in_sight(state: &State) -> Meetings {
         let world = state.world();
         let bestiary = world.rules().bestiary();

@@ -113,11 +113,11 @@ pub(super) fn thief(world: &World, id: ActorId, draws: &mut Draws) -> Result<Act
     if world.loot_of(id).is_some() || badly_hurt(me) {
         return Ok(flee(world, me, camel.pos()));
     }
-    let stacks: Vec<Slot> = world.bags().stacks().map(|(slot, _)| slot).collect();
-    if stacks.is_empty() {
+    if world.bags().is_empty() {
         return roam(world, id, draws);
     }
     if me.pos().distance(camel.pos()) == 1 {
+        let stacks: Vec<Slot> = world.bags().stacks().map(|(slot, _)| slot).collect();
         if let Some(slot) = draws.pick(&stacks)? {
             return Ok(Action::Steal { slot });
         }

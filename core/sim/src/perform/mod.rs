@@ -318,12 +318,8 @@ impl State {
         self.say(Msg::Ate(item), obs);
         match item {
             Item::Mushroom(look) => {
-                let mycology = self.world().mycology();
-                let effect = mycology.effect(look);
-                if !mycology.is_known(look) {
-                    self.change(Change::Identify(look), obs);
-                    self.say(Msg::Identified { look, effect }, obs);
-                }
+                let effect = self.world().mycology().effect(look);
+                self.perform_identify(look, effect, obs);
                 self.perform_effect(id, effect, obs);
             }
             food => {
@@ -469,9 +465,7 @@ impl State {
     /// whoever ate it; the camel knows its kind from then on (`Rules::mushrooms_burst`).
     fn perform_burst(&mut self, slot: Slot, look: Look, target: ActorId, obs: &mut impl Observer) {
         self.change(Change::Consume { slot }, obs);
-        let mycology = self.world().mycology();
-        let effect = mycology.effect(look);
-        let known = mycology.is_known(look);
+        let effect = self.world().mycology().effect(look);
         let species = self.world().actor_at(target).species();
         self.say(
             Msg::Burst {
@@ -481,11 +475,17 @@ impl State {
             },
             obs,
         );
-        if !known {
+        self.perform_identify(look, effect, obs);
+        self.perform_effect(target, effect, obs);
+    }
+
+    /// The camel learns what mushrooms of `look` do, told, if it did not know: eaten or
+    /// burst, a mushroom shows its kind.
+    fn perform_identify(&mut self, look: Look, effect: Effect, obs: &mut impl Observer) {
+        if !self.world().mycology().is_known(look) {
             self.change(Change::Identify(look), obs);
             self.say(Msg::Identified { look, effect }, obs);
         }
-        self.perform_effect(target, effect, obs);
     }
 
     fn perform_door(&mut self, at: Pos, open: bool, obs: &mut impl Observer) {
