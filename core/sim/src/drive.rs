@@ -5,6 +5,8 @@
 //! * `fold` answers everything from a stored tape.
 //! * `verify` (and `Verifier`, a step at a time) folds a tape and also regenerates every
 //!   draw from the seed.
+//! * `Dealt` takes commands from the caller and each step's draws from whoever dealt
+//!   them: a server that keeps the seed of a run its player must not see ahead.
 //!
 //! Folding hands the machine the tape's next draws as a `DrawSource`, so a decision takes
 //! them as it runs instead of stopping at each one and being run again.
@@ -85,6 +87,95 @@ impl Live {
             out.push(event);
         }
         self.state.need()
+    }
+}
+
+/// A game whose draws are dealt from outside, a step at a time, with the command they
+/// follow: a dealt run, whose seed its server keeps until the run may be shown. Nothing
+/// here can make a draw; a step whose dealt draws do not fit it changes nothing.
+pub struct Dealt {
+    state: State,
+}
+
+/// Draws that do not fit the step they were dealt for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum DealtError {
+    #[error(transparent)]
+    Rejected(#[from] Rejection),
+    #[error("the dealt draws end before the step does")]
+    TooFew,
+    #[error("{0} dealt draws are left over once the step is done")]
+    TooMany(usize),
+}
+
+impl Dealt {
+    /// Starts a new game under `rules` from the draws of its first level; `out` receives
+    /// them as events.
+    pub fn new(
+        rules: Rules,
+        draws: &[u32],
+        obs: &mut impl Observer,
+        out: &mut Vec<Event>,
+    ) -> Result<Dealt, DealtError> {
+        let mut state = State::new(rules, obs);
+        take_draws(&mut state, draws, obs, out)?;
+        Ok(Dealt { state })
+    }
+
+    /// Continues a game folded from its tape.
+    pub fn resume(state: State) -> Dealt {
+        Dealt { state }
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Whether the camel can make `command` now: asked before it is sent to be dealt.
+    pub fn validate(&self, command: &Command) -> Result<(), Rejection> {
+        self.state.validate(command)
+    }
+
+    /// Plays `command` with the draws dealt for it, and appends them to `out` as events.
+    /// A command the camel cannot make, or draws that are too few or too many for its
+    /// step, change nothing and append nothing.
+    pub fn command(
+        &mut self,
+        command: Command,
+        draws: &[u32],
+        obs: &mut impl Observer,
+        out: &mut Vec<Event>,
+    ) -> Result<Need, DealtError> {
+        self.state.validate(&command)?;
+        let mut next = self.state.clone();
+        let mut step = vec![Event::Command(command)];
+        next.feed(step[0], obs)
+            .expect("a validated command is accepted");
+        take_draws(&mut next, draws, obs, &mut step)?;
+        self.state = next;
+        out.extend(step);
+        Ok(self.state.need())
+    }
+}
+
+/// Feeds `draws` to `state`, which must want exactly that many before its next command.
+fn take_draws(
+    state: &mut State,
+    draws: &[u32],
+    obs: &mut impl Observer,
+    out: &mut Vec<Event>,
+) -> Result<(), DealtError> {
+    let mut draws = draws.iter();
+    while state.need() == Need::Draw {
+        let event = Event::Draw(*draws.next().ok_or(DealtError::TooFew)?);
+        state
+            .feed(event, obs)
+            .expect("a draw is accepted when a draw is needed");
+        out.push(event);
+    }
+    match draws.len() {
+        0 => Ok(()),
+        left => Err(DealtError::TooMany(left)),
     }
 }
 
@@ -351,5 +442,100 @@ impl<I: Iterator<Item = Event>> DrawSource for CheckedDraws<'_, I> {
         *self.next_draw = None;
         self.budget -= 1;
         Some(expected)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::Bot;
+    use crate::tape::Ruleset;
+
+    /// The draws of each step of `tape`, after its first level's.
+    fn steps(tape: &Tape) -> Vec<(Command, Vec<u32>)> {
+        let mut steps: Vec<(Command, Vec<u32>)> = vec![];
+        for event in &tape.events {
+            match (event, steps.last_mut()) {
+                (Event::Command(c), _) => steps.push((*c, vec![])),
+                (Event::Draw(d), Some((_, draws))) => draws.push(*d),
+                (Event::Draw(_), None) => {}
+            }
+        }
+        steps
+    }
+
+    fn opening(tape: &Tape) -> Vec<u32> {
+        tape.events
+            .iter()
+            .map_while(|e| match e {
+                Event::Draw(d) => Some(*d),
+                Event::Command(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_dealt_game_fed_a_seeded_games_draws_is_that_game() {
+        let rules = Rules::newest(Ruleset::NETHACK);
+        let mut seeded = LiveTape::new(rules, 41);
+        Bot::new(41).play(&mut seeded, 200).unwrap();
+        let tape = seeded.tape();
+        let mut out = vec![];
+        let mut dealt = Dealt::new(rules, &opening(tape), &mut (), &mut out).unwrap();
+        for (command, draws) in steps(tape) {
+            dealt.command(command, &draws, &mut (), &mut out).unwrap();
+        }
+        assert_eq!(out, tape.events);
+        assert_eq!(dealt.state().hash(), seeded.state().hash());
+    }
+
+    #[test]
+    fn draws_that_do_not_fit_their_step_change_nothing() {
+        let rules = Rules::newest(Ruleset::NETHACK);
+        let mut seeded = LiveTape::new(rules, 43);
+        Bot::new(43).play(&mut seeded, 40).unwrap();
+        let tape = seeded.tape();
+        let mut out = vec![];
+        let first_level = opening(tape);
+        assert_eq!(
+            Dealt::new(
+                rules,
+                &first_level[..first_level.len() - 1],
+                &mut (),
+                &mut out
+            )
+            .err(),
+            Some(DealtError::TooFew)
+        );
+        let mut extra = opening(tape);
+        extra.push(7);
+        assert_eq!(
+            Dealt::new(rules, &extra, &mut (), &mut out).err(),
+            Some(DealtError::TooMany(1))
+        );
+        let mut dealt = Dealt::new(rules, &opening(tape), &mut (), &mut vec![]).unwrap();
+        let (command, draws) = steps(tape)
+            .into_iter()
+            .find(|(_, draws)| !draws.is_empty())
+            .unwrap();
+        let before = dealt.state().hash();
+        let mut out = vec![];
+        let short = dealt.command(command, &draws[..draws.len() - 1], &mut (), &mut out);
+        assert_eq!(short, Err(DealtError::TooFew));
+        let mut long = draws.clone();
+        long.extend([1, 2]);
+        let over = dealt.command(command, &long, &mut (), &mut out);
+        assert_eq!(over, Err(DealtError::TooMany(2)));
+        let illegal = dealt.command(
+            Command::Eat(crate::command::Slot(25)),
+            &[],
+            &mut (),
+            &mut out,
+        );
+        assert!(matches!(illegal, Err(DealtError::Rejected(_))));
+        assert!(out.is_empty());
+        assert_eq!(dealt.state().hash(), before);
+        dealt.command(command, &draws, &mut (), &mut out).unwrap();
+        assert_eq!(out.len(), 1 + draws.len());
     }
 }

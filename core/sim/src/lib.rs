@@ -50,7 +50,9 @@ pub use decide::{
     is_hostile, is_provoked, runs_from_the_camel, weakened, ALLY_KEEPS_WITHIN, EGG_WAITS,
     HUNT_REACH, KNOCKOUT_TURNS, SHRIEK_REACH, TAMING_ODDS, VULTURE_KEEPS_OFF,
 };
-pub use drive::{fold, fold_from, verify, FoldError, FoldErrorKind, Game, Live, LiveTape};
+pub use drive::{
+    fold, fold_from, verify, Dealt, DealtError, FoldError, FoldErrorKind, Game, Live, LiveTape,
+};
 pub use encoding::DecodeError;
 pub use recording::{CheckError, Recording};
 pub use rules::{HeaderError, Rules, RulesVersion};

@@ -46,6 +46,8 @@ pub struct Store {
     pub(super) branches: Tree,
     /// Where each streamed game is sent (`stream`).
     pub(super) streams: Tree,
+    /// Which games are dealt runs (`deal`).
+    pub(super) dealt: Tree,
     seal: Arc<Seal>,
     durable: Arc<Durability>,
     /// Whether the store opened without giving up its reserve, and so may take new writes
@@ -141,6 +143,7 @@ impl Store {
             names: db.open_tree(layout::NAMES)?,
             branches: db.open_tree(layout::BRANCHES)?,
             streams: db.open_tree(layout::STREAMS)?,
+            dealt: db.open_tree(layout::DEALT)?,
             db,
             seal: Arc::new(seal),
             durable: Arc::new(durable),
@@ -259,6 +262,7 @@ impl Store {
         self.games.remove(id.key())?;
         self.branches.remove(id.key())?;
         self.streams.remove(id.key())?;
+        self.dealt.remove(id.key())?;
         self.forget_verdict(id)?;
         self.commit()?;
         let read = match meta {
@@ -448,6 +452,7 @@ impl Store {
         for &id in &orphans {
             self.branches.remove(id.key())?;
             self.streams.remove(id.key())?;
+            self.dealt.remove(id.key())?;
             done &= self.tidy(id)?;
         }
         // Nothing is being written while the store opens: what is left unfinished is all

@@ -45,6 +45,17 @@ pub enum StoreError {
     Migration { name: String, what: String },
     #[error("game `{name}` stopped saving after an earlier write failed; reopen it to go on")]
     Broken { name: String },
+    #[error("game `{name}` is a dealt run: its draws come only from its server, for the command sent there")]
+    Dealt { name: String },
+    #[error("game `{name}` is not a dealt run: its draws come from its own seed")]
+    NotDealt { name: String },
+    #[error("game `{name}` waits on the server's draws for the command it sent; nothing else can be sent until they come")]
+    Waiting { name: String },
+    #[error("the server's draws for game `{name}` do not fit its step ({cause}); nothing was kept: it is not playing the game its server holds")]
+    Misdealt {
+        name: String,
+        cause: sandglass_sim::DealtError,
+    },
     #[error(transparent)]
     Replay(#[from] ReplayFileError),
     #[error("the game database in {} holds {writes} writes, but it had made {sealed} when it was last used: its file was cut short, or replaced by an older copy. Restore the directory from a backup; to open what is left of it anyway, delete {}", .dir.display(), .seal.display())]

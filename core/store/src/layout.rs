@@ -14,6 +14,7 @@
 //! | `names` | a game's name (UTF-8) | its game id: which game holds a name, without reading every record |
 //! | `branches` | game id | where a game taken over from a replay, or saved as another, came from (`branch`) |
 //! | `streams` | game id | the server and run a game is streamed to as it is played (`stream`) |
+//! | `dealt` | game id | a dealt run's mark, and the command it sent to be dealt and has not been answered (`deal`) |
 //! | sled's default | `layout`, `last_game_id`, `writes`, `unfinished`, `freed` | the layout, the last game number, the count of writes (`seal`), the count of writes begun that may leave steps without a record (`UNFINISHED`), the bytes removed since the database was last written whole (`FREED`) |
 //!
 //! Every number in a key is a big-endian `u64`, so that key order is game order and then
@@ -60,6 +61,11 @@ pub(crate) const BRANCHES: &str = "branches";
 /// the steps such a crash leaves). Like `branches`, an addition to layout 3 that an
 /// older build of the same layout never opens.
 pub(crate) const STREAMS: &str = "streams";
+
+/// The tree of dealt runs (`deal`): a game whose draws its server deals, to the command
+/// it waits on. Written and tidied as `streams` is, an addition to layout 3 too: an
+/// older build would play such a game with draws of its own, which its server refuses.
+pub(crate) const DEALT: &str = "dealt";
 
 /// The key, in sled's default tree, of the last game number handed out.
 pub(crate) const LAST_ID: &[u8] = b"last_game_id";

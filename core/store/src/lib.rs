@@ -24,6 +24,7 @@
 mod branch;
 mod compact;
 mod db;
+mod deal;
 mod durable;
 mod error;
 #[cfg(test)]

@@ -18,17 +18,37 @@ use super::verdict::Verdict;
 use super::Stream;
 use super::{GameId, GameMeta, Status};
 use sandglass_sim::drive::{fold_from, Game};
-use sandglass_sim::{Command, Event, Header, Live, Need, Observer, Rules, State};
+use sandglass_sim::{
+    Command, Dealt, DealtError, Event, Header, Live, Need, Observer, Rules, State,
+};
 
 /// A game being played: every accepted command is on disk before `command` returns.
 pub struct Session {
     store: Store,
     meta: GameMeta,
-    live: Live,
+    play: Play,
     /// The events of the step being played, reused between commands.
     step: Vec<Event>,
     warnings: Vec<SnapshotWarning>,
     broken: bool,
+}
+
+/// Where a session's draws come from.
+enum Play {
+    /// The game's own seed: every game but a dealt run.
+    Seeded(Live),
+    /// Its server (`deal`), a step at a time; `sent` is the command sent there whose
+    /// draws have not come yet.
+    Dealt { game: Dealt, sent: Option<Command> },
+}
+
+impl Play {
+    fn state(&self) -> &State {
+        match self {
+            Play::Seeded(live) => live.state(),
+            Play::Dealt { game, .. } => game.state(),
+        }
+    }
 }
 
 impl Store {
@@ -51,26 +71,61 @@ impl Store {
         stream: Option<&Stream>,
         obs: &mut impl Observer,
     ) -> Result<Session, StoreError> {
+        let seed = header.seed;
+        self.make(name, header, stream, |rules, step| {
+            Ok(Play::Seeded(Live::new(rules, seed, obs, step)))
+        })
+    }
+
+    /// A dealt run called `name`, played on `stream`'s server: its first level made of
+    /// the draws `opening` the server dealt. `header.seed` is not the run's, which the
+    /// server keeps.
+    pub fn create_dealt(
+        &self,
+        name: &str,
+        header: Header,
+        stream: &Stream,
+        opening: &[u32],
+        obs: &mut impl Observer,
+    ) -> Result<Session, StoreError> {
+        self.make(name, header, Some(stream), |rules, step| {
+            let game =
+                Dealt::new(rules, opening, obs, step).map_err(|cause| misdealt(name, cause))?;
+            Ok(Play::Dealt { game, sent: None })
+        })
+    }
+
+    /// A new game whose first level `begin` plays into the step it is handed.
+    fn make(
+        &self,
+        name: &str,
+        header: Header,
+        stream: Option<&Stream>,
+        begin: impl FnOnce(Rules, &mut Vec<Event>) -> Result<Play, StoreError>,
+    ) -> Result<Session, StoreError> {
         self.check_room()?;
         self.check_new_name(name)?;
         let rules = Rules::of(&header).map_err(|cause| StoreError::Version {
             name: name.to_owned(),
             cause,
         })?;
-        let id = self.new_id()?;
         let mut step = Vec::new();
-        let live = Live::new(rules, header.seed, obs, &mut step);
+        let play = begin(rules, &mut step)?;
+        let id = self.new_id()?;
         // The genesis is hashed now: a game closed, or killed, before its first command
         // is whole with its record as it stands.
-        let meta = GameMeta::new(id, name, header, live.state(), live.state().hash());
+        let meta = GameMeta::new(id, name, header, play.state(), play.state().hash());
         self.claim_name(name, id)?;
         if let Some(stream) = stream {
             self.mark_stream(id, stream)?;
         }
+        if let Play::Dealt { .. } = play {
+            self.mark_dealt(id)?;
+        }
         let mut session = Session {
             store: self.clone(),
             meta,
-            live,
+            play,
             step,
             warnings: vec![],
             broken: false,
@@ -86,9 +141,16 @@ impl Store {
     pub fn resume(&self, id: GameId) -> Result<Session, StoreError> {
         self.check_room()?;
         let loaded = self.load(id)?;
+        let play = match self.is_dealt(id)? {
+            true => Play::Dealt {
+                sent: self.sent(id, loaded.meta.events)?,
+                game: Dealt::resume(loaded.state),
+            },
+            false => Play::Seeded(Live::resume(loaded.meta.header.seed, loaded.state)),
+        };
         Ok(Session {
             store: self.clone(),
-            live: Live::resume(loaded.meta.header.seed, loaded.state),
+            play,
             meta: loaded.meta,
             step: vec![],
             warnings: loaded.warnings,
@@ -111,7 +173,7 @@ impl Game for Session {
 
 impl Session {
     pub fn state(&self) -> &State {
-        self.live.state()
+        self.play.state()
     }
 
     pub fn meta(&self) -> &GameMeta {
@@ -124,23 +186,87 @@ impl Session {
     }
 
     /// Plays `command` and saves the step (the command and every draw it caused) as one
-    /// value, flushed. A rejected command changes and writes nothing.
+    /// value, flushed. A rejected command changes and writes nothing. A dealt run's
+    /// commands go by `send` and `dealt` instead.
     pub fn command(
         &mut self,
         command: Command,
         obs: &mut impl Observer,
     ) -> Result<Need, PlayError> {
-        if self.broken {
-            return Err(StoreError::Broken {
-                name: self.meta.name.clone(),
-            }
-            .into());
-        }
-        let first = self.live.state().events_folded();
+        self.check_not_broken()?;
+        let Play::Seeded(live) = &mut self.play else {
+            return Err(self.error(|name| StoreError::Dealt { name }).into());
+        };
+        let first = live.state().events_folded();
         self.step.clear();
-        let need = self.live.command(command, obs, &mut self.step)?;
+        let need = live.command(command, obs, &mut self.step)?;
         self.save_step(first)?;
         Ok(need)
+    }
+
+    /// A dealt run's next command, checked and written down (flushed) before it is sent
+    /// to be dealt: returns its event index, where the server is to keep it. Sent again
+    /// while it waits, the same command is the same; another is refused.
+    pub fn send(&mut self, command: Command) -> Result<u64, PlayError> {
+        self.check_not_broken()?;
+        let id = self.meta.id;
+        let Play::Dealt { game, sent } = &mut self.play else {
+            return Err(self.error(|name| StoreError::NotDealt { name }).into());
+        };
+        let at = game.state().events_folded();
+        match sent {
+            Some(waiting) if *waiting == command => return Ok(at),
+            Some(_) => return Err(self.error(|name| StoreError::Waiting { name }).into()),
+            None => game.validate(&command)?,
+        }
+        self.store.write_sent(id, at, command)?;
+        self.store.commit()?;
+        *sent = Some(command);
+        Ok(at)
+    }
+
+    /// The command sent to be dealt and still waiting on its draws, at its event index.
+    pub fn sent(&self) -> Option<(u64, Command)> {
+        match &self.play {
+            Play::Dealt {
+                game,
+                sent: Some(command),
+            } => Some((game.state().events_folded(), *command)),
+            _ => None,
+        }
+    }
+
+    /// Plays the command sent with the `draws` its server dealt for it, and saves the
+    /// step as `command` does. Draws that do not fit the step change and write nothing.
+    pub fn dealt(&mut self, draws: &[u32], obs: &mut impl Observer) -> Result<Need, PlayError> {
+        self.check_not_broken()?;
+        let name = &self.meta.name;
+        let Play::Dealt { game, sent } = &mut self.play else {
+            return Err(StoreError::NotDealt { name: name.clone() }.into());
+        };
+        let Some(command) = *sent else {
+            return Err(misdealt(name, DealtError::TooMany(draws.len())).into());
+        };
+        let first = game.state().events_folded();
+        self.step.clear();
+        let need = game
+            .command(command, draws, obs, &mut self.step)
+            .map_err(|cause| misdealt(name, cause))?;
+        *sent = None;
+        self.save_step(first)?;
+        Ok(need)
+    }
+
+    fn check_not_broken(&self) -> Result<(), StoreError> {
+        match self.broken {
+            true => Err(self.error(|name| StoreError::Broken { name })),
+            false => Ok(()),
+        }
+    }
+
+    /// An error about this game, by its name.
+    fn error(&self, error: impl FnOnce(String) -> StoreError) -> StoreError {
+        error(self.meta.name.clone())
     }
 
     /// Writes `self.step`, which starts at event `first`, then the snapshot when one is
@@ -158,7 +284,7 @@ impl Session {
     }
 
     fn try_save_step(&mut self, first: u64) -> Result<(), StoreError> {
-        let state = self.live.state();
+        let state = self.play.state();
         let after = state.events_folded();
         // The step that ends the game proves its verdict too: the state it reached is the
         // fold of the log just written, so the table never needs to fold it again.
@@ -183,6 +309,11 @@ impl Session {
         self.store
             .games
             .insert(meta.id.key(), encode_record(&meta))?;
+        // After the record: a stop between the two leaves the command marked as sent at
+        // an index the record has passed, which `Store::sent` forgets.
+        if let Play::Dealt { .. } = self.play {
+            self.store.clear_sent(id)?;
+        }
         self.store.commit()?;
         self.meta = meta;
         Ok(())
@@ -193,13 +324,21 @@ impl Session {
         if self.broken || self.meta.final_hash().is_some() {
             return Ok(());
         }
-        let state = self.live.state();
+        let state = self.play.state();
         self.meta.record(state, Some(state.hash()));
         self.store
             .games
             .insert(self.meta.id.key(), encode_record(&self.meta))?;
         self.store.commit()?;
         Ok(())
+    }
+}
+
+/// Draws dealt for a step that they do not fit.
+fn misdealt(name: &str, cause: DealtError) -> StoreError {
+    StoreError::Misdealt {
+        name: name.to_owned(),
+        cause,
     }
 }
 
