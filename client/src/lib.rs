@@ -3,8 +3,9 @@
 //!
 //! * `cli`: the headless subcommands; no window, nothing drawn.
 //! * `identity`: the player's key pair, which signs the games `submit` sends.
-//! * `online`: signed requests to the server the player named; `streamer` sends a daily
-//!   run to it as it is played, on a thread of its own.
+//! * `online`: signed requests to the server the player named; `dealer` sends a dealt
+//!   run's commands to it and takes back the draws it deals, and `streamer` sends a run
+//!   of a day that cannot be dealt as it is played, each on a thread of its own.
 //! * `input`: keys, prompts and message paging; nothing drawn.
 //! * `live`: a game watched while it is played, as a server streams it; nothing drawn.
 //! * `play`: the game controller, keys in and commands out; `errand` (travel, run,
@@ -18,6 +19,8 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod dealer;
 pub mod errand;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod identity;

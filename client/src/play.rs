@@ -15,6 +15,7 @@ use sandglass_sim::world::Actor;
 use sandglass_sim::{fold, is_hostile, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
+use crate::dealer::{self, Answer, Dealer};
 use crate::errand::{known_stairs, on_the_camels_trail, threat, travel_goal, Errand, Running};
 use crate::input::intent::{Input, Key};
 use crate::input::keymap::Keymap;
@@ -45,6 +46,8 @@ pub struct GameController {
     met: Meetings,
     /// The final hash has been reported.
     left: bool,
+    /// A dealt run's link to its server, which deals the draws of each command.
+    dealer: Option<Dealer>,
 }
 
 /// What covers the map, waiting for keys of its own.
@@ -79,6 +82,9 @@ pub enum Reaction {
     Stay,
     /// A command was played and saved: what it caused is the window's to animate.
     Played,
+    /// A dealt run's command went to its server: what it caused comes with the draws
+    /// dealt for it (`GameController::poll`).
+    Sent,
     /// Back to the start screen.
     Menu,
     /// The options screen, over this one.
@@ -342,6 +348,57 @@ impl GameController {
             warnings: Warnings::default(),
             met,
             left: false,
+            dealer: None,
+        }
+    }
+
+    /// The controller of a dealt run, whose commands `dealer` sends to be dealt: one a
+    /// stop left waiting is sent again now.
+    pub fn dealt(mut self, dealer: Dealer) -> GameController {
+        if let Some((at, command)) = self.session.sent() {
+            dealer.send(at, command);
+        }
+        self.dealer = Some(dealer);
+        self
+    }
+
+    /// Whether a dealt run's command waits on its draws: no other is taken meanwhile.
+    pub fn waiting(&self) -> bool {
+        self.session.sent().is_some()
+    }
+
+    /// How a dealt run's link to its server stands, for the side bar.
+    pub fn dealer_line(&self) -> Option<String> {
+        let dealer = self.dealer.as_ref()?;
+        Some(match (self.waiting(), dealer.trouble()) {
+            (true, Some(why)) => format!("Daily run: waiting for the server ({why})"),
+            (true, None) => "Daily run: waiting for the server".to_owned(),
+            (false, _) => "Daily run: dealt by the server, step by step".to_owned(),
+        })
+    }
+
+    /// The draws the server dealt for the command sent, once they have come: the
+    /// command is played with them, watched by `obs`.
+    pub fn poll(&mut self, store: &Store, obs: &mut impl Observer) -> anyhow::Result<Reaction> {
+        let Some(answer) = self.dealer.as_ref().and_then(Dealer::answer) else {
+            return Ok(Reaction::Stay);
+        };
+        let dealt = match answer {
+            Answer::Dealt(dealt) => dealt,
+            Answer::Refused(why) => {
+                self.errand = None;
+                self.messages
+                    .push(quoted(&format!("The server refused the command: {why}")));
+                return Ok(Reaction::Stay);
+            }
+        };
+        match dealer::take(&mut self.session, &dealt, obs) {
+            Ok(_) => Ok(self.told(store)),
+            Err(error) => {
+                self.errand = None;
+                self.messages.push(quoted(&format!("{error:#}")));
+                Ok(Reaction::Stay)
+            }
         }
     }
 
@@ -377,6 +434,9 @@ impl GameController {
     /// The errand's next command, played like a key's; or the errand ends, saying why.
     /// Called by the window at the pace it shows steps at.
     pub fn step(&mut self, store: &Store, obs: &mut impl Observer) -> anyhow::Result<Reaction> {
+        if self.waiting() {
+            return Ok(Reaction::Stay);
+        }
         let Some(errand) = &mut self.errand else {
             return Ok(Reaction::Stay);
         };
@@ -390,7 +450,7 @@ impl GameController {
         match errand.next(self.session.state(), &self.warnings) {
             Ok(command) => {
                 let played = self.play(store, command, obs)?;
-                if played != Reaction::Played {
+                if !matches!(played, Reaction::Played | Reaction::Sent) {
                     self.errand = None;
                 }
                 Ok(played)
@@ -589,7 +649,8 @@ impl GameController {
     }
 
     /// Hands a fully answered command to the game; it is validated, played and flushed to
-    /// disk before this returns. A refusal costs nothing and writes nothing. A command
+    /// disk before this returns; a dealt run's is validated, marked as sent and sent, and
+    /// is played when its draws come (`poll`). A refusal costs nothing and writes nothing. A command
     /// that ends the game writes its morgue (`morgue::write`) and says where.
     fn play(
         &mut self,
@@ -597,37 +658,26 @@ impl GameController {
         command: Command,
         obs: &mut impl Observer,
     ) -> anyhow::Result<Reaction> {
-        match self.session.command(command, obs) {
-            Ok(_) => {
-                let commands = self.session.meta().commands;
-                report::ack(commands, self.session.state().hash());
-                let log = self.session.state().world().messages();
-                // An errand's steps gather strength at every step in the heat: the side
-                // bar says so while it lasts, and a line a step would bury the news.
-                let errand = self.errand.is_some();
-                let said: Vec<Msg> = log
-                    .since(self.seen)
-                    .map(|m| m.msg)
-                    .filter(|&msg| !(errand && msg == Msg::Gathering))
-                    .collect();
-                for line in tell(self.session.state().world(), &said) {
-                    self.messages.push(line);
-                }
-                for line in self.met.news(self.session.state()) {
-                    self.messages.push(line);
-                }
-                self.warnings.note(self.session.state(), &said);
-                self.seen = log.total();
-                if self.is_over() {
-                    // The game is saved whatever becomes of its morgue.
-                    let said = match morgue::write(store, self.session.meta()) {
-                        Ok(path) => format!("Your morgue is in {}.", path.display()),
-                        Err(error) => format!("No morgue was written: {error:#}."),
-                    };
-                    self.messages.push(quoted(&said));
-                }
-                Ok(Reaction::Played)
+        if let Some(dealer) = &self.dealer {
+            if self.waiting() {
+                self.messages
+                    .push("Waiting for the server's answer to your last command.");
+                return Ok(Reaction::Stay);
             }
+            return match self.session.send(command) {
+                Ok(at) => {
+                    dealer.send(at, command);
+                    Ok(Reaction::Sent)
+                }
+                Err(PlayError::Rejected(why)) => {
+                    self.messages.push(why.to_string());
+                    Ok(Reaction::Stay)
+                }
+                Err(PlayError::Store(error)) => Err(error.into()),
+            };
+        }
+        match self.session.command(command, obs) {
+            Ok(_) => Ok(self.told(store)),
             Err(PlayError::Rejected(why)) => {
                 self.messages.push(why.to_string());
                 Ok(Reaction::Stay)
@@ -635,6 +685,39 @@ impl GameController {
             // The session refuses further commands: nothing more can be saved.
             Err(PlayError::Store(error)) => Err(error.into()),
         }
+    }
+
+    /// What a command just played and saved brought, told: its messages, creatures met
+    /// for the first time, warnings noted, and the morgue if it ended the game.
+    fn told(&mut self, store: &Store) -> Reaction {
+        let commands = self.session.meta().commands;
+        report::ack(commands, self.session.state().hash());
+        let log = self.session.state().world().messages();
+        // An errand's steps gather strength at every step in the heat: the side
+        // bar says so while it lasts, and a line a step would bury the news.
+        let errand = self.errand.is_some();
+        let said: Vec<Msg> = log
+            .since(self.seen)
+            .map(|m| m.msg)
+            .filter(|&msg| !(errand && msg == Msg::Gathering))
+            .collect();
+        for line in tell(self.session.state().world(), &said) {
+            self.messages.push(line);
+        }
+        for line in self.met.news(self.session.state()) {
+            self.messages.push(line);
+        }
+        self.warnings.note(self.session.state(), &said);
+        self.seen = log.total();
+        if self.is_over() {
+            // The game is saved whatever becomes of its morgue.
+            let said = match morgue::write(store, self.session.meta()) {
+                Ok(path) => format!("Your morgue is in {}.", path.display()),
+                Err(error) => format!("No morgue was written: {error:#}."),
+            };
+            self.messages.push(quoted(&said));
+        }
+        Reaction::Played
     }
 
     fn travel_to_stairs(&mut self) {

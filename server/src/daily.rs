@@ -82,8 +82,10 @@ struct Begun {
 }
 
 /// `POST /daily/DAY/RULESET/start`, signed: the player's run of today's desert, and its
-/// seed. One run a player a day: a second start is refused once the first has events;
-/// one whose answer was lost (no events yet) is given again.
+/// seed, for a day under rules whose draws cannot be dealt (a day made by a server of
+/// rules 14 or older); any other day is only dealt. One run a player a day: a second
+/// start is refused once the first has events; one whose answer was lost (no events
+/// yet) is given again.
 pub async fn start(
     State(app): State<App>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -167,15 +169,30 @@ async fn begin(
     // player is told now if either belongs to another.
     let player_id = bound_as(&tx, &player, &key).await?;
     let desert = make_today(&tx, &ruleset).await?;
-    if dealt && !dealt::can_be_dealt(desert.rules) {
-        return Err(Refusal::new(
-            StatusCode::CONFLICT,
-            format!(
-                "the desert of {day} is played under rules version {}, whose draws follow \
-                 from one another: it cannot be dealt (start it instead)",
-                desert.rules
-            ),
-        ));
+    // A day that can be dealt is only dealt: a start would hand its seed over, and a
+    // second game played from it walks the whole desert ahead of the ranked run.
+    match (dealt, dealt::can_be_dealt(desert.rules)) {
+        (true, false) => {
+            return Err(Refusal::new(
+                StatusCode::CONFLICT,
+                format!(
+                    "the desert of {day} is played under rules version {}, whose draws follow \
+                     from one another: it cannot be dealt (start it instead)",
+                    desert.rules
+                ),
+            ))
+        }
+        (false, true) => {
+            return Err(Refusal::new(
+                StatusCode::CONFLICT,
+                format!(
+                    "the desert of {day} is dealt: its seed is kept until the day is over, and \
+                     each step's draws are dealt as it is played. Begin it with POST \
+                     /daily/{day}/{ruleset}/deal (sandglass daily does)"
+                ),
+            ))
+        }
+        _ => {}
     }
     tx.execute(
         "DELETE FROM runs WHERE player_id IS NULL

@@ -23,7 +23,6 @@ use sandglass_claim::command_content;
 use sandglass_protocol::dealt::{Dealt, MOST_COMMAND_BYTES};
 use sandglass_protocol::runs::gap;
 use sandglass_sim::drive::{Live, Verifier};
-use sandglass_sim::rng::Algorithm;
 use sandglass_sim::{Command, Event, Header, Rules, RulesVersion, Ruleset, State as Game};
 use serde::Deserialize;
 
@@ -40,8 +39,7 @@ use crate::upload::{self, Signed};
 /// generator whose draws say nothing of the next (PCG32's state follows from a few of
 /// its outputs). The ruleset has no say in it.
 pub fn can_be_dealt(version: u16) -> bool {
-    RulesVersion::kept(version)
-        .is_ok_and(|v| Rules::new(v, Ruleset::NETHACK).algorithm() == Algorithm::ChaCha20)
+    RulesVersion::kept(version).is_ok_and(|v| Rules::new(v, Ruleset::NETHACK).can_be_dealt())
 }
 
 /// The opening of a dealt run of `header`: the game before the camel's first command,

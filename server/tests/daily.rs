@@ -29,8 +29,8 @@ use sandglass_claim::{
 use sandglass_sim::drive::{fold_on, Verifier};
 use sandglass_sim::geometry::Direction;
 use sandglass_sim::{
-    bot::Bot, Command as Order, Event, Header, LiveTape, Need, Recording, Rules, Ruleset, Slot,
-    State,
+    bot::Bot, Command as Order, Event, Header, LiveTape, Need, Recording, Rules, RulesVersion,
+    Ruleset, Slot, State,
 };
 
 /// How long anything the test waits for may take.
@@ -451,6 +451,7 @@ fn a_daily_run_plays_on_while_its_server_is_killed_and_every_step_arrives_once_a
     let Some(mut site) = Site::start(&[]) else {
         return;
     };
+    an_undealt_day(&site);
     site.worker();
     let player = Player::new();
     let daily = player.daily(
@@ -567,7 +568,7 @@ fn pump(mut from: TcpStream, mut to: TcpStream) {
 }
 
 #[test]
-fn a_daily_run_plays_on_through_thirty_seconds_without_a_network_and_sends_the_rest() {
+fn a_dealt_run_waits_through_thirty_seconds_without_a_network_and_goes_on_by_itself() {
     let Some(client) = client() else { return };
     // The server is reached through the proxy, and its signatures name that address.
     let Some(mut site) = Site::start(&[]) else {
@@ -582,7 +583,7 @@ fn a_daily_run_plays_on_through_thirty_seconds_without_a_network_and_sends_the_r
         &client,
         &proxy.url,
         "camel",
-        &["--bot", "100000", "--pace-ms", "3"],
+        &["--bot", "100000", "--pace-ms", "3", "--report-steps"],
     );
     let run = daily.run();
     wait_for(
@@ -603,10 +604,50 @@ fn a_daily_run_plays_on_through_thirty_seconds_without_a_network_and_sends_the_r
         held_when_cut,
         "nothing arrives while the network is cut"
     );
+    // A dealt run takes no step its server has not dealt: the client is where the
+    // server was when the network was cut, or one command behind it.
+    let mut steps = vec![];
+    while let Ok(line) = daily.lines.try_recv() {
+        if let Some(step) = line.strip_prefix("durable ") {
+            steps.push(step.split(' ').next().unwrap().parse::<u64>().unwrap());
+        }
+    }
+    let held: u64 = held_when_cut.parse().unwrap();
+    assert!(
+        steps.last().is_none_or(|&last| last <= held),
+        "the client played {steps:?} past the {held} events the server held"
+    );
     proxy.mend();
     assert!(cut_at.elapsed() >= Duration::from_secs(30));
     let (events, hash) = daily.played();
     all_sent_and_verified(&site, daily, run, events, &hash);
+}
+
+/// A dealt run's client killed (SIGKILL) mid-run and run again goes on where both
+/// stand: a command it had sent and not heard back about is sent again and answered as
+/// it was, and every step is on the server once, folding to the client's hash.
+#[test]
+fn a_dealt_runs_client_killed_mid_run_goes_on_with_every_step_once() {
+    let Some(client) = client() else { return };
+    let Some(mut site) = Site::start(&[]) else {
+        return;
+    };
+    site.worker();
+    let player = Player::new();
+    let bot = ["--bot", "100000", "--pace-ms", "5"];
+    let mut killed = player.daily(&client, &site.url, "camel", &bot);
+    let run = killed.run();
+    wait_for(
+        &site,
+        &format!("SELECT events > 50 FROM runs WHERE id = {run}"),
+        "t",
+    );
+    killed.child.kill().unwrap();
+    killed.child.wait().unwrap();
+    let again = player.daily(&client, &site.url, "camel", &bot);
+    assert_eq!(again.run(), run, "the same run goes on");
+    let (events, hash) = again.played();
+    all_sent_and_verified(&site, again, run, events, &hash);
 }
 
 /// Starts today's nethack run as `name` under `who`: the run and its seed.
@@ -695,16 +736,34 @@ fn send_bytes(
     )
 }
 
+/// The rules of a day that cannot be dealt: the newest whose draws follow from one
+/// another (PCG32).
+fn undealt_rules() -> Rules {
+    Rules::new(RulesVersion::kept(UNDEALT).unwrap(), Ruleset::NETHACK)
+}
+
+/// Rules version 14, the last whose draws cannot be dealt.
+const UNDEALT: u16 = 14;
+
+/// Today's nethack desert made as a server of rules 14 made it: a day whose draws
+/// cannot be dealt, so its runs are started, their seed handed over, and streamed.
+fn an_undealt_day(site: &Site) {
+    site.get(&format!("/daily/{}/nethack.json", today()));
+    site.pg.sql(&format!(
+        "UPDATE days SET rules_version = {UNDEALT} WHERE day = utc_today() AND ruleset = 'nethack'"
+    ));
+}
+
 /// A bot's game of `commands` commands from `seed`.
 fn bot_events(seed: u64, commands: u64) -> Vec<Event> {
-    let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+    let mut game = LiveTape::new(undealt_rules(), seed);
     Bot::new(seed).play(&mut game, commands).unwrap();
     game.into_tape().events
 }
 
 /// A bot's game of `commands` commands from `seed`, then quit if it goes on.
 fn bot_run_quit(seed: u64, commands: u64) -> Vec<Event> {
-    let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+    let mut game = LiveTape::new(undealt_rules(), seed);
     Bot::new(seed).play(&mut game, commands).unwrap();
     if game.state().outcome().is_none() {
         game.command(Order::Quit, &mut ()).unwrap();
@@ -721,6 +780,7 @@ fn a_daily_run_that_copies_anothers_first_moves_is_never_ranked() {
     let Some(mut site) = Site::start(&[]) else {
         return;
     };
+    an_undealt_day(&site);
     site.worker();
     let (alice, bob) = (Identity::generate().unwrap(), Identity::generate().unwrap());
     let (alices, seed) = started(&site, &alice, "alice");
@@ -771,6 +831,7 @@ fn a_daily_run_that_copies_anothers_first_moves_is_never_ranked() {
 #[test]
 fn forged_seeds_gaps_changed_events_second_tries_and_strangers_are_refused_in_words() {
     let Some(site) = Site::start(&[]) else { return };
+    an_undealt_day(&site);
     let day = today();
     let (camel, hyena) = (Identity::generate().unwrap(), Identity::generate().unwrap());
 
@@ -842,7 +903,7 @@ fn forged_seeds_gaps_changed_events_second_tries_and_strangers_are_refused_in_wo
     assert!(said.as_str().unwrap().contains("one try a day"), "{said}");
     // A game played from the day's seed is not published while the day lasts: sent to
     // the boards, it is refused, and nothing of it is kept.
-    let header = Header::of(Rules::newest(Ruleset::NETHACK), seed, 0);
+    let header = Header::of(undealt_rules(), seed, 0);
     let game = Recording::record(header, events.clone()).unwrap();
     let kept = site.objects_kept();
     let (status, said) = site.submit(&sandglass_replay::to_bytes(&game), &camel, "camel");
@@ -894,6 +955,7 @@ fn live_viewers_on_one_core(viewers_each: usize) {
     let Some(site) = Site::start(&["--burst", "100000"]) else {
         return;
     };
+    an_undealt_day(&site);
     let viewers_server = site.another_server(&[]);
     let pinned = Command::new("taskset")
         .args(["-a", "-cp", "0", &viewers_server.pid().to_string()])
@@ -909,7 +971,7 @@ fn live_viewers_on_one_core(viewers_each: usize) {
             let (status, run) = start(&site, &who, &name, &day);
             assert_eq!(status, 200, "{run}");
             let seed: u64 = run["seed"].as_str().unwrap().parse().unwrap();
-            let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+            let mut game = LiveTape::new(undealt_rules(), seed);
             let mut steps = vec![];
             let mut bot = Bot::new(i as u64);
             let mut before = 0;
@@ -1031,6 +1093,7 @@ fn live_viewers(url: &str) -> usize {
 fn a_delayed_live_view_holds_every_viewer_that_many_turns_behind_the_game() {
     const DELAY: u64 = 20;
     let Some(site) = Site::start(&[]) else { return };
+    an_undealt_day(&site);
     let delayed = site.another_server(&["--live-delay-turns", &DELAY.to_string()]);
     let (who, day) = (Identity::generate().unwrap(), today());
     let (status, run) = start(&site, &who, "camel", &day);
@@ -1040,7 +1103,7 @@ fn a_delayed_live_view_holds_every_viewer_that_many_turns_behind_the_game() {
         run["seed"].as_str().unwrap().parse::<u64>().unwrap(),
     );
     // The game's turn after each step, as the test plays it.
-    let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
+    let mut game = LiveTape::new(undealt_rules(), seed);
     let mut bot = Bot::new(seed);
     let mut sent = 0;
     let mut ends = vec![];
@@ -1178,7 +1241,7 @@ fn the_days_board_and_a_run_watched_live_in_a_browser_reach_the_runs_hash() {
 /// played; the run, quit, is held whole by the server and verified to the hash the window
 /// reported; the server and name are remembered once the server has taken them.
 #[test]
-fn the_daily_desert_from_the_start_screen_names_the_server_and_streams_the_run() {
+fn the_daily_desert_from_the_start_screen_names_the_server_and_is_dealt_step_by_step() {
     let Some(client) = client() else { return };
     let Some(shots) = xvfb::screenshots_or_skip("daily-window") else {
         return;
@@ -1225,13 +1288,15 @@ fn the_daily_desert_from_the_start_screen_names_the_server_and_streams_the_run()
     shot("1-naming-the-server");
     key("Return");
     window.line("game ");
-    let run = wait_for_run(&site, "dune");
-    // Six turns waited out: commands the camel can always take.
+    // Six turns waited out: commands the camel can always take, each dealt by the
+    // server before the window says it was played.
     for _ in 0..6 {
         key("period");
         window.line("ack ");
     }
-    shot("2-the-days-run-streamed");
+    // A run is bound to its player by its first command.
+    let run = wait_for_run(&site, "dune");
+    shot("2-the-days-run-dealt");
     key("Q");
     key("y");
     // Past the last --more--: the game is left for the end screen, its hash said.
@@ -1419,6 +1484,7 @@ fn a_server_stopping_tells_its_live_viewers_and_they_go_on_from_the_next() {
     let Some(mut site) = Site::start(&[]) else {
         return;
     };
+    an_undealt_day(&site);
     let camel = Identity::generate().unwrap();
     let (run, seed) = started(&site, &camel, "camel");
     let events = bot_events(seed, 6);
@@ -1490,6 +1556,7 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
 #[test]
 fn a_daily_start_binds_nothing_until_its_first_stretch() {
     let Some(site) = Site::start(&[]) else { return };
+    an_undealt_day(&site);
     let day = today();
     let camel = Identity::generate().unwrap();
     let (status, first) = start(&site, &camel, "camel", &day);
@@ -1539,6 +1606,7 @@ fn a_flood_of_stretches_is_answered_429_and_holds_up_the_runs_player_not_at_all(
     let Some(site) = Site::start(&["--trust-proxy", "127.0.0.1"]) else {
         return;
     };
+    an_undealt_day(&site);
     let camel = Identity::generate().unwrap();
     let (run, seed) = started(&site, &camel, "camel");
     let events = bot_events(seed, 3);
@@ -1859,11 +1927,16 @@ fn a_dealt_runs_strangers_gaps_illegal_and_changed_commands_are_refused_in_words
     let (status, said) = deal(&site, &camel, "camel", &day);
     assert_eq!(status, 409, "{said}");
     assert!(said.as_str().unwrap().contains("one try a day"), "{said}");
+    // A dealt day is never started: a start would hand its seed over.
     let (status, said) = start(&site, &hyena, "hyena", &day);
-    assert_eq!(status, 200, "{said}");
-    let (status, said) = deal(&site, &hyena, "hyena", &day);
     assert_eq!(status, 409, "{said}");
-    assert!(said.as_str().unwrap().contains("begun one way"), "{said}");
+    assert!(said.as_str().unwrap().contains("is dealt"), "{said}");
+    assert!(!said
+        .as_str()
+        .unwrap()
+        .contains(&kept_seed(&site).to_string()));
+    let (status, said) = deal(&site, &hyena, "hyena", &day);
+    assert_eq!(status, 200, "{said}");
 }
 
 /// From a dealt run's command sent to its draws received, on loopback with PostgreSQL on

@@ -22,6 +22,7 @@ use super::screen_replay::{Replay, ReplayScreen, Tape};
 use super::screen_start::StartScreen;
 use super::{conf, display, draw_map, hud, style_egui, App, Go, Screen};
 use super::{DEFAULT_WINDOW, MIN_WINDOW};
+use crate::dealer::Dealer;
 use crate::input::keys::KeyQueue;
 use crate::live::stream::Watched;
 use crate::play::{GameController, Start};
@@ -269,14 +270,22 @@ fn resume(app: &mut App, id: GameId, start: fn(Vec<String>) -> Start) -> Screen 
         });
     match resumed {
         Ok((session, history)) => {
-            let screen = GameScreen::new(GameController::new(session, start(history)));
-            // A daily run goes on being sent wherever it is played from.
+            let game = GameController::new(session, start(history));
+            // A daily run goes on with its server wherever it is played from: dealt
+            // from it, or sent to it.
             let stream = app.store.stream_of(id).ok().flatten();
+            let dealt = app.store.is_dealt(id).unwrap_or(false);
             Screen::Game(Box::new(match (stream, app.config_dir.clone()) {
-                (Some(stream), Some(config)) => {
-                    screen.streamed(Streamer::start(app.store.clone(), id, stream, config))
+                (Some(stream), Some(config)) if dealt => {
+                    GameScreen::new(game.dealt(Dealer::start(stream, config)))
                 }
-                _ => screen,
+                (Some(stream), Some(config)) => GameScreen::new(game).streamed(Streamer::start(
+                    app.store.clone(),
+                    id,
+                    stream,
+                    config,
+                )),
+                _ => GameScreen::new(game),
             }))
         }
         Err(error) => menu_with(app, error),

@@ -72,6 +72,11 @@ impl GameScreen {
                 self.game.click(cell);
             }
         }
+        if self.game.waiting() {
+            let mut recorder = Recorder::new(self.state());
+            let reaction = self.game.poll(&app.store, &mut recorder)?;
+            return self.react(app, reaction, recorder, time);
+        }
         if self.game.is_running() && time >= self.next_step {
             self.next_step = time + ERRAND_STEP;
             if let Some(playback) = &mut self.playback {
@@ -95,7 +100,7 @@ impl GameScreen {
             streamer.wake();
         }
         Ok(match reaction {
-            Reaction::Stay => Go::Stay,
+            Reaction::Stay | Reaction::Sent => Go::Stay,
             Reaction::Played => {
                 let pace = app.settings.animation.factor();
                 self.playback = Some(recorder.into_playback(time, pace));
@@ -114,9 +119,12 @@ impl GameScreen {
         self.game.state()
     }
 
-    /// Whether the screen changes by itself: an errand under way, or a command's playback.
+    /// Whether the screen changes by itself: an errand under way, a command's draws
+    /// awaited, or a command's playback.
     pub fn busy(&self) -> bool {
-        self.game.is_running() || self.playback.as_ref().is_some_and(|p| !p.is_done())
+        self.game.is_running()
+            || self.game.waiting()
+            || self.playback.as_ref().is_some_and(|p| !p.is_done())
     }
 
     pub fn key(&mut self, app: &mut App, key: Key, time: f64) -> anyhow::Result<Go> {
@@ -162,6 +170,7 @@ impl GameScreen {
         if let Some(streamer) = &self.streamer {
             heading.push(streamer.sending().line(meta.events));
         }
+        heading.extend(self.game.dealer_line());
         // The hints name the keys as bound.
         let key = |input| {
             app.keymap

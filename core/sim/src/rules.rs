@@ -631,6 +631,12 @@ impl Rules {
         self.switches.algorithm
     }
 
+    /// Whether a run under these rules can be dealt: its draws say nothing of the next
+    /// (ChaCha20), where PCG32's state follows from a few of its outputs.
+    pub fn can_be_dealt(&self) -> bool {
+        self.algorithm() == Algorithm::ChaCha20
+    }
+
     /// How long the crossing is and what its levels give (a table per version): from 11
     /// twelve depths, supplies that thin out with depth, and a hotter deep desert
     /// (`crossing`). Before, eight depths, each stocked as the first: the first two

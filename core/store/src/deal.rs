@@ -76,9 +76,12 @@ mod tests {
     use sandglass_sim::bot::Bot;
     use sandglass_sim::{Command, Event, Header, LiveTape, Rules, Ruleset, Slot};
 
+    /// A command and the draws dealt for it.
+    type Step = (Command, Vec<u32>);
+
     /// A dealt run fed the draws of a game the bot played from `seed`: what the server
     /// deals is what its own seeded game draws.
-    fn dealer(seed: u64, commands: u64) -> (Vec<u32>, Vec<(Command, Vec<u32>)>, u64) {
+    fn dealer(seed: u64, commands: u64) -> (Vec<u32>, Vec<Step>, u64) {
         let mut game = LiveTape::new(Rules::newest(Ruleset::NETHACK), seed);
         Bot::new(seed).play(&mut game, commands).unwrap();
         let (mut opening, mut steps) = (vec![], vec![]);
