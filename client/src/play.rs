@@ -367,6 +367,11 @@ impl GameController {
         self.session.sent().is_some()
     }
 
+    /// Whether a dealt run's command waits on a server that cannot be reached now.
+    pub fn out_of_reach(&self) -> bool {
+        self.waiting() && self.dealer.as_ref().is_some_and(|d| d.trouble().is_some())
+    }
+
     /// How a dealt run's link to its server stands, for the side bar.
     pub fn dealer_line(&self) -> Option<String> {
         let dealer = self.dealer.as_ref()?;

@@ -1,6 +1,8 @@
 //! The game screen: draws what the game controller holds, and animates what each command
 //! caused. Keys go to the controller (`crate::play`), which plays and saves them.
 
+use std::collections::VecDeque;
+
 use macroquad::prelude::*;
 use sandglass_sim::geometry::{line, Pos};
 use sandglass_sim::State;
@@ -31,6 +33,10 @@ pub struct GameScreen {
     /// A daily run's sending to its server, on its own thread; dropped with the screen,
     /// it sends what is left and stops.
     streamer: Option<Streamer>,
+    /// Keys pressed while a dealt run's command waits on its draws, taken in order once
+    /// they come: typed ahead over a slow link, none is lost. Dropped once the server
+    /// cannot be reached, when the run takes no command.
+    held: VecDeque<Key>,
 }
 
 impl GameScreen {
@@ -41,6 +47,7 @@ impl GameScreen {
             next_step: 0.0,
             hovered: None,
             streamer: None,
+            held: VecDeque::new(),
         }
     }
 
@@ -73,9 +80,16 @@ impl GameScreen {
             }
         }
         if self.game.waiting() {
+            if self.game.out_of_reach() {
+                self.held.clear();
+            }
             let mut recorder = Recorder::new(self.state());
             let reaction = self.game.poll(&app.store, &mut recorder)?;
-            return self.react(app, reaction, recorder, time);
+            let go = self.react(app, reaction, recorder, time)?;
+            return match go {
+                Go::Stay => self.take_held(app, time),
+                go => Ok(go),
+            };
         }
         if self.game.is_running() && time >= self.next_step {
             self.next_step = time + ERRAND_STEP;
@@ -128,6 +142,10 @@ impl GameScreen {
     }
 
     pub fn key(&mut self, app: &mut App, key: Key, time: f64) -> anyhow::Result<Go> {
+        if self.game.waiting() && !self.game.out_of_reach() {
+            self.held.push_back(key);
+            return Ok(Go::Stay);
+        }
         // A key means the player has seen enough of the last command's playback.
         if let Some(playback) = &mut self.playback {
             playback.finish();
@@ -143,6 +161,21 @@ impl GameScreen {
         let reaction = self.game.key(&app.store, &app.keymap, key, &mut recorder)?;
         self.next_step = time + ERRAND_STEP;
         self.react(app, reaction, recorder, time)
+    }
+
+    /// The keys held while a command waited, once it no longer does: up to the next
+    /// that waits again.
+    fn take_held(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
+        while !self.game.waiting() {
+            let Some(key) = self.held.pop_front() else {
+                break;
+            };
+            let go = self.key(app, key, time)?;
+            if !matches!(go, Go::Stay) {
+                return Ok(go);
+            }
+        }
+        Ok(Go::Stay)
     }
 
     /// Reports the final hash once, whether the player left for the menu, the game
