@@ -415,6 +415,11 @@ impl GameController {
         self.session.meta()
     }
 
+    /// What the camel was warned of on this level: the map shows the ground it keeps off.
+    pub fn warnings(&self) -> &Warnings {
+        &self.warnings
+    }
+
     pub fn messages(&self) -> &Messages {
         &self.messages
     }

@@ -9,7 +9,7 @@ use sandglass_sim::State;
 
 use super::animate::{Frame, Playback, Recorder};
 use super::draw_map::{self, Layout};
-use super::hud::{self, ASK, DIM, TEXT, TITLE};
+use super::hud::{self, ASK, BAD, DIM, TEXT, TITLE};
 use super::options::OptionsScreen;
 use super::{App, Go};
 use crate::input::intent::{Input, Key};
@@ -18,6 +18,7 @@ use crate::input::keys::{help_lines, Mode};
 use crate::look::{creature_lines, describe, desert_lines, energy_lines, rules_lines};
 use crate::play::{inventory_lines, GameController, HelpPage, Overlay, Reaction, HISTORY_PAGE};
 use crate::streamer::Streamer;
+use crate::warnings::Warnings;
 
 /// Seconds between two steps of an errand (travel, run, explore, rest): quick, but each
 /// step is seen.
@@ -190,6 +191,7 @@ impl GameScreen {
         let layout = self.layout(app);
         app.painter
             .draw(state, &frame, &layout, draw_map::Sight::Camel);
+        draw_stirred_ground(&layout, state, self.game.warnings());
         let meta = self.game.meta();
         let mut heading = vec![
             "Sandglass".to_owned(),
@@ -403,13 +405,42 @@ fn mark(layout: &Layout, at: Pos) {
     draw_rectangle_lines(corner.x, corner.y, cell.x, cell.y, 2.0, hud::ASK);
 }
 
+/// The ground near where the sand stirred, which errands keep off (a sandworm lies
+/// beneath and wakes to a camel beside it): tinted over the cells the camel remembers,
+/// so that the player sees what the errands steer round.
+fn draw_stirred_ground(layout: &Layout, state: &State, warnings: &Warnings) {
+    let world = state.world();
+    let map = world.map();
+    let tint = Color { a: 0.22, ..BAD };
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let at = Pos::new(x as i16, y as i16);
+            if !warnings.keeps_off(at)
+                || !world.remembers(at)
+                || !layout.shows(super::animate::cell_of(at))
+            {
+                continue;
+            }
+            let corner = corner(layout, at);
+            draw_rectangle(corner.x, corner.y, layout.cell.x, layout.cell.y, tint);
+        }
+    }
+}
+
 /// The path a throw from `from` at `to` flies, as `geometry::line` gives it (the fold's
-/// own), a dot a cell, to the first creature the camel sees or what blocks the way.
+/// own), a dot a cell, to the first creature the camel sees or what blocks the way. What
+/// blocks it is crossed out: the throw falls short of it.
 fn draw_flight(layout: &Layout, state: &State, from: Pos, to: Pos) {
     let (world, size) = (state.world(), layout.cell);
     for at in line(from, to) {
-        let blocked = !world.map().contains(at) || world.map().terrain(at).blocks();
-        if blocked || !layout.shows(super::animate::cell_of(at)) {
+        if !layout.shows(super::animate::cell_of(at)) {
+            return;
+        }
+        if !world.map().contains(at) || world.map().terrain(at).blocks() {
+            let corner = corner(layout, at);
+            let far = corner + size;
+            draw_line(corner.x, corner.y, far.x, far.y, 2.0, BAD);
+            draw_line(corner.x, far.y, far.x, corner.y, 2.0, BAD);
             return;
         }
         let middle = corner(layout, at) + size / 2.0;
