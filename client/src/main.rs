@@ -132,10 +132,11 @@ mod command_line {
             over_plain_http: bool,
         },
         /// Play today's daily desert: one seed a day for every player, fixed in advance
-        /// by the server named (--server, or the one remembered) and given only to those
-        /// who start it, one try each, sent to the server step by step as it is played
-        /// (play never waits for the network; what could not be sent is sent when it
-        /// can). Run again the same day, it goes on with the day's run.
+        /// by the server named (--server, or the one remembered) and kept there until
+        /// the day is over, one try each. The server deals each step's draws as it is
+        /// played, so nobody can walk the desert ahead; while it cannot be reached the
+        /// run waits, and goes on by itself when it can. Run again the same day, it goes
+        /// on with the day's run.
         Daily {
             #[arg(long, default_value = "nethack")]
             ruleset: RulesetArg,
