@@ -131,16 +131,26 @@ impl Stop {
 pub struct Threat {
     /// Its name, with its article.
     pub name: String,
-    /// Beside the camel, rather than on its way.
-    pub beside: bool,
+    pub how: Menace,
+}
+
+/// How a creature threatens the camel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Menace {
+    Beside,
+    /// On its way: a hunter, a provoked tortoise, a charge.
+    Coming,
+    /// Near enough to strike from where it is, a cobra's spit, though not lined up yet:
+    /// it wanders into a line at any moment.
+    InReach,
 }
 
 impl std::fmt::Display for Threat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let how = if self.beside {
-            "is beside you"
-        } else {
-            "is coming for you"
+        let how = match self.how {
+            Menace::Beside => "is beside you",
+            Menace::Coming => "is coming for you",
+            Menace::InReach => "can strike you from there",
         };
         write!(f, "{} {how}", self.name)
     }
@@ -433,9 +443,10 @@ fn unexplored(state: &State, warnings: &Warnings, pos: Pos, here: Pos) -> bool {
 const NEAR: u16 = 5;
 
 /// The nearest creature the camel sees that threatens it: awake, hostile, and beside
-/// it, or coming for it (a hunter on its trail or a provoked tortoise within `NEAR`, a
-/// charging elephant from any distance). A snake or a spider wandering by, a sleeper, an
-/// egg or an ally is no reason to stop, nor to refuse an errand.
+/// it, coming for it (a hunter on its trail or a provoked tortoise within `NEAR`, a
+/// charging elephant from any distance), or within the reach of a strike from afar (a
+/// cobra that spits as soon as it wanders into a line). A snake or a spider wandering
+/// by, a sleeper, an egg or an ally is no reason to stop, nor to refuse an errand.
 pub fn threat(state: &State) -> Option<Threat> {
     let world = state.world();
     let here = world.player()?.pos();
@@ -446,16 +457,22 @@ pub fn threat(state: &State) -> Option<Threat> {
         let charging_at = a.charging().is_some_and(|dir| ahead(a.pos(), dir, here));
         charging_at || (near && (hunting || a.species() == Species::Tortoise))
     };
-    let threats = world.actors().filter(|&(id, a)| {
-        !world.is_player(id)
-            && world.sees_actor(id)
-            && hostile(a)
-            && (a.pos().distance(here) <= 1 || coming(a))
+    let in_reach =
+        |a: &Actor| a.species().reach() > 1 && a.pos().distance(here) <= a.species().reach();
+    let how = |a: &Actor| match a.pos().distance(here) {
+        0 | 1 => Some(Menace::Beside),
+        _ if coming(a) => Some(Menace::Coming),
+        _ if in_reach(a) => Some(Menace::InReach),
+        _ => None,
+    };
+    let threats = world.actors().filter_map(|(id, a)| {
+        let seen = !world.is_player(id) && world.sees_actor(id) && hostile(a);
+        Some((id, a, how(a).filter(|_| seen)?))
     });
-    let (_, nearest) = threats.min_by_key(|&(id, a)| (a.pos().distance(here), id))?;
+    let (_, nearest, how) = threats.min_by_key(|&(id, a, _)| (a.pos().distance(here), id))?;
     Some(Threat {
         name: sandglass_sim::text::a(nearest.species().name()),
-        beside: nearest.pos().distance(here) <= 1,
+        how,
     })
 }
 
@@ -589,12 +606,17 @@ mod tests {
     fn a_threat_is_told_as_beside_or_coming() {
         let beside = Threat {
             name: "a spider".into(),
-            beside: true,
+            how: Menace::Beside,
         };
         assert_eq!(beside.to_string(), "a spider is beside you");
+        let spitting = Threat {
+            name: "a cobra".into(),
+            how: Menace::InReach,
+        };
+        assert_eq!(spitting.to_string(), "a cobra can strike you from there");
         let coming = Threat {
             name: "a jackal".into(),
-            beside: false,
+            how: Menace::Coming,
         };
         assert_eq!(
             Stop::Threat(coming).message().unwrap(),
@@ -604,6 +626,31 @@ mod tests {
             Stop::Hurt(3).message().unwrap(),
             "You stop: you lost 3 hit points."
         );
+    }
+
+    /// Regression: exploring went on, and on again at each key, while a cobra in view
+    /// spat at the camel from a few cells off each time it wandered into a line (played
+    /// by eye: 30 hit points to 1, "You stop: you lost 3 hit points" at every spit). A
+    /// cobra within its spit's reach is a threat before it lines up.
+    #[test]
+    fn a_cobra_within_its_spits_reach_is_a_threat_before_it_lines_up() {
+        let reach = Species::Cobra.reach();
+        let cobra_off = |state: &State| {
+            let world = state.world();
+            let Some(here) = world.player().map(|c| c.pos()) else {
+                return false;
+            };
+            world.actors().any(|(id, a)| {
+                a.species() == Species::Cobra
+                    && world.sees_actor(id)
+                    && (2..=reach).contains(&a.pos().distance(here))
+            })
+        };
+        let game = (1..60)
+            .find_map(|seed| played_until(seed, 4_000, cobra_off))
+            .expect("some game meets a cobra a few cells off");
+        let threat = threat(game.state()).expect("the cobra threatens");
+        assert_ne!(threat.how, Menace::Beside, "{threat}");
     }
 
     /// A game of `seed` rested on (the bot's command where resting is refused) until

@@ -87,6 +87,7 @@ fn a_layout_2_directory_is_moved_with_every_game_as_it_was() {
             [
                 "__sled__default",
                 "branches",
+                "dealt",
                 "games",
                 "names",
                 "snapshots",
