@@ -375,10 +375,10 @@ impl GameController {
     /// How a dealt run's link to its server stands, for the side bar.
     pub fn dealer_line(&self) -> Option<String> {
         let dealer = self.dealer.as_ref()?;
+        // An answer on its way is not worth a word: said at every step, it flickers.
         Some(match (self.waiting(), dealer.trouble()) {
             (true, Some(why)) => format!("Daily run: waiting for the server ({why})"),
-            (true, None) => "Daily run: waiting for the server".to_owned(),
-            (false, _) => "Daily run: dealt by the server, step by step".to_owned(),
+            _ => "Daily run: dealt by the server, step by step".to_owned(),
         })
     }
 
