@@ -17,7 +17,7 @@ use anyhow::{bail, Context};
 use sandglass_claim::command_content;
 use sandglass_protocol::dealt::Dealt;
 use sandglass_sim::{Command, Event, Game, Need, Observer, State};
-use sandglass_store::{PlayError, Session, Stream};
+use sandglass_store::{Session, Stream};
 
 use crate::online::Server;
 
@@ -160,10 +160,7 @@ impl Game for DealtRun<'_> {
     }
 
     fn play(&mut self, command: Command) -> anyhow::Result<()> {
-        let at = self.session.send(command).map_err(|e| match e {
-            PlayError::Rejected(why) => anyhow::anyhow!("{why}"),
-            PlayError::Store(e) => e.into(),
-        })?;
+        let at = self.session.send(command)?;
         self.dealer.send(at, command);
         self.await_answer()
     }
