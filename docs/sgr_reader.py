@@ -24,7 +24,7 @@ import sys
 # and a row for each new command in COMMANDS.
 LAYOUT_VERSION = 1
 FORMAT_VERSION = 1
-RULES_VERSIONS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+RULES_VERSIONS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)
 MOST_BYTES = 256 << 20
 
 MAGIC = b"\x89SGR\r\n\x1a\n"

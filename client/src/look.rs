@@ -4,6 +4,7 @@
 
 use sandglass_sim::action::Action;
 use sandglass_sim::bestiary::Bestiary;
+use sandglass_sim::crossing::{DEEP_DESERT, FURNACE};
 use sandglass_sim::desert::{TimeOfDay, COLD, DAY_TICKS, FRUIT_WATER, HEAT};
 use sandglass_sim::energy::{Cost, Pace};
 use sandglass_sim::gear::{BARDING_SOFTENS, BARDING_WEIGHS, BLANKET_SOFTENS};
@@ -15,7 +16,7 @@ use sandglass_sim::map::Terrain;
 use sandglass_sim::rules;
 use sandglass_sim::species::{Behaviour, Species, COBRA_REACH, PACK_BITE, SWARMS_MOST, THICK_HIDE};
 use sandglass_sim::text::{a, capitalise, plural};
-use sandglass_sim::world::{Actor, World};
+use sandglass_sim::world::{Actor, World, FOLLOWS_FROM};
 use sandglass_sim::{
     is_provoked, runs_from_the_camel, weakened, State, EGG_WAITS, SHRIEK_REACH, TAMING_ODDS,
     VULTURE_KEEPS_OFF,
@@ -483,6 +484,12 @@ pub fn creature_lines(state: &State) -> Vec<String> {
                 .into(),
         ]);
     }
+    if state.world().rules().bestiary() >= Bestiary::Wakeful {
+        lines.extend([
+            format!("From depth {DEEP_DESERT} the desert is wakeful and bare: one creature in four that might"),
+            format!("sleep does (from depth {FURNACE}, none), and a level holds one mushroom, not two."),
+        ]);
+    }
     if state.world().rules().mushrooms_burst() {
         lines.extend([
             "A mushroom thrown (t) bursts on the creature it reaches and does to it what it".into(),
@@ -495,7 +502,10 @@ pub fn creature_lines(state: &State) -> Vec<String> {
         lines.extend([
             format!("A date thrown to a jackal (t) wins it over one time in {TAMING_ODDS}; you keep one ally"),
             "at a time, drawn on a green tile. It keeps near you, bites what comes for you, and".into(),
-            "follows you down the stairs from beside you. Walk into it to change places.".into(),
+            match state.world().rules().allies_follow_from_near() {
+                true => format!("follows you down the stairs from within {FOLLOWS_FROM} cells in sight. Walk into it to swap."),
+                false => "follows you down the stairs from beside you. Walk into it to change places.".into(),
+            },
         ]);
     }
     if state.world().rules().allies_eat_dates() {

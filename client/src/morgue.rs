@@ -345,7 +345,13 @@ mod tests {
         let turn = end.tick().0 / 2;
         let mut tally = Tally::default();
         let state = fold_to_turn(rules, &events, Some(turn), &mut tally).unwrap();
-        assert_eq!(state.tick().0, turn);
+        // The turn itself, or the first after it where the camel acts (one it spends
+        // gathering strength, or knocked out, asks it nothing).
+        assert!(
+            state.tick().0 >= turn && state.tick().0 <= turn + 5,
+            "{}",
+            state.tick().0
+        );
         assert_eq!(state.need(), sandglass_sim::Need::Command);
         // The same as folding the log's prefix of that many events.
         let at = state.events_folded() as usize;

@@ -105,16 +105,12 @@ fn is_paging(keymap: &Keymap, key: Key) -> bool {
     )
 }
 
-/// Whether the camel has an ally on this level that is not beside it, and so would not
-/// follow it down.
+/// Whether the camel has an ally on this level that would not follow it down.
 fn ally_left_behind(state: &State) -> bool {
     let world = state.world();
-    let Some(here) = world.player().map(|c| c.pos()) else {
-        return false;
-    };
     world
         .actors()
-        .any(|(_, a)| a.is_present() && a.is_ally() && a.pos().distance(here) > 1)
+        .any(|(id, a)| a.is_present() && a.is_ally() && !world.follows_down(id))
 }
 
 /// Whether more than one item lies where the camel stands.
@@ -637,12 +633,12 @@ impl GameController {
             Input::Descend if here.is_some_and(|p| !on_stairs(state, p)) => {
                 self.travel_to_stairs();
             }
-            // Only an ally beside the camel goes down with it: leaving one behind is
-            // asked, never done by a key meant for the stairs alone.
+            // Only an ally near the camel goes down with it (`World::follows_down`):
+            // leaving one behind is asked, never done by a key meant for the stairs alone.
             Input::Descend if ally_left_behind(state) => {
                 self.messages.turn_page();
                 return Ok(Some(prompt::confirm(
-                    "Your ally is not beside you and will stay behind. Go down anyway?",
+                    "Your ally is too far off to follow you and will stay behind. Go down anyway?",
                     || prompt::done(Command::Descend),
                 )));
             }

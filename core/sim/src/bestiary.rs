@@ -32,12 +32,28 @@ pub enum Bestiary {
     /// player lost only hit points, never what the bags held, and learnt to see every
     /// buried danger by the stirring sand of a single kind.
     Thieves,
+    /// Rules version 17: the thieves' creatures, wakeful in the deep desert: from depth 7
+    /// a creature that often sleeps is placed asleep one time in four, and on the last
+    /// three depths never (`Bestiary::asleep_one_in`). Played by eye under 16, a careful
+    /// player met the deep hunters one by one, most of them asleep, walked past them, and
+    /// reached the last depths with hit points to spare in every game.
+    Wakeful,
 }
 
 impl Bestiary {
     /// Whether its levels place creatures asleep: from `Burrows` on.
     pub fn has_sleepers(self) -> bool {
         self >= Bestiary::Burrows
+    }
+
+    /// A creature that often sleeps (`species::Sleep::Often`) is placed asleep on level
+    /// `depth` one time in this many; `None` where none is.
+    pub fn asleep_one_in(self, depth: u8) -> Option<u32> {
+        match self {
+            Bestiary::Wakeful if depth >= FURNACE => None,
+            Bestiary::Wakeful if depth >= DEEP_DESERT => Some(4),
+            _ => Some(2),
+        }
     }
 
     /// How many of each creature a level of `depth` holds: more, and more kinds, deeper.
@@ -50,7 +66,7 @@ impl Bestiary {
         match self {
             Bestiary::Deep => return deep_counts(depth),
             Bestiary::Hunted => return hunted_counts(depth),
-            Bestiary::Thieves => return thieves_counts(depth),
+            Bestiary::Thieves | Bestiary::Wakeful => return thieves_counts(depth),
             _ => {}
         }
         let d = u32::from(depth);

@@ -25,6 +25,10 @@ pub enum Crossing {
     /// by eye under 13, both won runs ended at full health with 16 to 19 dates never
     /// eaten.
     Lean,
+    /// Rules version 17: the lean crossing, with one mushroom a level in the deep desert
+    /// where it held two. Played by eye under 16, a thrown mushroom (slowness, poison,
+    /// confusion) won every big fight of the deep levels, and two a level left some over.
+    Sparse,
 }
 
 /// What a level's ground holds besides its finds: food, water, stones, spears, mushrooms.
@@ -45,7 +49,7 @@ impl Crossing {
     pub const fn deepest(self) -> u8 {
         match self {
             Crossing::Short => 8,
-            Crossing::Long | Crossing::Furnace | Crossing::Lean => 12,
+            Crossing::Long | Crossing::Furnace | Crossing::Lean | Crossing::Sparse => 12,
         }
     }
 
@@ -54,7 +58,7 @@ impl Crossing {
     pub const fn roses_on(self) -> &'static [u8] {
         match self {
             Crossing::Short => &[2, 4, 6],
-            Crossing::Long | Crossing::Furnace | Crossing::Lean => &[3, 6, 9],
+            Crossing::Long | Crossing::Furnace | Crossing::Lean | Crossing::Sparse => &[3, 6, 9],
         }
     }
 
@@ -75,6 +79,10 @@ impl Crossing {
                 mushrooms: 3,
                 javelins: 1,
                 flasks: 2,
+            },
+            Crossing::Sparse => Supplies {
+                mushrooms: if depth >= DEEP_DESERT { 1 } else { 2 },
+                ..Crossing::Lean.supplies(depth)
             },
             Crossing::Lean => {
                 let deep = depth >= DEEP_DESERT;
@@ -106,7 +114,11 @@ impl Crossing {
     /// is hotter: a waterskin lasts a quarter less there.
     pub const fn thirst_every(self, depth: u8) -> u32 {
         match self {
-            Crossing::Long | Crossing::Furnace | Crossing::Lean if depth >= DEEP_DESERT => 12,
+            Crossing::Long | Crossing::Furnace | Crossing::Lean | Crossing::Sparse
+                if depth >= DEEP_DESERT =>
+            {
+                12
+            }
             _ => crate::desert::THIRST_EVERY,
         }
     }
@@ -119,17 +131,19 @@ impl Crossing {
     pub const fn regenerate_every(self, depth: u8) -> Option<u32> {
         match self {
             Crossing::Short | Crossing::Long => Some(REGENERATE_EVERY),
-            Crossing::Furnace | Crossing::Lean if depth >= FURNACE => None,
-            Crossing::Furnace | Crossing::Lean if depth >= DEEP_DESERT => Some(20),
-            Crossing::Furnace | Crossing::Lean if depth >= 4 => Some(12),
-            Crossing::Furnace | Crossing::Lean => Some(REGENERATE_EVERY),
+            Crossing::Furnace | Crossing::Lean | Crossing::Sparse if depth >= FURNACE => None,
+            Crossing::Furnace | Crossing::Lean | Crossing::Sparse if depth >= DEEP_DESERT => {
+                Some(20)
+            }
+            Crossing::Furnace | Crossing::Lean | Crossing::Sparse if depth >= 4 => Some(12),
+            Crossing::Furnace | Crossing::Lean | Crossing::Sparse => Some(REGENERATE_EVERY),
         }
     }
 
     /// Whether wounds close more slowly as the crossing goes down (`regenerate_every`):
     /// what the side bar and the help speak of.
     pub const fn has_furnace(self) -> bool {
-        matches!(self, Crossing::Furnace | Crossing::Lean)
+        matches!(self, Crossing::Furnace | Crossing::Lean | Crossing::Sparse)
     }
 }
 

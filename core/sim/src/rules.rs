@@ -29,7 +29,7 @@ use crate::tape::{Header, Ruleset, TimeModel, FORMAT_VERSION};
 /// and so every hash a version-1 tape records, has no bags, explored cells, kills, kept
 /// actions or hunters' memories. Keeping it would take a second simulation behind
 /// switches, not a few switches; its tapes are refused, naming the versions kept.
-pub const KEPT: [u16; 15] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+pub const KEPT: [u16; 16] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
 
 /// The version new games are played under.
 pub const NEWEST: u16 = KEPT[KEPT.len() - 1];
@@ -145,6 +145,7 @@ struct Switches {
     vigour_only_from_hunters: bool,
     mushrooms_burst: bool,
     thieves: bool,
+    allies_follow_from_near: bool,
     bestiary: Bestiary,
     brood: Brood,
     crossing: Crossing,
@@ -180,6 +181,7 @@ const fn switches(version: RulesVersion) -> Switches {
         vigour_only_from_hunters: false,
         mushrooms_burst: false,
         thieves: false,
+        allies_follow_from_near: false,
         bestiary: Bestiary::Desert,
         brood: Brood::Swarming,
         crossing: Crossing::Short,
@@ -264,6 +266,12 @@ const fn switches(version: RulesVersion) -> Switches {
         bestiary: Bestiary::Thieves,
         ..V15
     };
+    const V17: Switches = Switches {
+        allies_follow_from_near: true,
+        bestiary: Bestiary::Wakeful,
+        crossing: Crossing::Sparse,
+        ..V16
+    };
     match version.0 {
         2 => V2,
         3 => V3,
@@ -280,6 +288,7 @@ const fn switches(version: RulesVersion) -> Switches {
         14 => V14,
         15 => V15,
         16 => V16,
+        17 => V17,
         // A `RulesVersion` is made only from `KEPT`, and every kept version has its arm
         // above (the check below fails the build otherwise), so a new version can never
         // play, or record goldens, as the one before it.
@@ -607,6 +616,15 @@ impl Rules {
         self.switches.thieves
     }
 
+    /// Introduced in 17: an ally the camel sees within `world::FOLLOWS_FROM` goes down
+    /// the stairs with it. Before, only one beside it did; an ally keeps within two cells
+    /// of the camel, so played by eye under 16 it was left behind, or asked about, at
+    /// nearly every stairs.
+    #[inline]
+    pub fn allies_follow_from_near(&self) -> bool {
+        self.switches.allies_follow_from_near
+    }
+
     /// What `boon` does under these rules, as the player chooses it: vigour gives nothing
     /// for the brood from 14 (`brood_gives_no_vigour`), and from 15 only for hunters
     /// (`vigour_only_from_hunters`).
@@ -771,6 +789,7 @@ mod tests {
             on(16),
             [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]
         );
+        assert_eq!(on(17), on(16));
         let brood = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).brood();
         assert_eq!(brood(9), Brood::Swarming);
         assert_eq!(brood(10), Brood::Bounded);
@@ -786,6 +805,7 @@ mod tests {
         assert_eq!(bestiary(14), Bestiary::Deep);
         assert_eq!(bestiary(15), Bestiary::Hunted);
         assert_eq!(bestiary(16), Bestiary::Thieves);
+        assert_eq!(bestiary(17), Bestiary::Wakeful);
         let crossing = |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).crossing();
         assert_eq!(crossing(10), Crossing::Short);
         assert_eq!(crossing(11), Crossing::Long);
@@ -793,10 +813,13 @@ mod tests {
         assert_eq!(crossing(13), Crossing::Furnace);
         assert_eq!(crossing(14), Crossing::Lean);
         assert_eq!(crossing(15), Crossing::Lean);
+        assert_eq!(crossing(16), Crossing::Lean);
+        assert_eq!(crossing(17), Crossing::Sparse);
         let algorithm =
             |v| Rules::new(RulesVersion::kept(v).unwrap(), Ruleset::NETHACK).algorithm();
         assert_eq!(algorithm(14), Algorithm::Pcg32);
         assert_eq!(algorithm(15), Algorithm::ChaCha20);
         assert_eq!(algorithm(16), Algorithm::ChaCha20);
+        assert_eq!(algorithm(17), Algorithm::ChaCha20);
     }
 }

@@ -34,6 +34,7 @@ mod places;
 mod sleep;
 mod slowed;
 mod thieves;
+mod wakeful;
 
 fn scenario(toml: &str) -> (State, u64) {
     let scenario: Scenario = toml::from_str(toml).expect("test scenario parses");

@@ -148,7 +148,7 @@ pub fn generate(seed: u64, depth: u8, contents: Contents) -> Level {
     });
     // Drawn last, so that the levels of the tables before sleep are as they always were.
     if bestiary.has_sleepers() {
-        put_to_sleep(&mut creatures, &mut rng);
+        put_to_sleep(&mut creatures, bestiary.asleep_one_in(depth), &mut rng);
     }
     // Drawn after sleep, so that the levels of the versions before finds are as they were.
     let mut lore = None;
@@ -307,13 +307,18 @@ fn nearest(spots: &mut Vec<Pos>, to: Pos) -> Option<Pos> {
     Some(spots.remove(index))
 }
 
-/// Sends to sleep every creature that always sleeps, and one in two of those that often do.
-fn put_to_sleep(creatures: &mut [(Species, Pos, Behaviour)], rng: &mut Expander) {
+/// Sends to sleep every creature that always sleeps, and one in `often` of those that
+/// often do (none of them where `often` is `None`).
+fn put_to_sleep(
+    creatures: &mut [(Species, Pos, Behaviour)],
+    often: Option<u32>,
+    rng: &mut Expander,
+) {
     for (species, _, behaviour) in creatures {
-        let asleep = match species.sleeps() {
-            Sleep::Never => false,
-            Sleep::Often => rng.one_in(2),
-            Sleep::Always => true,
+        let asleep = match (species.sleeps(), often) {
+            (Sleep::Never, _) | (Sleep::Often, None) => false,
+            (Sleep::Often, Some(n)) => rng.one_in(n),
+            (Sleep::Always, _) => true,
         };
         if asleep {
             *behaviour = Behaviour::Asleep;

@@ -202,7 +202,9 @@ fn lay_cache(level: &mut Level, area: Area, crossing: Crossing, rng: &mut Expand
     let mushroom = Item::Mushroom(Look::ALL[rng.below(5) as usize]);
     let stash = match crossing {
         Crossing::Short => STASH.to_vec(),
-        Crossing::Long | Crossing::Furnace | Crossing::Lean => vec![prize(rng), Item::Date],
+        Crossing::Long | Crossing::Furnace | Crossing::Lean | Crossing::Sparse => {
+            vec![prize(rng), Item::Date]
+        }
     };
     for item in stash.into_iter().chain([mushroom]) {
         if let Some(at) = inside.pop() {
@@ -275,7 +277,7 @@ fn lay_oasis(level: &mut Level, area: Area, crossing: Crossing, rng: &mut Expand
     rng.shuffle(&mut shore);
     let fruits: &[Item] = match crossing {
         Crossing::Short => &[Item::Date, Item::Date, Item::CactusFruit, Item::CactusFruit],
-        Crossing::Long | Crossing::Furnace | Crossing::Lean => {
+        Crossing::Long | Crossing::Furnace | Crossing::Lean | Crossing::Sparse => {
             &[Item::Date, Item::CactusFruit, Item::CactusFruit]
         }
     };
@@ -312,7 +314,7 @@ fn lay_nest(level: &mut Level, area: Area, stock: Stock, rng: &mut Expander) -> 
     let mushroom = Item::Mushroom(Look::ALL[rng.below(5) as usize]);
     let prize = match stock.crossing {
         Crossing::Short => Item::Spear,
-        Crossing::Long | Crossing::Furnace | Crossing::Lean => prize(rng),
+        Crossing::Long | Crossing::Furnace | Crossing::Lean | Crossing::Sparse => prize(rng),
     };
     level.items.push((centre, prize));
     level.items.push((centre, mushroom));

@@ -33,7 +33,13 @@ fn tame_east(rows: &[&str]) -> (Live, Vec<Event>) {
 
 /// A version-8 game on the level drawn as `rows`, the jackal there the camel's ally.
 fn with_ally(rows: &[&str]) -> (Live, Vec<Event>) {
-    let (live, tape) = onto(version(8), 5, level_of(rows));
+    with_ally_under(8, rows)
+}
+
+/// A game of rules version `v` on the level drawn as `rows`, the jackal there the
+/// camel's ally.
+fn with_ally_under(v: u16, rows: &[&str]) -> (Live, Vec<Event>) {
+    let (live, tape) = onto(version(v), 5, level_of(rows));
     let (jackal, _) = first_of(live.state(), Species::Jackal).unwrap();
     let mut state = live.into_state();
     state.set_up(Change::Tame { actor: jackal });
@@ -207,6 +213,30 @@ fn an_ally_beside_the_camel_goes_down_the_stairs_with_it() {
     assert_eq!(ally.pos().distance(world.player().unwrap().pos()), 1);
     let named = world.map().occupant(ally.pos());
     assert_eq!(named, Some(jackal));
+}
+
+/// Whether the jackal, the camel's ally on the level drawn as `rows` under rules `v`,
+/// is with the camel on depth 2 once it goes down the stairs it stands on.
+fn goes_down(v: u16, rows: &[&str]) -> bool {
+    let (mut live, mut tape) = with_ally_under(v, rows);
+    let jackal = ally(live.state());
+    live.command(Command::Descend, &mut (), &mut tape).unwrap();
+    let world = live.state().world();
+    assert_eq!(world.depth(), 2);
+    world.actor(jackal).is_some_and(|a| a.is_present())
+}
+
+/// From rules version 17 an ally the camel sees within `FOLLOWS_FROM` goes down the
+/// stairs with it, where before only one beside it did; one out of sight, behind a wall,
+/// or further off stays behind.
+#[test]
+fn an_ally_near_and_in_sight_goes_down_the_stairs_with_it() {
+    let near = [">..j....."];
+    assert!(goes_down(17, &near));
+    assert!(!goes_down(16, &near));
+    assert!(goes_down(17, &[">j......"]) && goes_down(16, &[">j......"]));
+    assert!(!goes_down(17, &[">.......j"]));
+    assert!(!goes_down(17, &[">.#", "###", "j.."]));
 }
 
 /// A hunter after the camel bites an ally standing beside it.

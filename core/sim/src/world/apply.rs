@@ -529,15 +529,10 @@ impl World {
         self.look_around();
     }
 
-    /// The allies beside the camel, who go down the stairs with it.
+    /// The allies who go down the stairs with the camel (`World::follows_down`).
     fn followers(&self) -> Vec<ActorId> {
-        let Some(camel) = self.player().filter(|c| c.present).map(|c| c.pos) else {
-            return vec![];
-        };
-        let beside =
-            |a: &Actor| a.present && a.behaviour == Behaviour::Ally && a.pos.distance(camel) <= 1;
         let ids = (0..self.actors.len()).map(|i| ActorId(i as u32));
-        ids.filter(|id| beside(&self.actors[id.index()])).collect()
+        ids.filter(|&id| self.follows_down(id)).collect()
     }
 
     /// A follower comes onto the new level on the free cell nearest the camel's, having

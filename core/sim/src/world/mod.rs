@@ -219,6 +219,11 @@ impl Actor {
     }
 }
 
+/// How far off an ally the camel sees may be and still follow it down the stairs, under
+/// `Rules::allies_follow_from_near`: a step beyond the two it keeps within
+/// (`decide::ally::ALLY_KEEPS_WITHIN`), so that one keeping near is never left behind.
+pub const FOLLOWS_FROM: u16 = 3;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct World {
     rules: Rules,
@@ -486,6 +491,20 @@ impl World {
     #[inline]
     pub fn sees(&self, pos: Pos) -> bool {
         self.sight.contains(pos)
+    }
+
+    /// Whether `id` would go down the stairs with the camel now: an ally beside it, or
+    /// under `Rules::allies_follow_from_near` one it sees within `FOLLOWS_FROM`.
+    pub fn follows_down(&self, id: ActorId) -> bool {
+        let Some(camel) = self.player().filter(|c| c.present).map(|c| c.pos) else {
+            return false;
+        };
+        let a = self.actor_at(id);
+        let near = match self.rules.allies_follow_from_near() {
+            true => a.pos.distance(camel) <= FOLLOWS_FROM && self.sees(a.pos),
+            false => a.pos.distance(camel) <= 1,
+        };
+        a.present && a.behaviour == Behaviour::Ally && near
     }
 
     /// Whether the camel sees the actor `id`: where it stands is in sight, and it is not
