@@ -156,6 +156,10 @@ pub enum Msg {
         effect: Effect,
         target: Species,
     },
+    /// A creature the camel leaves be (asleep, grazing) stepped into the cell the camel
+    /// gathered strength to walk to: it stops, and kicks nothing (rules version 17 on:
+    /// `Rules::steps_never_become_kicks`).
+    InTheWay(Species),
 }
 
 /// What hurts the camel without a blow.
@@ -408,6 +412,9 @@ impl<N: Fn(Item) -> String> fmt::Display for Words<'_, N> {
             ),
             Msg::Snapped(item) => write!(f, "The {} snaps.", item.noun()),
             Msg::Split(species) => write!(f, "The {} splits in two.", species.name()),
+            Msg::InTheWay(species) => {
+                write!(f, "The {} is in your way: you stop.", species.name())
+            }
             Msg::Stole { thief, item } => write!(
                 f,
                 "The {} snatches {} from your bags and runs!",

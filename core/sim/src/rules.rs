@@ -146,6 +146,7 @@ struct Switches {
     mushrooms_burst: bool,
     thieves: bool,
     allies_follow_from_near: bool,
+    steps_never_become_kicks: bool,
     bestiary: Bestiary,
     brood: Brood,
     crossing: Crossing,
@@ -182,6 +183,7 @@ const fn switches(version: RulesVersion) -> Switches {
         mushrooms_burst: false,
         thieves: false,
         allies_follow_from_near: false,
+        steps_never_become_kicks: false,
         bestiary: Bestiary::Desert,
         brood: Brood::Swarming,
         crossing: Crossing::Short,
@@ -268,6 +270,7 @@ const fn switches(version: RulesVersion) -> Switches {
     };
     const V17: Switches = Switches {
         allies_follow_from_near: true,
+        steps_never_become_kicks: true,
         bestiary: Bestiary::Wakeful,
         crossing: Crossing::Sparse,
         ..V16
@@ -623,6 +626,16 @@ impl Rules {
     #[inline]
     pub fn allies_follow_from_near(&self) -> bool {
         self.switches.allies_follow_from_near
+    }
+
+    /// Introduced in 17: a step the camel gathers strength for, into a cell a creature it
+    /// leaves be (asleep, a grazing tortoise) has since stepped into, stops there
+    /// (`Msg::InTheWay`) and the camel is asked again. Before, the command was resolved
+    /// afresh into a kick: played by eye under 17's first build, travel over dunes
+    /// kicked a grazing tortoise that wandered into its way, and enraged it.
+    #[inline]
+    pub fn steps_never_become_kicks(&self) -> bool {
+        self.switches.steps_never_become_kicks
     }
 
     /// What `boon` does under these rules, as the player chooses it: vigour gives nothing

@@ -15,7 +15,7 @@ use super::{Books, Need, Observer, Phase, State};
 use crate::action::{Action, ActionRecord};
 use crate::check::Rejection;
 use crate::command::Command;
-use crate::decide::{decide, still_possible};
+use crate::decide::{decide, is_hostile, still_possible};
 use crate::ids::{ActorId, Tick};
 use crate::level::{generate, Contents, Level};
 use crate::map::{Map, Terrain};
@@ -294,10 +294,46 @@ impl State {
             }
             Ok(action) => {
                 self.books.draws.clear();
-                self.take(id, action, obs);
+                if player && self.walks_into_the_peaceful(id, action) {
+                    self.stop_short(id, action, obs);
+                } else {
+                    self.take(id, action, obs);
+                }
                 ControlFlow::Continue(())
             }
         }
+    }
+
+    /// Whether the camel, gathering strength for a step, would now kick a creature it
+    /// leaves be that has stepped into the cell since (`Rules::steps_never_become_kicks`).
+    fn walks_into_the_peaceful(&self, id: ActorId, action: Action) -> bool {
+        let camel = self.world.actor_at(id);
+        let stepping = matches!(camel.waiting(), Some(Action::Step { .. }));
+        match action {
+            Action::Attack { target, .. } if stepping => {
+                self.world.rules().steps_never_become_kicks()
+                    && !is_hostile(self.world.actor_at(target))
+            }
+            _ => false,
+        }
+    }
+
+    /// The camel's step ends where a creature stepped into its way: its command is done
+    /// and it is asked for another, told why.
+    fn stop_short(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
+        let Action::Attack { target, .. } = action else {
+            return;
+        };
+        self.books.pending = None;
+        self.change(
+            Change::Gather {
+                actor: id,
+                action: None,
+            },
+            obs,
+        );
+        let species = self.world.actor_at(target).species();
+        self.say(Msg::InTheWay(species), obs);
     }
 
     /// A creature's turn when it gathers strength for an action decided earlier: the

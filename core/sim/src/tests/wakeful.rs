@@ -1,12 +1,19 @@
 //! The wakeful deep (rules version 17): the deep desert's creatures are placed awake more
-//! often, and its levels hold one mushroom where they held two.
+//! often, its levels hold one mushroom where they held two, and a step the camel gathers
+//! strength for never becomes a kick.
 
-use super::version;
+use super::{level_of, onto, said, version};
+use crate::action::Action;
 use crate::bestiary::Bestiary;
+use crate::command::Command;
 use crate::crossing::{Crossing, DEEP_DESERT, FURNACE};
+use crate::drive::Live;
+use crate::geometry::{Direction, Pos};
 use crate::item::Item;
 use crate::level::{generate, Contents};
-use crate::species::{Behaviour, Sleep};
+use crate::message::Msg;
+use crate::species::{Behaviour, Sleep, Species};
+use crate::world::{Change, Condition};
 
 /// Of the creatures that often sleep, how many of `seeds`' levels at `depth` place asleep
 /// and how many in all.
@@ -94,4 +101,40 @@ fn the_sparse_crossing_holds_one_mushroom_a_level_in_the_deep_desert() {
         under_17 + 10 < under_16,
         "{under_17} under 17, {under_16} under 16"
     );
+}
+
+/// A camel of rules `v` beside a grazing tortoise, which (`gathering`) it was gathering
+/// strength to step where the tortoise now stands, or not; once it is told to move onto
+/// the tortoise: whether the tortoise was kicked, and whether the camel was told it was
+/// in the way.
+fn onto_a_grazer(v: u16, gathering: bool) -> (bool, bool) {
+    let (live, mut tape) = onto(version(v), 3, level_of(&[".@T."]));
+    let mut state = live.into_state();
+    let camel = state.world().player_id().unwrap();
+    let to = Pos::new(2, 0);
+    if gathering {
+        let step = Action::Step { to };
+        state.set_up(Change::Gather {
+            actor: camel,
+            action: Some(step),
+        });
+    }
+    let mut live = Live::resume(3, state);
+    live.command(Command::Move(Direction::E), &mut (), &mut tape)
+        .unwrap();
+    let state = live.state();
+    let tortoise = state.world().map().occupant(to).unwrap();
+    let kicked = state.world().actor_at(tortoise).hp() < state.world().actor_at(tortoise).max_hp();
+    (kicked, said(state, Msg::InTheWay(Species::Tortoise)))
+}
+
+/// From rules version 17 a step the camel gathers strength for never becomes a kick at a
+/// creature it leaves be that wandered into the cell meanwhile (played by eye: travel
+/// over dunes kicked a grazing tortoise, which came for the camel): it stops, told why,
+/// and is asked again. A kick meant, a move onto the tortoise from the first, is a kick.
+#[test]
+fn a_step_gathered_for_stops_where_a_grazer_steps_into_its_way() {
+    assert_eq!(onto_a_grazer(17, true), (false, true));
+    assert_eq!(onto_a_grazer(16, true), (true, false));
+    assert_eq!(onto_a_grazer(17, false), (true, false));
 }
