@@ -20,7 +20,7 @@ use sandglass_sim::map::Terrain;
 use sandglass_sim::path::first_step;
 use sandglass_sim::species::Species;
 use sandglass_sim::world::{Actor, Condition};
-use sandglass_sim::{is_hostile, weakened, Command, State};
+use sandglass_sim::{closes_in, is_hostile, weakened, Command, State};
 
 use crate::look::{carried, is_fleeing};
 use crate::warnings::Warnings;
@@ -451,23 +451,25 @@ pub fn threat(state: &State) -> Option<Threat> {
     let world = state.world();
     let here = world.player()?.pos();
     let hostile = |a: &Actor| a.species() != Species::SpiderEgg && is_hostile(a);
-    let coming = |a: &Actor| {
+    let coming = |id, a: &Actor| {
         let near = a.pos().distance(here) <= NEAR && has_a_way(state, a.pos(), here);
-        let hunting = on_the_camels_trail(state, a) && !is_fleeing(a);
+        // A hunter whose way is shut waits where it is, as the sim decides (`closes_in`).
+        let stuck = a.species().hunts() && !closes_in(world, id);
+        let hunting = on_the_camels_trail(state, a) && !is_fleeing(a) && !stuck;
         let charging_at = a.charging().is_some_and(|dir| ahead(a.pos(), dir, here));
         charging_at || (near && (hunting || a.species() == Species::Tortoise))
     };
     let in_reach =
         |a: &Actor| a.species().reach() > 1 && a.pos().distance(here) <= a.species().reach();
-    let how = |a: &Actor| match a.pos().distance(here) {
+    let how = |id, a: &Actor| match a.pos().distance(here) {
         0 | 1 => Some(Menace::Beside),
-        _ if coming(a) => Some(Menace::Coming),
+        _ if coming(id, a) => Some(Menace::Coming),
         _ if in_reach(a) => Some(Menace::InReach),
         _ => None,
     };
     let threats = world.actors().filter_map(|(id, a)| {
         let seen = !world.is_player(id) && world.sees_actor(id) && hostile(a);
-        Some((id, a, how(a).filter(|_| seen)?))
+        Some((id, a, how(id, a).filter(|_| seen)?))
     });
     let (_, nearest, how) = threats.min_by_key(|&(id, a, _)| (a.pos().distance(here), id))?;
     Some(Threat {

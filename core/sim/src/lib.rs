@@ -47,8 +47,8 @@ pub use check::Rejection;
 pub use command::{Command, Slot};
 pub use consistency::{Inconsistency, MOST_STATE_BYTES};
 pub use decide::{
-    is_hostile, is_provoked, runs_from_the_camel, weakened, ALLY_KEEPS_WITHIN, EGG_WAITS,
-    HUNT_REACH, KNOCKOUT_TURNS, SHRIEK_REACH, TAMING_ODDS, VULTURE_KEEPS_OFF,
+    closes_in, is_hostile, is_provoked, runs_from_the_camel, weakened, ALLY_KEEPS_WITHIN,
+    EGG_WAITS, HUNT_REACH, KNOCKOUT_TURNS, SHRIEK_REACH, TAMING_ODDS, VULTURE_KEEPS_OFF,
 };
 pub use drive::{
     fold, fold_from, verify, Dealt, DealtError, FoldError, FoldErrorKind, Game, Live, LiveTape,

@@ -41,18 +41,36 @@ pub(super) fn hunter(world: &World, id: ActorId, draws: &mut Draws) -> Result<Ac
         let damage = roll_damage(me.species(), draws)?;
         return Ok(Action::Attack { target, damage });
     }
-    // The search may end on the quarry's cell whoever stands there now: since rules
-    // version 8 a hunter does not step onto a creature that took the camel's place.
-    let to = way_to(world, me.pos(), quarry).map(|dir| me.pos().step(dir));
-    match to {
-        Some(to)
-            if !world.rules().hunters_step_only_onto_free_cells()
-                || world.map().occupant(to).is_none() =>
-        {
-            Ok(Action::Step { to })
-        }
-        _ => roam(world, id, draws),
+    match step_toward(world, me.pos(), quarry) {
+        Some(to) => Ok(Action::Step { to }),
+        None => roam(world, id, draws),
     }
+}
+
+/// Where a hunter at `from` steps on its way to `quarry`, if it has a way. The search may
+/// end on the quarry's cell whoever stands there now: since rules version 8 a hunter does
+/// not step onto a creature that took the camel's place.
+fn step_toward(world: &World, from: Pos, quarry: Pos) -> Option<Pos> {
+    let to = from.step(way_to(world, from, quarry)?);
+    let onto_anyone = !world.rules().hunters_step_only_onto_free_cells();
+    (onto_anyone || world.map().occupant(to).is_none()).then_some(to)
+}
+
+/// Whether `id`, a hunter, goes for the camel now as `hunter` decides: it has the camel in
+/// sight or on its trail, does not run from it, and stands beside it or has a step on its
+/// way there. A scorpion whose way is shut (by water, cacti or creatures) waits where it
+/// is: played by eye, one parked for many turns refused every errand as "coming".
+pub fn closes_in(world: &World, id: ActorId) -> bool {
+    let me = world.actor_at(id);
+    let quarry = match world.sees(me.pos()) {
+        true => world.player().filter(|c| c.is_present()).map(Actor::pos),
+        false => me.last_seen(),
+    };
+    let Some(quarry) = quarry.filter(|_| me.species().hunts()) else {
+        return false;
+    };
+    !runs_from_the_camel(me)
+        && (me.pos().distance(quarry) <= 1 || step_toward(world, me.pos(), quarry).is_some())
 }
 
 /// The first step of a cheapest walk from `from` to `quarry` through free cells, searched

@@ -22,7 +22,7 @@ pub(crate) use creatures::sleepers_near;
 pub use creatures::{EGG_WAITS, KNOCKOUT_TURNS, SHRIEK_REACH};
 pub(crate) use herds::pack_unaware;
 pub use herds::{is_hostile, is_provoked};
-pub use hunt::{runs_from_the_camel, weakened, HUNT_REACH, VULTURE_KEEPS_OFF};
+pub use hunt::{closes_in, runs_from_the_camel, weakened, HUNT_REACH, VULTURE_KEEPS_OFF};
 
 /// What `id` does now: the player's `command`, or what its behaviour chooses.
 #[inline]

@@ -154,3 +154,24 @@ fn the_last_depths_hold_more_hunters() {
         );
     }
 }
+
+/// Whether the scorpion of the level drawn as `rows` goes for the camel now, as a
+/// hunter's turn decides (`decide::closes_in`).
+fn scorpion_closes_in(rows: &[&str]) -> bool {
+    let (live, _) = onto(version(17), 3, level_of(rows));
+    let world = live.state().world();
+    let (id, _) = super::first_of(live.state(), Species::Scorpion).unwrap();
+    crate::decide::closes_in(world, id)
+}
+
+/// A hunter in sight of the camel closes in where it has a step on its way; one whose
+/// every way is shut by creatures about it waits where it is, and is no hunter coming
+/// (the window's errands ask this; played by eye, a parked scorpion refused them all).
+#[test]
+fn a_hunter_whose_way_is_shut_does_not_close_in() {
+    let open = ["@....", ".....", ".....", "...S.", "....."];
+    assert!(scorpion_closes_in(&open));
+    let shut = ["@....", ".....", "..sss", "..sSs", "..sss"];
+    assert!(!scorpion_closes_in(&shut));
+    assert!(scorpion_closes_in(&["@S..."]));
+}
