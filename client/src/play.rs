@@ -7,6 +7,7 @@
 
 use sandglass_sim::gear::Garment;
 use sandglass_sim::geometry::{Direction, Pos};
+use sandglass_sim::ids::ActorId;
 use sandglass_sim::item::Item;
 use sandglass_sim::lore::Boon;
 use sandglass_sim::map::Terrain;
@@ -103,6 +104,24 @@ fn is_paging(keymap: &Keymap, key: Key) -> bool {
         bind(keymap, Mode::More, key),
         Some(Input::Space | Input::Confirm | Input::Escape)
     )
+}
+
+/// The creature the look cursor goes to from `at` with Tab: the next the camel sees,
+/// nearest the camel first, after the one under the cursor (the nearest if none is).
+fn next_in_sight(state: &State, at: Pos) -> Option<Pos> {
+    let world = state.world();
+    let here = world.player()?.pos();
+    let mut seen: Vec<(u16, ActorId, Pos)> = world
+        .actors()
+        .filter(|&(id, a)| !world.is_player(id) && a.is_present() && world.sees_actor(id))
+        .map(|(id, a)| (a.pos().distance(here), id, a.pos()))
+        .collect();
+    seen.sort();
+    let next = seen
+        .iter()
+        .position(|&(_, _, p)| p == at)
+        .map_or(0, |i| i + 1);
+    seen.get(next % seen.len().max(1)).map(|&(_, _, p)| p)
 }
 
 /// Whether the camel has an ally on this level that would not follow it down.
@@ -748,6 +767,9 @@ impl GameController {
                 let map = self.state().world().map();
                 self.overlay = Overlay::Look(if map.contains(next) { next } else { at });
             }
+            Some(Input::NextTarget) => {
+                self.overlay = Overlay::Look(next_in_sight(self.state(), at).unwrap_or(at))
+            }
             Some(_) => {}
             None => self.overlay = Overlay::Look(at),
         }
@@ -839,6 +861,20 @@ mod tests {
         last
     }
 
+    /// The bot plays the game of `new_game` on until `done` says so (at most 2,000
+    /// commands), paging through the news on the way.
+    fn bot_plays_until(game: &mut GameController, store: &Store, done: impl Fn(&State) -> bool) {
+        let mut bot = sandglass_sim::bot::Bot::new(7);
+        let mut commands = 0;
+        while !done(game.state()) {
+            read_all(game, store);
+            let command = bot.choose(game.state()).unwrap();
+            game.play(store, command, &mut ()).unwrap();
+            commands += 1;
+            assert!(commands < 2000, "the bot's game never came to it");
+        }
+    }
+
     /// Pages through whatever waits behind `--more--`.
     fn read_all(game: &mut GameController, store: &Store) {
         while game.messages().has_more() {
@@ -857,15 +893,7 @@ mod tests {
         assert!(game.is_running());
         // The bot plays on until something comes for the camel.
         let (_dir, store, mut game) = new_game();
-        let mut bot = sandglass_sim::bot::Bot::new(7);
-        let mut commands = 0;
-        while threat(game.state()).is_none() {
-            read_all(&mut game, &store);
-            let command = bot.choose(game.state()).unwrap();
-            game.play(&store, command, &mut ()).unwrap();
-            commands += 1;
-            assert!(commands < 2000, "nothing ever came for the camel");
-        }
+        bot_plays_until(&mut game, &store, |state| threat(state).is_some());
         read_all(&mut game, &store);
         let events = game.state().events_folded();
         press(&mut game, &store, &[Key::Char('x')]);
@@ -1023,6 +1051,41 @@ mod tests {
         press(&mut game, &store, &[Key::Char('h')]);
         assert_eq!(game.overlay(), &Overlay::None);
         assert_eq!(game.state().events_folded(), events);
+    }
+
+    /// Tab in the look cursor goes from creature to creature in sight, nearest the camel
+    /// first, and round again (played by eye, it did nothing there though it does when
+    /// throwing).
+    #[test]
+    fn tab_in_the_look_cursor_goes_round_the_creatures_in_sight() {
+        let (_dir, store, mut game) = new_game();
+        let seen = |state: &State| -> Vec<Pos> {
+            let world = state.world();
+            let creatures = world.actors().filter(|&(id, _)| !world.is_player(id));
+            let in_sight = creatures.filter(|&(id, a)| a.is_present() && world.sees_actor(id));
+            in_sight.map(|(_, a)| a.pos()).collect()
+        };
+        bot_plays_until(&mut game, &store, |state| seen(state).len() >= 2);
+        read_all(&mut game, &store);
+        let mut in_sight = seen(game.state());
+        let here = game.state().world().player().unwrap().pos();
+        press(&mut game, &store, &[Key::Char(';')]);
+        let mut cursor = vec![];
+        for _ in 0..=in_sight.len() {
+            press(&mut game, &store, &[Key::Code(KeyCode::Tab)]);
+            match game.overlay() {
+                Overlay::Look(at) => cursor.push(*at),
+                other => panic!("{other:?}"),
+            }
+        }
+        // Round again to the first, having been on each once, nearest first.
+        assert_eq!(cursor.first(), cursor.last());
+        cursor.pop();
+        let distances: Vec<u16> = cursor.iter().map(|p| p.distance(here)).collect();
+        assert!(distances.is_sorted(), "{distances:?}");
+        cursor.sort_by_key(|p| (p.x, p.y));
+        in_sight.sort_by_key(|p| (p.x, p.y));
+        assert_eq!(cursor, in_sight);
     }
 
     #[test]

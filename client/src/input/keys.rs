@@ -33,7 +33,8 @@ pub enum Mode {
     /// A list to choose from (the start screen, saved games): arrows move the
     /// highlight, a letter picks directly, Enter takes the highlighted one.
     List,
-    /// The look cursor: directions move it, Escape, Enter or `;` put it away.
+    /// The look cursor: directions move it, Tab puts it on the next creature in sight,
+    /// Escape, Enter or `;` put it away.
     Look,
 }
 
@@ -52,9 +53,11 @@ pub fn bind(keymap: &Keymap, mode: Mode, key: Key) -> Option<Input> {
         Mode::YesNo => bind_yes_no(key),
         Mode::More => common(key),
         Mode::List => bind_list(key),
-        // The look key puts the cursor away again.
-        Mode::Look => match keymap.input(key) {
-            Some(Input::Look) => Some(Input::Escape),
+        // The look key puts the cursor away again; Tab goes to the next creature in sight,
+        // as it goes to the next target when throwing.
+        Mode::Look => match (keymap.input(key), key) {
+            (Some(Input::Look), _) => Some(Input::Escape),
+            (_, Key::Code(KeyCode::Tab)) => Some(Input::NextTarget),
             _ => direction().or_else(|| common(key)),
         },
     }

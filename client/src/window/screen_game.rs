@@ -261,7 +261,7 @@ impl GameScreen {
             Overlay::Look(at) => {
                 mark(layout, *at);
                 let mut lines = describe(state, *at);
-                lines.push("Directions move; Escape or ; is done.".into());
+                lines.push("Directions move, Tab the next creature; Escape or ; is done.".into());
                 hud::caption(text, layout, corner(layout, *at), &lines);
             }
             Overlay::History(up) => self.draw_history(app, layout, *up),
