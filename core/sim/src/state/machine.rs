@@ -294,36 +294,30 @@ impl State {
             }
             Ok(action) => {
                 self.books.draws.clear();
-                if player && self.walks_into_the_peaceful(id, action) {
-                    self.stop_short(id, action, obs);
-                } else {
-                    self.take(id, action, obs);
+                match self.in_the_way(id, action).filter(|_| player) {
+                    Some(creature) => self.stop_short(id, creature, obs),
+                    None => self.take(id, action, obs),
                 }
                 ControlFlow::Continue(())
             }
         }
     }
 
-    /// Whether the camel, gathering strength for a step, would now kick a creature it
-    /// leaves be that has stepped into the cell since (`Rules::steps_never_become_kicks`).
-    fn walks_into_the_peaceful(&self, id: ActorId, action: Action) -> bool {
-        let camel = self.world.actor_at(id);
-        let stepping = matches!(camel.waiting(), Some(Action::Step { .. }));
-        match action {
-            Action::Attack { target, .. } if stepping => {
-                self.world.rules().steps_never_become_kicks()
-                    && !is_hostile(self.world.actor_at(target))
-            }
-            _ => false,
-        }
+    /// The creature the camel leaves be (asleep, grazing) that has stepped into the cell it
+    /// gathers strength to step to, if `action` would now kick it
+    /// (`Rules::steps_never_become_kicks`).
+    fn in_the_way(&self, id: ActorId, action: Action) -> Option<ActorId> {
+        let Action::Attack { target, .. } = action else {
+            return None;
+        };
+        let stepping = matches!(self.world.actor_at(id).waiting(), Some(Action::Step { .. }));
+        let peaceful = !is_hostile(self.world.actor_at(target));
+        (self.world.rules().steps_never_become_kicks() && stepping && peaceful).then_some(target)
     }
 
-    /// The camel's step ends where a creature stepped into its way: its command is done
+    /// The camel's step ends where `creature` stepped into its way: its command is done
     /// and it is asked for another, told why.
-    fn stop_short(&mut self, id: ActorId, action: Action, obs: &mut impl Observer) {
-        let Action::Attack { target, .. } = action else {
-            return;
-        };
+    fn stop_short(&mut self, id: ActorId, creature: ActorId, obs: &mut impl Observer) {
         self.books.pending = None;
         self.change(
             Change::Gather {
@@ -332,7 +326,7 @@ impl State {
             },
             obs,
         );
-        let species = self.world.actor_at(target).species();
+        let species = self.world.actor_at(creature).species();
         self.say(Msg::InTheWay(species), obs);
     }
 
