@@ -13,7 +13,7 @@ use crate::item::Item;
 use crate::level::{generate, Contents};
 use crate::message::Msg;
 use crate::species::{Behaviour, Sleep, Species};
-use crate::world::{Change, Condition};
+use crate::world::Change;
 
 /// Of the creatures that often sleep, how many of `seeds`' levels at `depth` place asleep
 /// and how many in all.
