@@ -72,8 +72,12 @@ pub enum Stop {
         hp: i16,
         most: i16,
     },
-    /// The waterskin has just run low.
-    Thirsty,
+    /// The waterskin has just run low, or (`dry`) run dry: from here the camel weakens
+    /// as it goes. With where the nearest water it knows of lies, if it knows of any.
+    Thirsty {
+        dry: bool,
+        water: Option<Water>,
+    },
     /// The sand stirred: a sleeper lies beneath, near.
     SandStirs,
     /// The only way on passes where the sand stirred.
@@ -104,7 +108,17 @@ impl Stop {
             Stop::Weakening { hp, most } => Some(format!(
                 "You stop: you are weakening, at {hp} of {most} hit points."
             )),
-            Stop::Thirsty => Some("You stop: your waterskin is nearly empty.".into()),
+            Stop::Thirsty { dry, water } => {
+                let skin = match dry {
+                    false => "your waterskin is nearly empty",
+                    true => "your waterskin is dry, and you weaken as you go",
+                };
+                let known = match water {
+                    Some(water) => format!("The nearest water you know of is {water}."),
+                    None => "You know of no water on this level.".to_owned(),
+                };
+                Some(format!("You stop: {skin}. {known}"))
+            }
             Stop::SandStirs => Some("You stop: the sand stirs. Go back the way you came.".into()),
             Stop::PastStirring => Some(
                 "You stop: the only way on passes where the sand stirred. Step by hand.".into(),
@@ -123,6 +137,23 @@ impl Stop {
             ),
             Stop::TooLong => Some("You stop to look around.".into()),
         }
+    }
+}
+
+/// Where the nearest water the camel knows of lies, as a player is told it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Water {
+    /// King moves from the camel, as the crow flies.
+    pub cells: u16,
+    /// Roughly which way.
+    pub toward: Direction,
+}
+
+impl std::fmt::Display for Water {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Water { cells, toward } = self;
+        let unit = if *cells == 1 { "cell" } else { "cells" };
+        write!(f, "{cells} {unit} {}", toward.name())
     }
 }
 
@@ -219,10 +250,15 @@ impl Running {
         if stirs && self.moves() {
             return Err(Stop::SandStirs);
         }
+        // Once as the skin runs low and once as it runs dry: played by eye, explore
+        // walked a parched camel on down to half its hit points with no word.
         let ran_low = world.water() <= WATER_LOW && self.water > WATER_LOW;
+        let dry = world.water() == 0 && self.water > 0;
         self.water = world.water();
-        if ran_low && world.rules().desert_clock() && self.moves() && !self.to_water(state) {
-            return Err(Stop::Thirsty);
+        let warns = world.rules().desert_clock() && self.moves() && !self.to_water(state);
+        if (ran_low || dry) && warns {
+            let water = nearest_water(state, warnings, here);
+            return Err(Stop::Thirsty { dry, water });
         }
         // What lies underfoot that the camel could take: not what it dropped here.
         let fits = |item| world.bags().slot_for(item).is_some();
@@ -349,7 +385,10 @@ fn walk(
         .map(|(_, a)| a.pos())
         .collect();
     let apart = |p: Pos| wary.iter().all(|c| c.distance(p) > 1);
-    let wide = first_step(map, from, u32::MAX, &is_goal, |p| may(p) && apart(p));
+    // The goal too: a search may always enter its goal, and explore's nearest unseen
+    // cell was one beside an elephant.
+    let goal_apart = |p| is_goal(p) && apart(p);
+    let wide = first_step(map, from, u32::MAX, goal_apart, |p| may(p) && apart(p));
     let (dir, _) = wide.or_else(|| first_step(map, from, u32::MAX, &is_goal, may))?;
     let next = from.step(dir);
     Some(if world.opens(map.terrain(next)) {
@@ -357,6 +396,29 @@ fn walk(
     } else {
         Command::Move(dir)
     })
+}
+
+/// Where the nearest cell the camel knows a way to and fills its skin at lies, if any.
+fn nearest_water(state: &State, warnings: &Warnings, here: Pos) -> Option<Water> {
+    let world = state.world();
+    let eggs = known_eggs(state, warnings);
+    let may = |p| may_enter(state, &eggs, p);
+    let fills = |p| world.remembers(p) && world.fills_at(p);
+    let (_, at) = first_step(world.map(), here, u32::MAX, fills, may)?;
+    Some(Water {
+        cells: here.distance(at),
+        toward: compass(here, at)?,
+    })
+}
+
+/// The one of eight directions nearest the bearing from `from` to `to`: a diagonal
+/// only where neither axis is more than twice the other.
+fn compass(from: Pos, to: Pos) -> Option<Direction> {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let (wide, tall) = (dx.abs(), dy.abs());
+    let across = if tall > 2 * wide { 0 } else { dx.signum() };
+    let down = if wide > 2 * tall { 0 } else { dy.signum() };
+    Direction::from_delta(across, down)
 }
 
 /// Whether a walk the camel plans may pass through `p`: a cell it remembers, open or
@@ -579,7 +641,7 @@ mod tests {
             match stop {
                 Stop::Threat(seen) => assert_eq!(threat(game.state()), Some(seen)),
                 Stop::Hurt(lost) => assert!(lost > 0),
-                Stop::Thirsty => assert!(world.water() <= WATER_LOW),
+                Stop::Thirsty { .. } => assert!(world.water() <= WATER_LOW),
                 Stop::NothingLeft | Stop::TooLong | Stop::Over => {}
                 Stop::SandStirs | Stop::PastStirring | Stop::Weakening { .. } => {}
                 Stop::Dithering => {}
@@ -710,7 +772,7 @@ mod tests {
     /// with the skin already low (it may be going for water).
     #[test]
     fn a_walk_stops_once_as_the_waterskin_runs_low() {
-        let low = |s: &State| s.world().water() <= WATER_LOW && threat(s).is_none();
+        let low = |s: &State| (1..=WATER_LOW).contains(&s.world().water()) && threat(s).is_none();
         let game = (1..20)
             .find_map(|seed| played_until(seed, 3000, low))
             .expect("a game whose skin runs low");
@@ -721,18 +783,13 @@ mod tests {
             hp,
             ..Running::start(errand, state, &calm())
         };
+        let thirsty = |stop: Result<Command, Stop>| matches!(stop, Err(Stop::Thirsty { .. }));
+        let water = nearest_water(state, &calm(), state.world().player().unwrap().pos());
         assert_eq!(
             crossing(Errand::Explore).next(state, &calm()),
-            Err(Stop::Thirsty)
+            Err(Stop::Thirsty { dry: false, water })
         );
-        assert_eq!(
-            Stop::Thirsty.message().unwrap(),
-            "You stop: your waterskin is nearly empty."
-        );
-        assert_ne!(
-            crossing(Errand::Rest).next(state, &calm()),
-            Err(Stop::Thirsty)
-        );
+        assert!(!thirsty(crossing(Errand::Rest).next(state, &calm())));
         // A walk to the shore of a pool goes on: it is going for water.
         let map = state.world().map();
         let shore = map.cells().find(|&p| {
@@ -742,15 +799,83 @@ mod tests {
                     .any(|d| map.terrain(p.step(d)) == Terrain::Water)
         });
         if let Some(shore) = shore {
-            assert_ne!(
-                crossing(Errand::Travel(shore)).next(state, &calm()),
-                Err(Stop::Thirsty)
-            );
+            assert!(!thirsty(
+                crossing(Errand::Travel(shore)).next(state, &calm())
+            ));
         }
-        assert_ne!(
-            Running::start(Errand::Explore, state, &calm()).next(state, &calm()),
-            Err(Stop::Thirsty)
+        assert!(!thirsty(
+            Running::start(Errand::Explore, state, &calm()).next(state, &calm())
+        ));
+    }
+
+    /// A moving errand stops again as the skin runs dry, saying where the nearest water
+    /// it knows of lies: played by eye, explore walked a parched camel down to half its
+    /// hit points.
+    #[test]
+    fn a_walk_stops_once_more_as_the_waterskin_runs_dry() {
+        let dry = |s: &State| s.world().water() == 0 && threat(s).is_none();
+        let game = (1..20)
+            .find_map(|seed| played_until(seed, 4000, dry))
+            .expect("a game whose skin runs dry");
+        let state = game.state();
+        let here = state.world().player().unwrap().pos();
+        let drying = Running {
+            water: 1,
+            ..Running::start(Errand::Explore, state, &calm())
+        };
+        let Err(Stop::Thirsty { dry: true, water }) = drying.clone().next(state, &calm()) else {
+            panic!("the walk goes on as the skin runs dry");
+        };
+        if let Some(Water { cells, toward }) = water {
+            // The water told of is where the skin fills, that far and that way.
+            let world = state.world();
+            let told = world.map().cells().filter(|&p| {
+                world.remembers(p)
+                    && world.fills_at(p)
+                    && here.distance(p) == cells
+                    && compass(here, p) == Some(toward)
+            });
+            assert!(told.count() > 0, "water {cells} cells {}", toward.name());
+        }
+        // Once told, the walk goes on (the player may be looking for water).
+        let mut told = drying;
+        let _ = told.next(state, &calm());
+        assert!(!matches!(
+            told.next(state, &calm()),
+            Err(Stop::Thirsty { .. })
+        ));
+    }
+
+    #[test]
+    fn thirst_is_told_with_the_nearest_water_and_its_bearing() {
+        let water = Water {
+            cells: 12,
+            toward: Direction::NE,
+        };
+        let low = Stop::Thirsty {
+            dry: false,
+            water: Some(water),
+        };
+        assert_eq!(
+            low.message().unwrap(),
+            "You stop: your waterskin is nearly empty. The nearest water you know of is \
+             12 cells north-east."
         );
+        let dry = Stop::Thirsty {
+            dry: true,
+            water: None,
+        };
+        assert_eq!(
+            dry.message().unwrap(),
+            "You stop: your waterskin is dry, and you weaken as you go. You know of no \
+             water on this level."
+        );
+        let at = |x, y| compass(Pos::new(10, 10), Pos::new(x, y));
+        assert_eq!(at(20, 11), Some(Direction::E), "far east, a little south");
+        assert_eq!(at(14, 13), Some(Direction::SE));
+        assert_eq!(at(9, 2), Some(Direction::N));
+        assert_eq!(at(4, 4), Some(Direction::NW));
+        assert_eq!(at(10, 10), None);
     }
 
     /// Poison's burn stops no errand: a rest goes on through it, as it is meant to

@@ -31,6 +31,9 @@ pub struct GameScreen {
     next_step: f64,
     /// The map cell under the mouse, if it is over the map.
     hovered: Option<Pos>,
+    /// Whether Escape put away the caption of the cell under the mouse: it shows again
+    /// once the mouse is over another cell.
+    caption_hidden: bool,
     /// A daily run's sending to its server, on its own thread; dropped with the screen,
     /// it sends what is left and stops.
     streamer: Option<Streamer>,
@@ -47,6 +50,7 @@ impl GameScreen {
             playback: None,
             next_step: 0.0,
             hovered: None,
+            caption_hidden: false,
             streamer: None,
             held: VecDeque::new(),
         }
@@ -74,7 +78,7 @@ impl GameScreen {
     pub fn update(&mut self, app: &mut App, time: f64) -> anyhow::Result<Go> {
         let layout = self.layout(app);
         let (x, y) = mouse_position();
-        self.hovered = layout.cell_under(vec2(x, y));
+        self.hover(layout.cell_under(vec2(x, y)));
         if is_mouse_button_pressed(MouseButton::Left) {
             if let Some(cell) = self.hovered {
                 self.game.click(cell);
@@ -151,10 +155,15 @@ impl GameScreen {
         if let Some(playback) = &mut self.playback {
             playback.finish();
         }
-        // Escape puts the energy panel away before it leaves the game, as it closes
-        // everything else shown over the map first.
+        // Escape puts away a hover caption, then the energy panel, before it leaves the
+        // game, as it closes everything else shown over the map first: played by eye,
+        // an Escape meant for a caption left the game.
         let idle = self.game.mode() == Mode::Play && matches!(self.game.overlay(), Overlay::None);
-        if key == Key::Code(KeyCode::Escape) && app.settings.panel_open && idle {
+        let escape = key == Key::Code(KeyCode::Escape);
+        if escape && idle && self.put_away_caption() {
+            return Ok(Go::Stay);
+        }
+        if escape && app.settings.panel_open && idle {
             app.toggle_panel();
             return Ok(Go::Stay);
         }
@@ -162,6 +171,29 @@ impl GameScreen {
         let reaction = self.game.key(&app.store, &app.keymap, key, &mut recorder)?;
         self.next_step = time + ERRAND_STEP;
         self.react(app, reaction, recorder, time)
+    }
+
+    /// The mouse is over `cell` (`None`: off the map); a caption put away shows again on
+    /// another cell.
+    fn hover(&mut self, cell: Option<Pos>) {
+        if cell != self.hovered {
+            self.caption_hidden = false;
+        }
+        self.hovered = cell;
+    }
+
+    /// The cell whose caption is drawn over the map: the one under the mouse, where no
+    /// question is open and Escape has not put it away.
+    fn caption(&self) -> Option<Pos> {
+        let shown = !self.caption_hidden && self.game.prompt().is_none();
+        self.hovered.filter(|_| shown)
+    }
+
+    /// Puts away the caption shown, if one is: whether there was one.
+    fn put_away_caption(&mut self) -> bool {
+        let shown = self.caption().is_some();
+        self.caption_hidden |= shown;
+        shown
     }
 
     /// The keys held while a command waited, once it no longer does: up to the next
@@ -291,7 +323,7 @@ impl GameScreen {
                             .collect();
                         hud::dialog(text, area, size, &prompt.line(), &lines);
                     }
-                } else if let Some(at) = self.hovered {
+                } else if let Some(at) = self.caption() {
                     mark(layout, at);
                     hud::caption(text, layout, corner(layout, at), &describe(state, at));
                 }
@@ -486,5 +518,22 @@ mod tests {
             !press(Key::Char(';')),
             "the look cursor leaves the map in view"
         );
+    }
+
+    #[test]
+    fn a_hover_caption_put_away_shows_again_on_another_cell() {
+        let (_dir, _store, game) = new_game();
+        let mut screen = GameScreen::new(game);
+        let (a, b) = (Pos::new(3, 3), Pos::new(4, 3));
+        screen.hover(Some(a));
+        assert_eq!(screen.caption(), Some(a));
+        assert!(screen.put_away_caption(), "Escape puts it away");
+        assert!(!screen.put_away_caption(), "and the next leaves the game");
+        screen.hover(Some(a));
+        assert_eq!(screen.caption(), None, "still over the same cell");
+        screen.hover(Some(b));
+        assert_eq!(screen.caption(), Some(b));
+        screen.hover(None);
+        assert_eq!(screen.caption(), None);
     }
 }
