@@ -3,11 +3,13 @@
 //! hurt, fights what is next to it, throws at elephants and descends. It knows what the
 //! camel knows and no more: the cells it remembers, the creatures it sees.
 
+use crate::bestiary::Bestiary;
 use crate::command::{Command, Slot};
 use crate::crossing::Crossing;
 use crate::decide::{is_hostile, is_provoked};
+use crate::desert::{WATERSKIN, WATER_LOW};
 use crate::drive::{Game, LiveTape};
-use crate::geometry::{Direction, Pos};
+use crate::geometry::{line, Direction, Pos};
 use crate::item::{Draught, Effect, Item};
 use crate::lore::Boon;
 use crate::map::Terrain;
@@ -187,6 +189,34 @@ impl Bot {
                 wishes.push(Command::Throw(date, dir));
             }
         }
+        // In the wakeful deep, as a careful player does: something thrown at a hunter
+        // coming, before it arrives (a mushroom known to harm a lion or a ratel first),
+        // and a healing mushroom or food eaten sooner while poisoned.
+        let deep = plays_deep(world.rules());
+        if deep {
+            if let Some((target, species)) = nearest_hunter(state, pos) {
+                let harms = |i: Item| match i {
+                    Item::Mushroom(look) => {
+                        mycology.is_known(look) && mycology.effect(look) != Effect::Heal
+                    }
+                    _ => false,
+                };
+                let big = matches!(species, Species::Lion | Species::Ratel);
+                let mushroom = slot_of(&harms).filter(|_| big);
+                let missile = [Item::Spear, Item::Javelin, Item::Stone]
+                    .into_iter()
+                    .find_map(|item| bags.find(item))
+                    .filter(|_| target.distance(pos) > 1);
+                let (east, south) = (target.x - pos.x, target.y - pos.y);
+                for slot in mushroom.into_iter().chain(missile) {
+                    wishes.push(Command::ThrowAt(slot, east as i8, south as i8));
+                }
+            }
+            let poisoned = me.conditions().has(crate::world::Condition::Poisoned);
+            if poisoned && hp * 2 < max_hp {
+                wishes.extend(slot_of(&known_heal).map(Command::Eat));
+            }
+        }
         // Fight whatever is adjacent, in sight and awake; let sleepers and allies lie.
         for dir in Direction::ALL {
             let occupant = world.map().occupant(pos.step(dir));
@@ -230,9 +260,14 @@ impl Bot {
         // Hurt with nothing near: rest, and let the hit points come back, where they do.
         // Under the long crossing, as a careful player does, until nearly whole, water
         // allowing.
+        // In the deep, a long rest is taken beside water, where it drinks from the pool,
+        // not the skin: it walks there first when it knows of some.
         let careful = world.rules().crossing() >= Crossing::Long && world.water() > THIRSTY;
         let rests_below = if careful { 4 } else { 2 };
-        if hp * rests_below < max_hp * (rests_below - 1) && heals && !threatened(state, pos) {
+        let wants_rest = hp * rests_below < max_hp * (rests_below - 1) && heals;
+        let by_water = world.fills_at(pos);
+        let rest_at_water = deep && wants_rest && !by_water && knows_water(state);
+        if wants_rest && !threatened(state, pos) && !rest_at_water {
             wishes.push(Command::Rest);
         }
         // Curiosity: taste an unknown mushroom when healthy.
@@ -262,18 +297,34 @@ impl Bot {
                 wishes.push(Command::Use(slot));
             }
         }
+        // In the deep, nearly dry: a cactus fruit's juice, then any flask not known to be
+        // other than sweet water.
+        if deep && world.water() <= WATER_LOW {
+            let unknown_glass = |i: Item| matches!(i, Item::Flask(g) if !lore.knows_glass(g));
+            let fruit = slot_of(&|i: Item| i == Item::CactusFruit).map(Command::Eat);
+            wishes.extend(
+                fruit
+                    .into_iter()
+                    .chain(slot_of(&unknown_glass).map(Command::Use)),
+            );
+        }
         if self.dice.one_in(150) && !bags.is_empty() {
             let slot = Slot(self.dice.below(crate::bags::LETTERS as u32) as u8);
             wishes.push(Command::Drop(slot));
         }
-        let restless = self.on_this_level > self.patience;
+        // In the deep a dry camel that knows of no water here makes for the stairs: the
+        // next level may hold some.
+        let no_water = deep && world.water() <= THIRSTY && !knows_water(state);
+        let restless = self.on_this_level > self.patience || no_water;
         if restless && matches!(world.map().terrain(pos), Terrain::Stairs) {
             wishes.push(Command::Descend);
         }
         if self.dice.one_in(25) {
             wishes.push(Command::Dash);
         }
-        let thirsty = world.rules().desert_clock() && world.water() <= THIRSTY;
+        // In the deep, a skin half empty is filled at water it knows of, on the way.
+        let drinks_at = if deep { WATERSKIN / 2 } else { THIRSTY };
+        let thirsty = world.rules().desert_clock() && (world.water() <= drinks_at || rest_at_water);
         let goal = if thirsty {
             Goal::Water
         } else {
@@ -298,6 +349,52 @@ impl Bot {
 
 /// The bot goes for a drink with this many sips left, or fewer.
 const THIRSTY: u16 = 5;
+
+/// Whether the bot plays the deep desert as a careful player does: throwing at hunters
+/// before they arrive, eating sooner while poisoned, filling its skin at half and making
+/// for the stairs when dry. Only from the wakeful deep (rules version 17), so that the
+/// play report of every version before plays as it always did.
+fn plays_deep(rules: &Rules) -> bool {
+    rules.bestiary() >= Bestiary::Wakeful
+}
+
+/// How far the bot throws at a hunter coming.
+const THROW_REACH: u16 = 6;
+
+/// The nearest hostile hunter in sight, awake and within a throw, with nothing in the
+/// way of a throw at it: where it stands and what it is.
+fn nearest_hunter(state: &State, from: Pos) -> Option<(Pos, Species)> {
+    let world = state.world();
+    let map = world.map();
+    let clear = |to: Pos| {
+        let path = line(from, to);
+        let before = &path[..path.len().saturating_sub(1)];
+        before
+            .iter()
+            .all(|&p| map.occupant(p).is_none() && !map.terrain(p).blocks())
+    };
+    world
+        .actors()
+        .filter(|&(id, a)| {
+            !world.is_player(id)
+                && world.sees_actor(id)
+                && a.species().hunts()
+                && is_hostile(a)
+                && a.pos().distance(from) <= THROW_REACH
+        })
+        .map(|(_, a)| (a.pos(), a.species()))
+        .filter(|&(at, _)| clear(at))
+        .min_by_key(|&(at, _)| (at.distance(from), at))
+}
+
+/// Whether the camel remembers a cell of this level where it fills its skin.
+fn knows_water(state: &State) -> bool {
+    let world = state.world();
+    world
+        .map()
+        .cells()
+        .any(|p| world.remembers(p) && world.fills_at(p))
+}
 
 /// Where the bot is going.
 #[derive(Clone, Copy)]

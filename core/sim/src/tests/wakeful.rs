@@ -138,3 +138,29 @@ fn a_step_gathered_for_stops_where_a_grazer_steps_into_its_way() {
     assert_eq!(onto_a_grazer(16, true), (true, false));
     assert_eq!(onto_a_grazer(17, false), (true, false));
 }
+
+/// What the bot does first under rules `v`, a spear in its bags, a lion coming along
+/// a row of sand: its command and where the lion then stood from the camel.
+fn bot_before_a_lion(v: u16) -> (Command, (i16, i16)) {
+    let (live, _) = super::carrying(version(v), 5, &["@....L......"], &[Item::Spear]);
+    let state = live.state();
+    let (_, lion) = super::first_of(state, Species::Lion).unwrap();
+    let camel = state.world().player().unwrap().pos();
+    let command = crate::bot::Bot::new(1).choose(state).unwrap();
+    (command, (lion.x - camel.x, lion.y - camel.y))
+}
+
+/// In the wakeful deep the bot throws at a hunter coming before it arrives, as a careful
+/// player does (the play report's measures are of a player who does); under the rules
+/// before, it plays as it always did, for their reports.
+#[test]
+fn the_bot_throws_at_a_lion_coming_in_the_wakeful_deep_only() {
+    let (command, (east, south)) = bot_before_a_lion(17);
+    assert!(east > 1, "the lion is still some way off: {east}");
+    assert!(
+        matches!(command, Command::ThrowAt(_, e, s) if (i16::from(e), i16::from(s)) == (east, south)),
+        "{command:?} with the lion {east} east"
+    );
+    let (before, _) = bot_before_a_lion(16);
+    assert!(!matches!(before, Command::ThrowAt(..)), "{before:?}");
+}
