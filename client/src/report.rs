@@ -1,7 +1,8 @@
 //! The lines the binary reports on stdout, each flushed at once, for whoever drives it
 //! (the end-to-end tests, scripts): `game ID hash 0xH` when a game opens, `ack K hash 0xH`
-//! once its command K is on disk, `panel shown` / `panel hidden` on F1, `hash 0xH` when
-//! the game is left (game over, back to the menu, or the window closed),
+//! once its command K is on disk, `panel shown` / `panel hidden` on F1, `asleep` when
+//! the window, left still, falls asleep in its event loop (`window::frames`), `hash 0xH`
+//! when the game is left (game over, back to the menu, or the window closed),
 //! `replay N events` when a replay opens on the scrubber, `scores shown N games P proving`
 //! when the high scores open (P of them still to be folded) and `scores proved` once
 //! they are; `opening shown` when the window opens on a data directory still opening (a
@@ -30,6 +31,10 @@ pub fn game(id: GameId, hash: u64) {
 
 pub fn ack(commands: u64, hash: u64) {
     line(&format!("ack {commands} hash 0x{hash:016x}"));
+}
+
+pub fn asleep() {
+    line("asleep");
 }
 
 pub fn hash(hash: u64) {

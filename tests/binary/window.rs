@@ -12,7 +12,8 @@
 //! Three glyph sizes on a 1280x720 window and on a 3840x2160 screen keep the camel's
 //! cell whole and in view, as it walks too.
 //!
-//! Without those tools the test fails when `CI` is set (`.ci/run` installs them) and is
+//! Each scenario is a test of its own, run one at a time, each on a display of its own.
+//! Without those tools each fails when `CI` is set (`.ci/run` installs them) and is
 //! skipped, saying why, otherwise. Screenshots stay in `target/tmp/window/` to look at.
 
 mod common;
@@ -21,6 +22,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use common::xvfb::{screenshots_or_skip, Xvfb};
@@ -36,30 +38,96 @@ use sandglass_store::{sgr, Status, Store};
 /// The fill of an egui window in its dark theme: a grey the game's palette never uses.
 const EGUI_FILL: [u8; 3] = [27, 27, 27];
 
-/// One test, so that the runs share one display one after the other.
-#[test]
-fn the_window_under_xvfb() {
+/// Runs one scenario on a display of its own, one scenario at a time: two windows side
+/// by side on two cores would time each other out, and each a test of its own, so that
+/// the first to fail hides none of the rest.
+fn scenario(screen: Option<&str>, run: impl FnOnce(&Xvfb, &Path)) {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    // A scenario that failed leaves the lock poisoned; the next runs all the same.
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let Some(shots) = screenshots_or_skip("window") else {
         return;
     };
-    let display = Xvfb::start();
-    play_save_and_continue(&display, &shots);
-    explore_look_travel_and_descend(&display, &shots);
-    scrub_a_replay_and_take_over(&display, &shots);
-    older_rules_load_play_on_and_take_over(&display, &shots);
-    a_still_window_sleeps_and_wakes(&display, &shots);
-    high_scores_open_at_once_over_a_thousand_games(&display, &shots);
-    a_busy_data_directory_is_said_in_a_window(&display, &shots);
-    a_long_open_is_shown_as_it_goes(&display, &shots);
-    a_seeded_game_from_the_menu_keeps_its_seed(&display, &shots);
-    full_screen_on_and_off(&display, &shots);
-    a_key_rebound_in_the_keymap_file_plays(&display, &shots);
-    a_broken_keymap_file_is_said_and_the_default_keys_play(&display, &shots);
-    glyph_sizes_keep_the_camel_in_view(&display, &shots, "1280x720");
-    drop(display);
-    let large = Xvfb::with_screen("3840x2160x24");
-    glyph_sizes_keep_the_camel_in_view(&large, &shots, "3840x2160");
+    let display = match screen {
+        Some(screen) => Xvfb::with_screen(screen),
+        None => Xvfb::start(),
+    };
+    run(&display, &shots);
     eprintln!("screenshots in {}", shots.display());
+}
+
+#[test]
+fn the_window_plays_saves_and_continues() {
+    scenario(None, play_save_and_continue);
+}
+
+#[test]
+fn the_window_explores_looks_travels_and_descends() {
+    scenario(None, explore_look_travel_and_descend);
+}
+
+#[test]
+fn the_window_scrubs_a_replay_and_takes_over() {
+    scenario(None, scrub_a_replay_and_take_over);
+}
+
+#[test]
+fn the_window_loads_older_rules_plays_on_and_takes_over() {
+    scenario(None, older_rules_load_play_on_and_take_over);
+}
+
+#[test]
+fn the_window_sleeps_still_and_wakes() {
+    scenario(None, a_still_window_sleeps_and_wakes);
+}
+
+#[test]
+fn the_window_opens_high_scores_at_once_over_a_thousand_games() {
+    scenario(None, high_scores_open_at_once_over_a_thousand_games);
+}
+
+#[test]
+fn the_window_says_a_busy_data_directory() {
+    scenario(None, a_busy_data_directory_is_said_in_a_window);
+}
+
+#[test]
+fn the_window_shows_a_long_open_as_it_goes() {
+    scenario(None, a_long_open_is_shown_as_it_goes);
+}
+
+#[test]
+fn the_window_keeps_the_seed_of_a_seeded_game_from_the_menu() {
+    scenario(None, a_seeded_game_from_the_menu_keeps_its_seed);
+}
+
+#[test]
+fn the_window_goes_full_screen_and_back() {
+    scenario(None, full_screen_on_and_off);
+}
+
+#[test]
+fn the_window_plays_a_key_rebound_in_the_keymap_file() {
+    scenario(None, a_key_rebound_in_the_keymap_file_plays);
+}
+
+#[test]
+fn the_window_says_a_broken_keymap_file_and_plays_the_default_keys() {
+    scenario(None, a_broken_keymap_file_is_said_and_the_default_keys_play);
+}
+
+#[test]
+fn the_window_keeps_the_camel_in_view_at_every_glyph_size() {
+    scenario(None, |display, shots| {
+        glyph_sizes_keep_the_camel_in_view(display, shots, "1280x720")
+    });
+}
+
+#[test]
+fn the_window_keeps_the_camel_in_view_at_every_glyph_size_on_a_large_screen() {
+    scenario(Some("3840x2160x24"), |display, shots| {
+        glyph_sizes_keep_the_camel_in_view(display, shots, "3840x2160")
+    });
 }
 
 /// Three glyph sizes on one screen, stepped to with Control and Minus or Plus: the

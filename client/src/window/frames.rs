@@ -38,6 +38,9 @@ pub struct Pacer {
     uncapped: bool,
     /// Started with the first frame, when the window's GL context is current.
     waker: Option<Option<Waker>>,
+    /// Whether the last frame left the loop asleep: the `asleep` line is reported as it
+    /// falls asleep, for whoever drives the window to wait on.
+    asleep: bool,
 }
 
 impl Pacer {
@@ -45,6 +48,7 @@ impl Pacer {
         Pacer {
             uncapped,
             waker: None,
+            asleep: false,
         }
     }
 
@@ -57,9 +61,13 @@ impl Pacer {
             return;
         }
         let can_sleep = self.waker.get_or_insert_with(Waker::start).is_some();
-        if !(can_sleep && still >= QUIET_AFTER) {
+        let sleeps = can_sleep && still >= QUIET_AFTER;
+        if !sleeps {
             macroquad::miniquad::window::schedule_update();
+        } else if !self.asleep {
+            crate::report::asleep();
         }
+        self.asleep = sleeps;
         let shortest = if can_sleep { SHORTEST } else { shortest(still) };
         if work < shortest {
             std::thread::sleep(shortest - work);

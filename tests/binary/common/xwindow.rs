@@ -217,9 +217,9 @@ impl Window {
         }
     }
 
-    /// Leaves the window still for longer than it stays awake.
-    pub fn fall_asleep(&self) {
-        std::thread::sleep(Duration::from_millis(3000));
+    /// Leaves the window still until it says it has fallen asleep in its event loop.
+    pub fn fall_asleep(&mut self) {
+        self.wait_line("asleep");
     }
 
     /// Asks the window to close as a desktop does for its close button: a
