@@ -9,8 +9,9 @@
 //!
 //! Errands obey the game's own warnings, as Brogue's do: a walk steers round the cells a
 //! dormant egg would hear the camel in and those about where the sand stirred (`Warnings`),
-//! a moving errand stops where the sand stirs and once as the waterskin runs low (a walk
-//! to a pool's shore goes on), a threat is one that has a way to the camel, and a slow
+//! a moving errand stops where the sand stirs, and once as the waterskin runs low and
+//! once as it runs dry, saying where the nearest water known lies (a walk to a pool's
+//! shore goes on), a threat is one that has a way to the camel, and a slow
 //! harm (poison, thirst) stops a walk only once it has worn the camel to half its hit
 //! points, and a rest never: a rest is often meant to outlast it.
 
