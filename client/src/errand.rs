@@ -404,7 +404,7 @@ fn nearest_water(state: &State, warnings: &Warnings, here: Pos) -> Option<Water>
     let world = state.world();
     let eggs = known_eggs(state, warnings);
     let may = |p| may_enter(state, &eggs, p);
-    let fills = |p| world.remembers(p) && world.fills_at(p);
+    let fills = |p| world.known_to_fill_at(p);
     let (_, at) = first_step(world.map(), here, u32::MAX, fills, may)?;
     Some(Water {
         cells: here.distance(at),
@@ -830,9 +830,13 @@ mod tests {
         if let Some(Water { cells, toward }) = water {
             // The water told of is where the skin fills, that far and that way.
             let world = state.world();
-            let told = world.map().cells().filter(|&p| {
+            // Water it has seen: a cell beside a pool it remembers, or the oasis.
+            let map = world.map();
+            let seen_water = |p: Pos| world.remembers(p) && map.terrain(p) == Terrain::Water;
+            let told = map.cells().filter(|&p| {
                 world.remembers(p)
-                    && world.fills_at(p)
+                    && (map.terrain(p) == Terrain::Oasis
+                        || Direction::ALL.into_iter().any(|d| seen_water(p.step(d))))
                     && here.distance(p) == cells
                     && compass(here, p) == Some(toward)
             });

@@ -134,7 +134,7 @@ pub fn frame(rect: Rect) {
 /// A few lines about the map cell `about`, in a box along the top of the map, or along
 /// its bottom when the cell is in the top half: what the look cursor or the mouse is on,
 /// never hidden by its own description.
-pub fn caption(text: &Text, layout: &Layout, about: Vec2, lines: &[String]) {
+pub fn caption(text: &Text, layout: &Layout, about: Vec2, lines: &[String], clear: Option<Vec2>) {
     let size = layout.text;
     let area = layout.map;
     // At most half the map less a cell wide: in the half away from the cell, it can
@@ -144,7 +144,7 @@ pub fn caption(text: &Text, layout: &Layout, about: Vec2, lines: &[String]) {
     let w = wrapped.iter().map(|l| width(l, size)).fold(0.0, f32::max) + 2.0 * size;
     let h = wrapped.len() as f32 * line_height(size) + size;
     let rect = Rect::new(0.0, 0.0, w, h);
-    let rect = caption_place(area, rect, about, layout.cell);
+    let rect = caption_place(area, rect, about, layout.cell, clear);
     frame(rect);
     let mut y = rect.y + size * 0.5;
     for line in &wrapped {
@@ -154,21 +154,34 @@ pub fn caption(text: &Text, layout: &Layout, about: Vec2, lines: &[String]) {
 }
 
 /// Where a caption of `rect`'s size goes over the map `area`: in the corner farthest from
-/// the cell it describes (whose top-left is `about`, `cell` in size). No wider than half
-/// the map less a cell, it never covers that cell.
-pub fn caption_place(area: Rect, rect: Rect, about: Vec2, cell: Vec2) -> Rect {
+/// the cell it describes (whose top-left is `about`, `cell` in size), or the other corner
+/// on that side where the farthest would cover the cell `clear` (the camel's: played by
+/// eye, a caption hid it). No wider than half the map less a cell, it never covers the
+/// cell it describes.
+pub fn caption_place(area: Rect, rect: Rect, about: Vec2, cell: Vec2, clear: Option<Vec2>) -> Rect {
     let centre = about + cell / 2.0;
     let x = if centre.x < area.x + area.w / 2.0 {
         area.right() - rect.w
     } else {
         area.x
     };
-    let y = if centre.y < area.y + area.h / 2.0 {
-        area.bottom() - rect.h
-    } else {
-        area.y
+    let (top, bottom) = (area.y, area.bottom() - rect.h);
+    let (far, near) = match centre.y < area.y + area.h / 2.0 {
+        true => (bottom, top),
+        false => (top, bottom),
     };
-    Rect::new(x, y, rect.w, rect.h)
+    let at = |y| Rect::new(x, y, rect.w, rect.h);
+    let covers = |placed: Rect| {
+        clear.is_some_and(|c| {
+            let kept = Rect::new(c.x, c.y, cell.x, cell.y);
+            placed.intersect(kept).is_some_and(|r| r.w * r.h > 0.0)
+        })
+    };
+    if covers(at(far)) && !covers(at(near)) {
+        at(near)
+    } else {
+        at(far)
+    }
 }
 
 /// A box filling `area`: a title, then `lines`.
@@ -911,13 +924,30 @@ mod tests {
         for y in (20..420).step_by(10) {
             for x in (10..650).step_by(10) {
                 let about = vec2(x as f32, y as f32);
-                let placed = caption_place(area, size, about, cell);
+                let placed = caption_place(area, size, about, cell, None);
                 let described = Rect::new(about.x, about.y, cell.x, cell.y);
                 assert!(placed.intersect(described).is_none_or(|r| r.w * r.h == 0.0));
                 assert!(placed.x >= area.x && placed.right() <= area.right());
                 assert!(placed.y >= area.y && placed.bottom() <= area.bottom());
             }
         }
+    }
+
+    /// Where the farthest corner would hide the camel, the caption takes the other corner
+    /// on that side.
+    #[test]
+    fn a_caption_keeps_clear_of_the_camel() {
+        let area = Rect::new(0.0, 0.0, 640.0, 400.0);
+        let cell = vec2(10.0, 10.0);
+        let size = Rect::new(0.0, 0.0, 300.0, 100.0);
+        let about = vec2(600.0, 350.0);
+        let far = caption_place(area, size, about, cell, None);
+        assert_eq!((far.x, far.y), (0.0, 0.0), "the top left, farthest");
+        let camel = vec2(20.0, 20.0);
+        let kept = caption_place(area, size, about, cell, Some(camel));
+        assert_eq!((kept.x, kept.y), (0.0, 300.0), "the bottom left");
+        let under = Rect::new(camel.x, camel.y, cell.x, cell.y);
+        assert!(kept.intersect(under).is_none_or(|r| r.w * r.h == 0.0));
     }
 
     #[test]

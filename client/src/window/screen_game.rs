@@ -278,6 +278,8 @@ impl GameScreen {
     fn draw_overlay(&self, app: &App, layout: &Layout) {
         let state = self.game.state();
         let (text, size, area) = (&app.text, layout.text, layout.map);
+        // A caption keeps clear of the camel's cell.
+        let camel = state.world().player().map(|c| corner(layout, c.pos()));
         match self.game.overlay() {
             Overlay::Help(page) => self.draw_help(app, layout, *page),
             Overlay::SaveAs(name) => {
@@ -294,7 +296,7 @@ impl GameScreen {
                 mark(layout, *at);
                 let mut lines = describe(state, *at);
                 lines.push("Directions move, Tab the next creature; Escape or ; is done.".into());
-                hud::caption(text, layout, corner(layout, *at), &lines);
+                hud::caption(text, layout, corner(layout, *at), &lines, camel);
             }
             Overlay::History(up) => self.draw_history(app, layout, *up),
             Overlay::Inventory => {
@@ -325,7 +327,8 @@ impl GameScreen {
                     }
                 } else if let Some(at) = self.caption() {
                     mark(layout, at);
-                    hud::caption(text, layout, corner(layout, at), &describe(state, at));
+                    let lines = describe(state, at);
+                    hud::caption(text, layout, corner(layout, at), &lines, camel);
                 }
             }
         }

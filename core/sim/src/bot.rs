@@ -390,10 +390,7 @@ fn nearest_hunter(state: &State, from: Pos) -> Option<(Pos, Species)> {
 /// Whether the camel remembers a cell of this level where it fills its skin.
 fn knows_water(state: &State) -> bool {
     let world = state.world();
-    world
-        .map()
-        .cells()
-        .any(|p| world.remembers(p) && world.fills_at(p))
+    world.map().cells().any(|p| world.known_to_fill_at(p))
 }
 
 /// Where the bot is going.

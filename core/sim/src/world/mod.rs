@@ -596,6 +596,17 @@ impl World {
                 .any(|&d| map.terrain(at.step(d)) == Terrain::Water)
     }
 
+    /// Whether the camel knows `at` as a place it fills its waterskin: it remembers the
+    /// cell, and the oasis it is or a pool beside it (a remembered cell beside water it
+    /// never saw is no water it knows of).
+    pub fn known_to_fill_at(&self, at: Pos) -> bool {
+        let map = self.map();
+        let seen_water = |p: Pos| self.remembers(p) && map.terrain(p) == Terrain::Water;
+        self.remembers(at)
+            && (map.terrain(at) == Terrain::Oasis
+                || Direction::ALL.iter().any(|&d| seen_water(at.step(d))))
+    }
+
     /// What this level's ground is like: always the open erg before rules version 10.
     pub fn ground(&self) -> Ground {
         self.ground
