@@ -1764,13 +1764,23 @@ impl Dealt {
         assert_eq!(answer["outcome"].is_null(), !over);
     }
 
-    /// Plays `command` through the server: the status, and the answer once folded.
+    /// Plays `command` through the server: the status, and the answer once folded. A
+    /// bot outruns the commands a key may send in a minute on a fast machine; a 429 keeps
+    /// nothing, so the same step is sent again once the key's bucket refills, as the
+    /// client does.
     fn play(&mut self, site: &Site, who: &Identity, command: Order) -> u16 {
         let at = self.events.len() as u64;
-        let (status, answer) = send_command(site, self.run, at, command, who, "camel");
-        assert_eq!(status, 200, "{command:?} at {at}: {answer}");
-        self.take(&answer, Some(command));
-        status
+        loop {
+            let (status, answer) = send_command(site, self.run, at, command, who, "camel");
+            if status == 429 {
+                assert!(answer.to_string().contains("try again later"), "{answer}");
+                std::thread::sleep(Duration::from_secs(1));
+                continue;
+            }
+            assert_eq!(status, 200, "{command:?} at {at}: {answer}");
+            self.take(&answer, Some(command));
+            return status;
+        }
     }
 }
 
