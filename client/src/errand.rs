@@ -50,6 +50,9 @@ pub struct Running {
     hp: i16,
     /// Sips in the waterskin after the last step.
     water: u16,
+    /// Whether a slow harm (poison, thirst) was at work after the last step: the step
+    /// on which poison wears off still hurts, and is its harm, not a blow.
+    harmed: bool,
     /// Where the camel stood before its last step.
     from: Option<Pos>,
     /// Steps in a row that went back to the cell before.
@@ -105,6 +108,7 @@ impl Stop {
         match self {
             Stop::Arrived | Stop::Over => None,
             Stop::Threat(threat) => Some(format!("You stop: {threat}.")),
+            Stop::Hurt(1) => Some("You stop: you lost a hit point.".into()),
             Stop::Hurt(lost) => Some(format!("You stop: you lost {lost} hit points.")),
             Stop::Weakening { hp, most } => Some(format!(
                 "You stop: you are weakening, at {hp} of {most} hit points."
@@ -126,7 +130,11 @@ impl Stop {
             ),
             Stop::Underfoot => Some("You stop: there is something here.".into()),
             Stop::Blocked => Some("You stop: the way on is blocked.".into()),
-            Stop::Dithering => Some("You stop: the way on keeps changing.".into()),
+            Stop::Dithering => Some(
+                "You stop: the way on keeps changing, as what blocks it comes into view and \
+                 leaves it. Step by hand."
+                    .into(),
+            ),
             Stop::NothingLeft => {
                 Some("There is nowhere left to explore that you can reach.".into())
             }
@@ -200,6 +208,7 @@ impl Running {
             errand,
             hp: camel_hp(state),
             water: state.world().water(),
+            harmed: slow_harm(state),
             from: None,
             reversals: 0,
             stirrings: warnings.count(),
@@ -228,7 +237,8 @@ impl Running {
             return Err(Stop::Threat(threat));
         }
         let lost = self.hp - camel.hp();
-        let slow = lost <= SLOW_HARM && slow_harm(state);
+        let slow = lost <= SLOW_HARM && (slow_harm(state) || self.harmed);
+        self.harmed = slow_harm(state);
         if lost > 0 && !slow {
             return Err(Stop::Hurt(lost));
         }
@@ -883,19 +893,21 @@ mod tests {
         assert_eq!(at(10, 10), None);
     }
 
+    /// A camel poisoned, hurt (a rest at its most hit points is over at once) and above
+    /// `hp` hit points, with nothing near.
+    fn sick_alone(s: &State, hp: i16) -> bool {
+        let camel = s.world().player();
+        let sick = camel.is_some_and(|c| c.conditions().has(Condition::Poisoned));
+        let hurt = camel.is_some_and(|c| c.hp() < c.max_hp());
+        sick && hurt && threat(s).is_none() && camel_hp(s) > hp
+    }
+
     /// Poison's burn stops no errand: a rest goes on through it, as it is meant to
     /// outlast it; a blow (more than a slow harm takes) still stops one.
     #[test]
     fn a_rest_outlasts_poison() {
-        let poisoned = |s: &State| {
-            let camel = s.world().player();
-            let sick = camel.is_some_and(|c| c.conditions().has(Condition::Poisoned));
-            // Hurt, too: a rest of a camel at its most hit points is over at once.
-            let hurt = camel.is_some_and(|c| c.hp() < c.max_hp());
-            sick && hurt && threat(s).is_none() && camel_hp(s) > 2
-        };
         let game = (1..40)
-            .find_map(|seed| played_until(seed, 3000, poisoned))
+            .find_map(|seed| played_until(seed, 3000, |s| sick_alone(s, 2)))
             .expect("a hurt camel poisoned with nothing near");
         let state = game.state();
         let hp = camel_hp(state);
@@ -907,6 +919,41 @@ mod tests {
         assert_eq!(
             burnt(SLOW_HARM + 1).next(state, &calm()),
             Err(Stop::Hurt(SLOW_HARM + 1))
+        );
+    }
+
+    /// Regression (played by eye): a rest through poison stopped on the step that poison
+    /// wore off, "You stop: you lost 1 hit points", since the camel was no longer
+    /// poisoned when its last burn was counted. That burn is poison's, too.
+    #[test]
+    fn a_rest_goes_on_past_the_burn_on_which_poison_wears_off() {
+        let mut game = (1..40)
+            .find_map(|seed| played_until(seed, 3000, |s| sick_alone(s, 4)))
+            .expect("a hurt camel poisoned with nothing near");
+        let mut rest = Running::start(Errand::Rest, game.state(), &calm());
+        let mut wore_off = false;
+        for _ in 0..200 {
+            let sick = game.state().world().player().map(poisoned);
+            match rest.next(game.state(), &calm()) {
+                Ok(command) => game.command(command, &mut ()).unwrap(),
+                Err(stop) => {
+                    assert!(!matches!(stop, Stop::Hurt(_)), "{stop:?}");
+                    break;
+                }
+            };
+            let cured = game.state().world().player().map(poisoned) == Some(false);
+            wore_off |= sick == Some(true) && cured;
+            if wore_off {
+                // The step it wore off on is told apart from a blow.
+                let next = rest.next(game.state(), &calm());
+                assert!(!matches!(next, Err(Stop::Hurt(_))), "{next:?}");
+                break;
+            }
+        }
+        assert!(wore_off, "the poison wore off during the rest");
+        assert_eq!(
+            Stop::Hurt(1).message().unwrap(),
+            "You stop: you lost a hit point."
         );
     }
 
@@ -1104,7 +1151,8 @@ mod tests {
         }
         assert_eq!(
             Stop::Dithering.message().unwrap(),
-            "You stop: the way on keeps changing."
+            "You stop: the way on keeps changing, as what blocks it comes into view and \
+             leaves it. Step by hand."
         );
     }
 

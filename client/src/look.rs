@@ -204,7 +204,9 @@ fn ground(world: &World, pos: Pos) -> String {
             return "Water: too deep to wade; beside it your waterskin fills.".into()
         }
         Terrain::Water => return "Water: too deep to wade; you see across it.".into(),
-        Terrain::DoorClosed => return "A closed door: open it (o) to pass or see through.".into(),
+        Terrain::DoorClosed => {
+            return "A closed door: step into it, or open it (o), to pass or see through.".into()
+        }
         Terrain::DoorLocked => {
             return "A locked door: a key found on this level opens it (walk into it or o).".into()
         }

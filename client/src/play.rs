@@ -12,7 +12,7 @@ use sandglass_sim::item::Item;
 use sandglass_sim::lore::Boon;
 use sandglass_sim::map::Terrain;
 use sandglass_sim::message::Msg;
-use sandglass_sim::world::Actor;
+use sandglass_sim::world::{Actor, Condition};
 use sandglass_sim::{fold, is_hostile, Change, Command, Observer, State};
 use sandglass_store::{GameId, GameMeta, PlayError, Session, Store};
 
@@ -122,6 +122,25 @@ fn next_in_sight(state: &State, at: Pos) -> Option<Pos> {
         .position(|&(_, _, p)| p == at)
         .map_or(0, |i| i + 1);
     seen.get(next % seen.len().max(1)).map(|&(_, _, p)| p)
+}
+
+/// What a command is meant as: a step into a closed door the camel can open opens it, as
+/// in Brogue (played by eye, bumping a door only said it was closed). A confused camel's
+/// step stays a step: where it goes is the desert's to say.
+fn as_meant(state: &State, command: Command) -> Command {
+    let world = state.world();
+    let Command::Move(dir) = command else {
+        return command;
+    };
+    let Some(camel) = world.player() else {
+        return command;
+    };
+    let door = world.map().terrain(camel.pos().step(dir)) == Terrain::DoorClosed;
+    let confused = camel.conditions().has(Condition::Confused);
+    match door && !confused {
+        true => Command::Open(dir),
+        false => command,
+    }
 }
 
 /// Whether the camel has an ally on this level that would not follow it down.
@@ -683,6 +702,7 @@ impl GameController {
         command: Command,
         obs: &mut impl Observer,
     ) -> anyhow::Result<Reaction> {
+        let command = as_meant(self.state(), command);
         if let Some(dealer) = &self.dealer {
             if self.waiting() {
                 self.messages
@@ -914,12 +934,16 @@ mod tests {
             .into_iter()
             .find(|&d| game.state().world().map().is_free(camel.step(d)))
             .unwrap();
-        let key = "hjklyubn"
+        (open, step_key(open))
+    }
+
+    /// The vi-key that steps in `dir`.
+    fn step_key(dir: Direction) -> Key {
+        "hjklyubn"
             .chars()
             .map(Key::Char)
-            .find(|&k| bind(&Keymap::default(), Mode::Play, k) == Some(Input::Move(open)))
-            .unwrap();
-        (open, key)
+            .find(|&k| bind(&Keymap::default(), Mode::Play, k) == Some(Input::Move(dir)))
+            .unwrap()
     }
 
     #[test]
@@ -933,6 +957,55 @@ mod tests {
         assert_eq!(
             game.state().world().player().unwrap().pos(),
             camel.step(open)
+        );
+    }
+
+    /// A movement key into a closed door opens it, and the tape keeps the opening.
+    #[test]
+    fn a_step_into_a_closed_door_opens_it() {
+        let door_beside = |state: &State| {
+            let world = state.world();
+            let Some(camel) = world.player().filter(|_| state.outcome().is_none()) else {
+                return false;
+            };
+            let calm = !camel.conditions().has(Condition::Confused);
+            let door = Direction::ALL
+                .into_iter()
+                .any(|d| world.map().terrain(camel.pos().step(d)) == Terrain::DoorClosed);
+            calm && door && threat(state).is_none()
+        };
+        // The first of a few seeds whose bot comes to a door.
+        let game = (1..30).find_map(|seed| {
+            let dir = tempfile::tempdir().unwrap();
+            let store = Store::open(dir.path()).unwrap();
+            let header = sandglass_sim::Header::new(seed, sandglass_sim::Ruleset::NETHACK, 0);
+            let session = store.create("camel", header, &mut ()).unwrap();
+            let mut game = GameController::new(session, Start::New);
+            let mut bot = sandglass_sim::bot::Bot::new(seed);
+            for _ in 0..2000 {
+                read_all(&mut game, &store);
+                if door_beside(game.state()) {
+                    return Some((dir, store, game));
+                }
+                let command = bot.choose(game.state())?;
+                game.play(&store, command, &mut ()).unwrap();
+            }
+            None
+        });
+        let (_dir, store, mut game) = game.expect("a bot comes to a closed door");
+        let camel = game.state().world().player().unwrap().pos();
+        let world = game.state().world();
+        let dir = Direction::ALL
+            .into_iter()
+            .find(|&d| world.map().terrain(camel.step(d)) == Terrain::DoorClosed)
+            .unwrap();
+        assert_eq!(press(&mut game, &store, &[step_key(dir)]), Reaction::Played);
+        let world = game.state().world();
+        assert_eq!(world.map().terrain(camel.step(dir)), Terrain::DoorOpen);
+        assert_eq!(
+            world.player().unwrap().pos(),
+            camel,
+            "it opened, and did not step"
         );
     }
 

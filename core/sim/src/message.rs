@@ -438,8 +438,8 @@ impl<N: Fn(Item) -> String> fmt::Display for Words<'_, N> {
                 };
                 write!(
                     f,
-                    "The {} mushroom bursts on the {}: {what}!",
-                    look.name(),
+                    "The {} bursts on the {}: {what}!",
+                    (self.name)(Item::Mushroom(look)),
                     target.name()
                 )
             }
@@ -510,6 +510,26 @@ mod tests {
             tick: Tick(tick),
             msg: Msg::Charges,
         }
+    }
+
+    /// A mushroom bursting on a creature is named as every other find is: by its look to
+    /// the fold, by what it is to a reader who knows it.
+    #[test]
+    fn a_mushroom_bursting_is_named_by_what_the_reader_knows() {
+        let burst = Msg::Burst {
+            look: Look::Brown,
+            effect: Effect::Confusion,
+            target: Species::Lion,
+        };
+        assert_eq!(
+            burst.to_string(),
+            "The brown mushroom bursts on the lion: it reels, confused!"
+        );
+        let known = |_| "mushroom of confusion".to_string();
+        assert_eq!(
+            burst.words(known).to_string(),
+            "The mushroom of confusion bursts on the lion: it reels, confused!"
+        );
     }
 
     /// A log `push` makes is sound at every length; one keeping more than `KEEP` (it would
