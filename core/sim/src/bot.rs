@@ -10,7 +10,7 @@ use crate::decide::{is_hostile, is_provoked};
 use crate::desert::{WATERSKIN, WATER_LOW};
 use crate::drive::{Game, LiveTape};
 use crate::geometry::{line, Direction, Pos};
-use crate::item::{Draught, Effect, Item};
+use crate::item::{Charm, Draught, Effect, Item};
 use crate::lore::Boon;
 use crate::map::Terrain;
 use crate::path::first_step;
@@ -194,6 +194,7 @@ impl Bot {
         // and a healing mushroom or food eaten sooner while poisoned.
         let deep = plays_deep(world.rules());
         if deep {
+            wishes.extend(known_find_wanted(state).map(Command::Use));
             if let Some((target, species)) = nearest_hunter(state, pos) {
                 let harms = |i: Item| match i {
                     Item::Mushroom(look) => {
@@ -347,6 +348,67 @@ impl Bot {
     }
 }
 
+/// In the deep, a find known for what it does, used when it is what the moment asks
+/// for, as a careful player uses it: a scarab of slumber when hunters close in on a
+/// hurt camel, one of blinking when one is beside a camel nearly dead with nothing to
+/// heal it, a flask of vision when the skin is half empty and no water (or no stairs)
+/// is known on the level. Its slot, if one is wanted.
+fn known_find_wanted(state: &State) -> Option<Slot> {
+    let world = state.world();
+    let me = world.player()?;
+    let (hp, max_hp) = (i32::from(me.hp()), i32::from(me.max_hp()));
+    let lore = world.lore();
+    let bags = world.bags();
+    let slot_of = |want: &dyn Fn(Item) -> bool| {
+        bags.stacks()
+            .find(|(_, stack)| want(stack.item))
+            .map(|(slot, _)| slot)
+    };
+    let charm = |wanted: Charm| {
+        slot_of(&|i| matches!(i, Item::Scarab(s) if lore.knows_stone(s) && lore.charm(s) == wanted))
+    };
+    let near = |reach: u16| {
+        world
+            .actors()
+            .filter(|&(id, a)| {
+                !world.is_player(id)
+                    && world.sees_actor(id)
+                    && a.species().hunts()
+                    && is_hostile(a)
+                    && a.pos().distance(me.pos()) <= reach
+            })
+            .count()
+    };
+    let heals = slot_of(&|i| match i {
+        Item::Mushroom(look) => {
+            world.mycology().is_known(look) && world.mycology().effect(look) == Effect::Heal
+        }
+        other => other.nourishment() > 0,
+    });
+    if hp * 4 < max_hp && heals.is_none() && near(1) > 0 {
+        if let Some(slot) = charm(Charm::Blink) {
+            return Some(slot);
+        }
+    }
+    if (hp * 5 < max_hp * 3 && near(3) > 0) || near(4) > 1 {
+        if let Some(slot) = charm(Charm::Slumber) {
+            return Some(slot);
+        }
+    }
+    let stairs_known = world
+        .map()
+        .cells()
+        .any(|p| world.remembers(p) && world.map().terrain(p) == Terrain::Stairs);
+    // Once a level is known whole (a flask drunk), another shows nothing more.
+    let unknown = world.map().cells().any(|p| !world.remembers(p));
+    let lost = unknown && (!knows_water(state) || !stairs_known);
+    if lost && world.water() <= WATERSKIN / 2 {
+        let vision = |i| matches!(i, Item::Flask(g) if lore.knows_glass(g) && lore.draught(g) == Draught::Vision);
+        return slot_of(&vision);
+    }
+    None
+}
+
 /// The bot goes for a drink with this many sips left, or fewer.
 const THIRSTY: u16 = 5;
 
@@ -378,7 +440,7 @@ fn nearest_hunter(state: &State, from: Pos) -> Option<(Pos, Species)> {
         .filter(|&(id, a)| {
             !world.is_player(id)
                 && world.sees_actor(id)
-                && a.species().hunts()
+                && (a.species().hunts() || a.species().venom().is_some())
                 && is_hostile(a)
                 && a.pos().distance(from) <= THROW_REACH
         })

@@ -9,8 +9,9 @@ use crate::command::Command;
 use crate::crossing::{Crossing, DEEP_DESERT, FURNACE};
 use crate::drive::Live;
 use crate::geometry::{Direction, Pos};
-use crate::item::Item;
+use crate::item::{Charm, Draught, Glass, Item, Stone};
 use crate::level::{generate, Contents};
+use crate::lore::Lore;
 use crate::message::Msg;
 use crate::species::{Behaviour, Sleep, Species};
 use crate::world::Change;
@@ -163,4 +164,53 @@ fn the_bot_throws_at_a_lion_coming_in_the_wakeful_deep_only() {
     );
     let (before, _) = bot_before_a_lion(16);
     assert!(!matches!(before, Command::ThrowAt(..)), "{before:?}");
+}
+
+/// What the bot uses under the rules `v`, if it uses a find: on the level drawn as `rows`
+/// at depth `depth`, carrying `items` whose flasks and scarabs are all known, its skin
+/// spilt first if `dry`.
+fn bot_uses(v: u16, depth: u8, rows: &[&str], items: &[Item], dry: bool) -> Option<Item> {
+    let mut level = level_of(rows);
+    level.depth = depth;
+    level.items = items.iter().map(|&item| (level.start, item)).collect();
+    let mut lore = Lore::default();
+    Glass::ALL.into_iter().for_each(|g| lore.learn_glass(g));
+    Stone::ALL.into_iter().for_each(|s| lore.learn_stone(s));
+    level.lore = Some(lore);
+    let (mut live, mut tape) = onto(version(v), 5, level);
+    for _ in items {
+        live.command(Command::PickUp, &mut (), &mut tape).unwrap();
+    }
+    let mut state = live.into_state();
+    if dry {
+        state.set_up(Change::Spill);
+    }
+    match crate::bot::Bot::new(1).choose(&state) {
+        Some(Command::Use(slot)) => state.world().bags().item(slot),
+        _ => None,
+    }
+}
+
+/// In the wakeful deep the bot uses what its finds are known to do when the moment asks
+/// for it: a scarab of slumber as two lions close in, a flask of vision when its skin is
+/// low and it knows of no water on the level. Under 16 it plays as it always did.
+#[test]
+fn the_bot_uses_slumber_on_two_lions_and_vision_when_lost_and_dry_in_the_wakeful_deep() {
+    let stone = Stone::ALL
+        .into_iter()
+        .find(|&s| Lore::default().charm(s) == Charm::Slumber)
+        .unwrap();
+    let lions = ["@.L.L......", "..........."];
+    let slumber = Item::Scarab(stone);
+    assert_eq!(bot_uses(17, 8, &lions, &[slumber], false), Some(slumber));
+    assert_eq!(bot_uses(16, 8, &lions, &[slumber], false), None);
+    let glass = Glass::ALL
+        .into_iter()
+        .find(|&g| Lore::default().draught(g) == Draught::Vision)
+        .unwrap();
+    let sand = ["@..........", "...........", "..........."];
+    let vision = Item::Flask(glass);
+    assert_eq!(bot_uses(17, 8, &sand, &[vision], true), Some(vision));
+    let full = bot_uses(17, 8, &sand, &[vision], false);
+    assert_eq!(full, None, "with a full skin it keeps the flask");
 }
