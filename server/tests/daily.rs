@@ -1167,6 +1167,10 @@ fn stream_ids(url: &str) -> mpsc::Receiver<u64> {
     ids
 }
 
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn the_days_board_and_a_run_watched_live_in_a_browser_reach_the_runs_hash() {
     let Some(client) = client() else { return };
@@ -1240,6 +1244,10 @@ fn the_days_board_and_a_run_watched_live_in_a_browser_reach_the_runs_hash() {
 /// no server for one and for a name, starts the day's run there, and streams it as it is
 /// played; the run, quit, is held whole by the server and verified to the hash the window
 /// reported; the server and name are remembered once the server has taken them.
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_daily_desert_from_the_start_screen_names_the_server_and_is_dealt_step_by_step() {
     let Some(client) = client() else { return };

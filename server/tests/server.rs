@@ -50,6 +50,10 @@ fn game_path(bytes: &[u8]) -> String {
 /// game's page with the hash `sandglass verify` prints, and the web replay viewer it links
 /// to (served by the server, `--web`) verifying the same bytes on the page, to the same
 /// hash, opened at the game's last turn.
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn the_board_and_a_games_page_open_in_a_browser_and_its_viewer_shows_the_games_hash() {
     if !browser::chromium_installed() {

@@ -153,6 +153,10 @@ fn a_delete_from_the_command_line_gives_the_room_back_at_once() {
 /// marks), at each sync, at each removal and at writes of the copy: at every one, what is
 /// left opens with every game whole, and the next open finishes the rewrite or starts it
 /// again.
+#[cfg_attr(
+    lacks_strace,
+    ignore = "skipped: strace is not installed (.ci/run installs it)"
+)]
 #[test]
 fn a_rewrite_killed_at_any_step_leaves_every_game_whole() {
     if !have("strace", "strace") {

@@ -111,6 +111,10 @@ fn acks_follow_syncs(trace: &str) -> Result<usize, String> {
     Ok(acks)
 }
 
+#[cfg_attr(
+    lacks_strace,
+    ignore = "skipped: strace is not installed (.ci/run installs it)"
+)]
 #[test]
 fn every_ack_follows_a_sync_of_the_log_after_its_last_write() {
     if !have("strace", "strace") {
@@ -183,6 +187,10 @@ fn with_failing_syncs(dir: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+#[cfg_attr(
+    lacks_fiu,
+    ignore = "skipped: fiu-run is not installed (.ci/run installs fiu-utils)"
+)]
 #[test]
 fn a_failed_sync_is_final_said_in_words_and_loses_nothing_acknowledged() {
     if !have("fiu-run", "fiu-utils") {

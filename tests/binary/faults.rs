@@ -123,6 +123,10 @@ fn bot_under(dir: &Path, fault: &str, probability: &str, seed: u64) -> Output {
         .unwrap()
 }
 
+#[cfg_attr(
+    lacks_fiu,
+    ignore = "skipped: fiu-run is not installed (.ci/run installs fiu-utils)"
+)]
 #[test]
 fn no_fault_of_the_disk_loses_an_acknowledged_command_or_another_game() {
     if Command::new("fiu-run").arg("--help").output().is_err() {

@@ -167,6 +167,10 @@ fn check_whole(dir: &Path) -> Result<(), String> {
 /// Killed at each rename (the moves of the old files aside and of the new ones in, the
 /// marks), at each sync, at each removal and at writes of the database being built: at
 /// every one, what is left opens with every game whole.
+#[cfg_attr(
+    lacks_strace,
+    ignore = "skipped: strace is not installed (.ci/run installs it)"
+)]
 #[test]
 fn a_migration_killed_at_any_step_leaves_every_game_whole() {
     if !have("strace", "strace") {
@@ -209,6 +213,10 @@ const FAULTS: [&str; 7] = [
     "posix/io/dir/unlink",
 ];
 
+#[cfg_attr(
+    lacks_fiu,
+    ignore = "skipped: fiu-run is not installed (.ci/run installs fiu-utils)"
+)]
 #[test]
 fn a_migration_on_a_failing_disk_says_so_in_words_and_leaves_every_game_whole() {
     if !have("fiu-run", "fiu-utils") {

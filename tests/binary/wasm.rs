@@ -98,6 +98,10 @@ fn same_lines(files: &[String], native: &Output, wasi: &Output) -> Vec<String> {
     lines
 }
 
+#[cfg_attr(
+    lacks_node,
+    ignore = "skipped: Node is not installed (.ci/run installs nodejs)"
+)]
 #[test]
 fn every_golden_verifies_to_the_same_hash_on_wasm32_as_natively_and_damage_gets_the_same_words() {
     if Command::new("node").arg("--version").output().is_err() {

@@ -42,6 +42,10 @@ fn plan(drop_at: Option<u64>, damage: Damage) -> Plan {
     }
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn watching_a_live_game_under_xvfb() {
     let Some(shots) = screenshots_or_skip("watch") else {

@@ -204,6 +204,10 @@ fn background_and_camel(png: &[u8]) -> (f64, usize) {
     (background as f64 / all as f64, camel)
 }
 
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn the_page_verifies_a_golden_to_the_native_hash_and_draws_its_map() {
     if !ready() {
@@ -263,6 +267,10 @@ fn the_page_verifies_a_golden_to_the_native_hash_and_draws_its_map() {
     }
 }
 
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn a_damaged_foreign_or_missing_file_is_refused_on_the_page_in_the_words_of_verify() {
     if !ready() {
@@ -319,6 +327,10 @@ fn status_is(status: &str) -> String {
     format!("document.getElementById('status').textContent == '{status}'")
 }
 
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn the_million_event_golden_plays_at_64x_and_reports_its_frame_rate() {
     if !ready() {
@@ -360,6 +372,10 @@ fn the_million_event_golden_plays_at_64x_and_reports_its_frame_rate() {
 
 /// `&turn=N`, as a game's page on the server links to a moment of the game: the replay
 /// opens with its cursor where the camel first acts on that turn.
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn a_replay_opens_at_the_turn_its_link_names() {
     if !ready() {
@@ -380,6 +396,10 @@ fn a_replay_opens_at_the_turn_its_link_names() {
     assert!((50..60).contains(&turn), "{status}");
 }
 
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
     if !ready() {
@@ -426,6 +446,10 @@ fn a_file_dropped_on_the_page_is_verified_and_shown_and_escape_leaves_it() {
 
 /// The window's glyph-size keys size the map on the page too: Control and Plus makes
 /// the camel's cell bigger, PageDown smaller again, and the page itself is not zoomed.
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn the_size_keys_make_the_map_bigger_and_smaller() {
     if !ready() {
@@ -488,6 +512,10 @@ fn the_size_keys_make_the_map_bigger_and_smaller() {
 /// `?live=URL`: a golden streamed as it is played, through one dropped connection, is
 /// followed to its end on the page (live, reconnecting, ended), whose verdict line gives
 /// the golden's final hash as for the file.
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn a_live_game_is_watched_to_its_final_hash() {
     if !ready() {
@@ -526,6 +554,10 @@ fn a_live_game_is_watched_to_its_final_hash() {
 /// A connection that falls silent without closing (a server stopped dead, a network
 /// that lost its packets) is made again after `SILENT_FOR` without news, from the events
 /// held, and the game is followed to its end.
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn a_silent_connection_is_made_again_and_the_game_followed_to_its_hash() {
     if !ready() {
@@ -547,6 +579,10 @@ fn a_silent_connection_is_made_again_and_the_game_followed_to_its_hash() {
 }
 
 /// A stretch that is no base64 stops the stream with words on the page.
+#[cfg_attr(
+    lacks_chromium,
+    ignore = "skipped: Chromium is not installed (.ci/run installs it)"
+)]
 #[test]
 fn a_live_stretch_that_is_no_base64_is_refused_on_the_page() {
     if !ready() {

@@ -56,66 +56,118 @@ fn scenario(screen: Option<&str>, run: impl FnOnce(&Xvfb, &Path)) {
     eprintln!("screenshots in {}", shots.display());
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_plays_saves_and_continues() {
     scenario(None, play_save_and_continue);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_explores_looks_travels_and_descends() {
     scenario(None, explore_look_travel_and_descend);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_scrubs_a_replay_and_takes_over() {
     scenario(None, scrub_a_replay_and_take_over);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_loads_older_rules_plays_on_and_takes_over() {
     scenario(None, older_rules_load_play_on_and_take_over);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_sleeps_still_and_wakes() {
     scenario(None, a_still_window_sleeps_and_wakes);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_opens_high_scores_at_once_over_a_thousand_games() {
     scenario(None, high_scores_open_at_once_over_a_thousand_games);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_says_a_busy_data_directory() {
     scenario(None, a_busy_data_directory_is_said_in_a_window);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_shows_a_long_open_as_it_goes() {
     scenario(None, a_long_open_is_shown_as_it_goes);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_keeps_the_seed_of_a_seeded_game_from_the_menu() {
     scenario(None, a_seeded_game_from_the_menu_keeps_its_seed);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_goes_full_screen_and_back() {
     scenario(None, full_screen_on_and_off);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_plays_a_key_rebound_in_the_keymap_file() {
     scenario(None, a_key_rebound_in_the_keymap_file_plays);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_says_a_broken_keymap_file_and_plays_the_default_keys() {
     scenario(None, a_broken_keymap_file_is_said_and_the_default_keys_play);
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_keeps_the_camel_in_view_at_every_glyph_size() {
     scenario(None, |display, shots| {
@@ -123,6 +175,10 @@ fn the_window_keeps_the_camel_in_view_at_every_glyph_size() {
     });
 }
 
+#[cfg_attr(
+    lacks_xvfb,
+    ignore = "skipped: Xvfb, xdotool or ImageMagick is not installed (.ci/run installs them)"
+)]
 #[test]
 fn the_window_keeps_the_camel_in_view_at_every_glyph_size_on_a_large_screen() {
     scenario(Some("3840x2160x24"), |display, shots| {
