@@ -433,8 +433,11 @@ fn compass(from: Pos, to: Pos) -> Option<Direction> {
 }
 
 /// Whether a walk the camel plans may pass through `p`: a cell it remembers, open or
-/// one it can open (a locked door only with a key), with no creature in view on it (one
-/// out of view the camel cannot know of), and out of the hearing of every dormant egg
+/// one it can open (a locked door only with a key), with no creature in view on it but
+/// an ally, which gives way (the two change places: played by eye, a jackal standing in
+/// a house's only door made explore say there was nowhere left to explore, and travel
+/// that it knew no way; one out of view the camel cannot know of), and out of the
+/// hearing of every dormant egg
 /// it knows of (`eggs`, from `known_eggs`): walked past, a nest hatches a spider on every
 /// free cell about it.
 fn may_enter(state: &State, eggs: &[Pos], p: Pos) -> bool {
@@ -442,7 +445,10 @@ fn may_enter(state: &State, eggs: &[Pos], p: Pos) -> bool {
     let map = world.map();
     let terrain = map.terrain(p);
     let open = terrain.is_passable() || world.opens(terrain);
-    let blocked = map.occupant(p).is_some_and(|id| world.sees_actor(id));
+    let blocked = map.occupant(p).is_some_and(|id| {
+        let ally = world.actor(id).is_some_and(|a| a.is_ally());
+        world.sees_actor(id) && !ally
+    });
     let hearing = Species::SpiderEgg.hearing();
     let near_an_egg = eggs.iter().any(|egg| egg.distance(p) <= hearing);
     world.remembers(p) && open && !blocked && !near_an_egg
@@ -920,6 +926,39 @@ mod tests {
             burnt(SLOW_HARM + 1).next(state, &calm()),
             Err(Stop::Hurt(SLOW_HARM + 1))
         );
+    }
+
+    /// An ally in view gives way to a walk (the two change places), and a walk may plan
+    /// through its cell; any other creature in view stands in the way.
+    #[test]
+    fn a_walk_passes_through_an_ally_and_not_through_a_stranger() {
+        let beside = |s: &State, ally: bool| {
+            let world = s.world();
+            let camel = world.player().filter(|_| s.outcome().is_none())?;
+            Direction::ALL
+                .into_iter()
+                .map(|d| camel.pos().step(d))
+                .find(|&p| {
+                    let id = world.map().occupant(p);
+                    let seen = id.filter(|&id| world.sees_actor(id));
+                    seen.and_then(|id| world.actor(id))
+                        .is_some_and(|a| a.is_ally() == ally && a.species() != Species::SpiderEgg)
+                })
+        };
+        let game = (1..60)
+            .find_map(|seed| played_until(seed, 4000, |s| beside(s, true).is_some()))
+            .expect("a game in which an ally stands beside the camel");
+        let state = game.state();
+        let ally = beside(state, true).unwrap();
+        assert!(
+            may_enter(state, &[], ally),
+            "the ally at {ally:?} gives way"
+        );
+        let game = (1..60)
+            .find_map(|seed| played_until(seed, 4000, |s| beside(s, false).is_some()))
+            .expect("a game in which a stranger stands beside the camel");
+        let stranger = beside(game.state(), false).unwrap();
+        assert!(!may_enter(game.state(), &[], stranger));
     }
 
     /// Regression (played by eye): a rest through poison stopped on the step that poison
