@@ -266,7 +266,11 @@ impl Running {
         let ran_low = world.water() <= WATER_LOW && self.water > WATER_LOW;
         let dry = world.water() == 0 && self.water > 0;
         self.water = world.water();
-        let warns = world.rules().desert_clock() && self.moves() && !self.to_water(state);
+        // A rest too, but where the skin fills as it rests: played by eye, a rest till
+        // healed away from water drank the skin from 14 to 1.
+        let gathers = self.errand == Errand::Gather;
+        let filling = self.errand == Errand::Rest && world.fills_at(here);
+        let warns = world.rules().desert_clock() && !gathers && !filling && !self.to_water(state);
         if (ran_low || dry) && warns {
             let water = nearest_water(state, warnings, here);
             return Err(Stop::Thirsty { dry, water });
@@ -784,9 +788,10 @@ mod tests {
         assert!(!warnings.left_at(Pos::new(0, 0)));
     }
 
-    /// A moving errand stops once, as the waterskin runs low, saying so; a rest does not
-    /// (resting by a pool is how a skin is filled), and nor does the next errand, begun
-    /// with the skin already low (it may be going for water).
+    /// An errand stops once, as the waterskin runs low, saying so: a walk, and a rest away
+    /// from water (played by eye, a rest till healed drank the skin from 14 to 1); a rest
+    /// where the skin fills does not, and nor does the next errand, begun with the skin
+    /// already low (it may be going for water).
     #[test]
     fn a_walk_stops_once_as_the_waterskin_runs_low() {
         let low = |s: &State| (1..=WATER_LOW).contains(&s.world().water()) && threat(s).is_none();
@@ -806,7 +811,13 @@ mod tests {
             crossing(Errand::Explore).next(state, &calm()),
             Err(Stop::Thirsty { dry: false, water })
         );
-        assert!(!thirsty(crossing(Errand::Rest).next(state, &calm())));
+        let by_water = state
+            .world()
+            .fills_at(state.world().player().unwrap().pos());
+        assert_eq!(
+            thirsty(crossing(Errand::Rest).next(state, &calm())),
+            !by_water
+        );
         // A walk to the shore of a pool goes on: it is going for water.
         let map = state.world().map();
         let shore = map.cells().find(|&p| {
